@@ -1,0 +1,48 @@
+# Installs headers (including the generated .inc files), the libraries, the
+# tools and a CMake package so that another MLIR-based project can do
+#   find_package(QuantOpt REQUIRED CONFIG)
+#   target_link_libraries(my-tool PRIVATE QuantOpt::QuantOptRegistration)
+include(CMakePackageConfigHelpers)
+
+set(QUANT_OPT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/QuantOpt)
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/QuantOpt
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+install(DIRECTORY ${PROJECT_BINARY_DIR}/include/QuantOpt
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.inc")
+
+set(QUANT_OPT_EXPORTED_LIBS
+  QuantOptReference
+  QuantOptQntDialect
+  QuantOptQntTransforms
+  QuantOptRegistration
+  )
+foreach(lib ${QUANT_OPT_EXPORTED_LIBS})
+  target_include_directories(${lib} INTERFACE
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+endforeach()
+
+install(TARGETS ${QUANT_OPT_EXPORTED_LIBS}
+  EXPORT QuantOptTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS quant-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS QuantOptPlugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(EXPORT QuantOptTargets
+  NAMESPACE QuantOpt::
+  DESTINATION ${QUANT_OPT_INSTALL_CMAKEDIR})
+
+configure_package_config_file(
+  ${PROJECT_SOURCE_DIR}/cmake/QuantOptConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/QuantOptConfig.cmake
+  INSTALL_DESTINATION ${QUANT_OPT_INSTALL_CMAKEDIR})
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/QuantOptConfigVersion.cmake
+  VERSION ${PROJECT_VERSION}
+  COMPATIBILITY SameMinorVersion)
+install(FILES
+  ${PROJECT_BINARY_DIR}/QuantOptConfig.cmake
+  ${PROJECT_BINARY_DIR}/QuantOptConfigVersion.cmake
+  DESTINATION ${QUANT_OPT_INSTALL_CMAKEDIR})

@@ -1,0 +1,12 @@
+//===- QntDialect.h - qnt dialect -------------------------------*- C++ -*-===//
+
+#ifndef QUANTOPT_DIALECT_QNT_IR_QNTDIALECT_H
+#define QUANTOPT_DIALECT_QNT_IR_QNTDIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/IR/Dialect.h"
+
+#include "QuantOpt/Dialect/Qnt/IR/QntOpsDialect.h.inc"
+
+#endif // QUANTOPT_DIALECT_QNT_IR_QNTDIALECT_H

@@ -1,0 +1,62 @@
+//===- QuantUtils.h - quant types to plain integer parameters ---*- C++ -*-===//
+//
+// The bridge between upstream `!quant.uniform` types and the MLIR-free
+// reference model: every pass, folder and verifier reads quantization
+// parameters through these helpers, so they agree on per-axis layout,
+// storage ranges and code signedness.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTOPT_DIALECT_QNT_UTILS_QUANTUTILS_H
+#define QUANTOPT_DIALECT_QNT_UTILS_QUANTUTILS_H
+
+#include "QuantOpt/Reference/Kernels.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <optional>
+
+namespace mlir::qnt {
+
+/// Returns the uniform quantized element type of `type` (a shaped type), or
+/// null if it has none (e.g. an f32 tensor or a sub-channel type).
+quant::QuantizedType getUniformElementType(Type type);
+
+/// True for `!quant.uniform<...:f32:axis, {...}>`.
+bool isPerAxis(quant::QuantizedType type);
+
+/// Scales, zero points, axis and storage range as plain integers.
+quantopt::ref::QuantParams getQuantParams(quant::QuantizedType type);
+
+/// Largest |code - zero point| that a value of `type` can take, over all
+/// channels: the factor the static accumulator bound multiplies by.
+int64_t getMaxAbsOffset(quant::QuantizedType type);
+
+/// Scales written in MLIR text lose digits, so an accumulator scale is
+/// compared with S_X * S_W up to this relative tolerance.
+constexpr double kScaleRelativeTolerance = 1e-5;
+bool scalesMatch(double actual, double expected);
+
+/// The integer type in which constant codes of `type` are stored in
+/// attributes: signless for signed storage, unsigned (e.g. `ui8`) for
+/// unsigned storage, so that printed numbers are the codes themselves.
+IntegerType getCodeType(quant::QuantizedType type);
+
+/// Reads the codes of a constant (any integer element type of the storage
+/// width), interpreting the bits with the signedness of `type`.
+std::vector<int32_t> readCodes(DenseIntElementsAttr attr,
+                               quant::QuantizedType type);
+
+/// Builds the attribute that `qnt.constant` holds for `codes`.
+DenseIntElementsAttr buildCodesAttr(ArrayRef<int64_t> shape,
+                                    quant::QuantizedType type,
+                                    ArrayRef<int32_t> codes);
+
+/// Matches a constant quantized tensor: `qnt.constant`, or `quant.scast` of
+/// an integer constant. Returns its codes attribute.
+std::optional<DenseIntElementsAttr> matchQuantizedConstant(Value value);
+
+} // namespace mlir::qnt
+
+#endif // QUANTOPT_DIALECT_QNT_UTILS_QUANTUTILS_H

@@ -1,0 +1,103 @@
+//===- QntCanonicalization.cpp - qnt folders and canonical patterns -------===//
+//
+// Folders evaluate constants with the reference model's own kernels
+// (QuantOpt/Reference), so compile-time and golden arithmetic cannot drift.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "QuantOpt/Reference/FixedPoint.h"
+#include "QuantOpt/Reference/Kernels.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::qnt;
+
+OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
+  auto input = dyn_cast_if_present<DenseFPElementsAttr>(adaptor.getInput());
+  if (!input)
+    return {};
+  RankedTensorType type = getOutput().getType();
+  quant::QuantizedType quantType = getUniformElementType(type);
+  auto values = llvm::to_vector(input.getValues<float>());
+  std::vector<int32_t> codes = quantopt::ref::quantize(
+      std::vector<float>(values.begin(), values.end()),
+      std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+      getQuantParams(quantType));
+  return buildCodesAttr(type.getShape(), quantType, codes);
+}
+
+OpFoldResult DequantizeOp::fold(FoldAdaptor adaptor) {
+  auto input = dyn_cast_if_present<DenseIntElementsAttr>(adaptor.getInput());
+  if (!input)
+    return {};
+  RankedTensorType type = getInput().getType();
+  quant::QuantizedType quantType = getUniformElementType(type);
+  std::vector<float> values = quantopt::ref::dequantize(
+      readCodes(input, quantType),
+      std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+      getQuantParams(quantType));
+  return DenseElementsAttr::get(getOutput().getType(), ArrayRef(values));
+}
+
+OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
+  auto input = dyn_cast_if_present<DenseIntElementsAttr>(adaptor.getInput());
+  if (!input)
+    return {};
+  std::optional<quantopt::ref::RoundingMode> mode =
+      quantopt::ref::parseRoundingMode(getRounding());
+  if (!mode)
+    return {};
+  RankedTensorType inType = getInput().getType();
+  quant::QuantizedType inQuant = getUniformElementType(inType);
+  quant::QuantizedType outQuant = getUniformElementType(getOutput().getType());
+  std::optional<std::pair<int32_t, int32_t>> clamp;
+  if (std::optional<ArrayRef<int64_t>> bounds = getClamp())
+    clamp = std::make_pair(static_cast<int32_t>((*bounds)[0]),
+                           static_cast<int32_t>((*bounds)[1]));
+  std::vector<int32_t> codes = quantopt::ref::requantize(
+      readCodes(input, inQuant),
+      std::vector<int64_t>(inType.getShape().begin(), inType.getShape().end()),
+      getQuantParams(inQuant), getQuantParams(outQuant), *mode, clamp);
+  return buildCodesAttr(inType.getShape(), outQuant, codes);
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+namespace {
+/// `quant.scast` of an integer constant is a quantized constant: rewriting it
+/// to `qnt.constant` lets the folders above see through it.
+struct StorageCastOfConstant : OpRewritePattern<quant::StorageCastOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(quant::StorageCastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    quant::QuantizedType quantType =
+        resultType ? getUniformElementType(resultType) : nullptr;
+    DenseIntElementsAttr codes;
+    if (!quantType || !matchPattern(op.getInput(), m_Constant(&codes)))
+      return failure();
+    IntegerType codeType = getCodeType(quantType);
+    if (codes.getElementType().getIntOrFloatBitWidth() != codeType.getWidth())
+      return failure();
+    auto value = cast<DenseIntElementsAttr>(codes.bitcast(codeType));
+    // Codes outside a narrowed storage range are not valid constants.
+    int64_t min = quantType.getStorageTypeMin(),
+            max = quantType.getStorageTypeMax();
+    if (llvm::any_of(readCodes(value, quantType), [&](int32_t code) {
+          return code < min || code > max;
+        }))
+      return failure();
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, resultType, value);
+    return success();
+  }
+};
+} // namespace
+
+void QntDialect::getCanonicalizationPatterns(RewritePatternSet &results) const {
+  results.add<StorageCastOfConstant>(getContext());
+}

@@ -1,0 +1,469 @@
+//===- QntOps.cpp - qnt op verifiers ---------------------------------------===//
+//
+// Every bad-input rule of the dialect contract is checked here, with a
+// message that names the operand and the rule. Folders live in
+// QntCanonicalization.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "QuantOpt/Reference/FixedPoint.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::qnt;
+
+//===----------------------------------------------------------------------===//
+// Shared rules
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Storage widths an operand may use, from the contract's "Storage types".
+enum StorageRule { kActivationOrWeight, kIoStorage, kRequantizeInput };
+} // namespace
+
+static StringRef describe(StorageRule rule) {
+  switch (rule) {
+  case kActivationOrWeight:
+    return "i8 or u8";
+  case kIoStorage:
+    return "i8, u8 or i16";
+  case kRequantizeInput:
+    return "i8, u8, i16 or i32";
+  }
+  llvm_unreachable("unknown storage rule");
+}
+
+static bool allows(StorageRule rule, quant::QuantizedType type) {
+  unsigned width = type.getStorageTypeIntegralWidth();
+  switch (rule) {
+  case kActivationOrWeight:
+    return width == 8;
+  case kIoStorage:
+    return width == 8 || (width == 16 && type.isSigned());
+  case kRequantizeInput:
+    return width == 8 || (width == 16 && type.isSigned()) ||
+           (width == 32 && type.isSigned());
+  }
+  llvm_unreachable("unknown storage rule");
+}
+
+static std::string storageName(quant::QuantizedType type) {
+  return (Twine(type.isSigned() ? "i" : "u") +
+          Twine(type.getStorageTypeIntegralWidth()))
+      .str();
+}
+
+/// Checks one quantized operand or result: f32 expressed type, storage width,
+/// positive finite scales, zero points inside the storage range, and per-axis
+/// scale counts that match the tensor.
+static LogicalResult verifyQuantizedValue(Operation *op, StringRef name,
+                                          RankedTensorType tensorType,
+                                          StorageRule rule) {
+  quant::QuantizedType type = getUniformElementType(tensorType);
+  if (!type)
+    return op->emitOpError("'")
+           << name << "' must have a !quant.uniform element type, got "
+           << tensorType;
+  if (!type.getExpressedType().isF32())
+    return op->emitOpError("'")
+           << name << "' must have expressed type f32, got "
+           << type.getExpressedType();
+  if (!allows(rule, type))
+    return op->emitOpError("'")
+           << name << "' storage must be " << describe(rule) << ", got "
+           << storageName(type);
+
+  quantopt::ref::QuantParams params = getQuantParams(type);
+  for (double scale : params.scales)
+    if (!(scale > 0.0) || !std::isfinite(scale))
+      return op->emitOpError("'")
+             << name << "' scale must be positive and finite, got " << scale;
+  for (int32_t zeroPoint : params.zeroPoints)
+    if (zeroPoint < params.storageMin || zeroPoint > params.storageMax)
+      return op->emitOpError("'")
+             << name << "' zero point " << zeroPoint
+             << " is outside the storage range [" << params.storageMin << ", "
+             << params.storageMax << "]";
+
+  if (params.axis >= 0) {
+    if (params.axis >= tensorType.getRank())
+      return op->emitOpError("'")
+             << name << "' per-axis dimension " << params.axis
+             << " is out of range for rank " << tensorType.getRank();
+    int64_t dim = tensorType.getDimSize(params.axis);
+    if (!ShapedType::isDynamic(dim) &&
+        dim != static_cast<int64_t>(params.scales.size()))
+      return op->emitOpError("'")
+             << name << "' has " << params.scales.size()
+             << " per-axis scales but dimension " << params.axis
+             << " has size " << dim;
+  }
+  return success();
+}
+
+static LogicalResult verifySameShape(Operation *op, RankedTensorType input,
+                                     RankedTensorType output) {
+  if (input.getShape() != output.getShape())
+    return op->emitOpError("result shape [")
+           << output.getShape() << "] must equal the 'input' shape ["
+           << input.getShape() << "]";
+  return success();
+}
+
+static LogicalResult verifyStaticShape(Operation *op, StringRef name,
+                                       RankedTensorType type, int64_t rank) {
+  if (type.getRank() != rank)
+    return op->emitOpError("'")
+           << name << "' must have rank " << rank << ", got " << type;
+  if (!type.hasStaticShape())
+    return op->emitOpError("'") << name << "' must have a static shape, got "
+                                << type;
+  return success();
+}
+
+/// The i32 accumulator rules shared by matmul and conv2d: result storage i32,
+/// zero point 0, scale S_X * S_W (per channel on `channelDim` when the
+/// weights are per axis), and the same for the bias on dimension 0.
+static LogicalResult verifyAccumulatorType(Operation *op, StringRef name,
+                                           RankedTensorType tensorType,
+                                           int32_t channelDim, double scaleX,
+                                           const quantopt::ref::QuantParams &w,
+                                           int64_t channels) {
+  quant::QuantizedType type = getUniformElementType(tensorType);
+  if (!type.getExpressedType().isF32())
+    return op->emitOpError("'")
+           << name << "' must have expressed type f32, got "
+           << type.getExpressedType();
+  if (type.getStorageTypeIntegralWidth() != 32 || !type.isSigned())
+    return op->emitOpError("'")
+           << name << "' must have i32 storage (accumulator), got "
+           << storageName(type);
+  quantopt::ref::QuantParams acc = getQuantParams(type);
+  for (int32_t zeroPoint : acc.zeroPoints)
+    if (zeroPoint != 0)
+      return op->emitOpError("'")
+             << name << "' must have zero point 0 (accumulator), got "
+             << zeroPoint;
+  bool weightsPerAxis = w.axis >= 0;
+  if (weightsPerAxis != (acc.axis >= 0))
+    return op->emitOpError("'")
+           << name << "' must be "
+           << (weightsPerAxis ? "per axis" : "per tensor")
+           << " like the weights 'w'";
+  if (weightsPerAxis) {
+    if (acc.axis != channelDim)
+      return op->emitOpError("'")
+             << name << "' per-axis dimension must be the output-channel "
+             << "dimension " << channelDim << ", got " << acc.axis;
+    if (static_cast<int64_t>(acc.scales.size()) != channels)
+      return op->emitOpError("'")
+             << name << "' has " << acc.scales.size()
+             << " per-axis scales but there are " << channels
+             << " output channels";
+  }
+  for (size_t i = 0, e = acc.scales.size(); i < e; ++i) {
+    double expected = scaleX * w.scale(static_cast<int64_t>(i));
+    if (!(acc.scales[i] > 0.0) || !std::isfinite(acc.scales[i]))
+      return op->emitOpError("'")
+             << name << "' scale must be positive and finite, got "
+             << acc.scales[i];
+    if (!scalesMatch(acc.scales[i], expected))
+      return op->emitOpError("'")
+             << name << "' scale " << acc.scales[i]
+             << (weightsPerAxis ? (" of channel " + Twine(i)).str() : "")
+             << " must equal S_X * S_W = " << expected;
+  }
+  return success();
+}
+
+/// Static overflow rule: |sum_k (x - z_x)(w - z_w)| <= K * max|x - z_x| *
+/// max|w - z_w| must fit in i32 together with the largest bias magnitude
+/// when the bias is a known constant. A runtime bias is added with i32
+/// saturation (documented in docs/Semantics.md).
+static LogicalResult verifyAccumulatorBound(Operation *op, int64_t k,
+                                            quant::QuantizedType x,
+                                            quant::QuantizedType w,
+                                            Value bias) {
+  uint64_t maxX = getMaxAbsOffset(x), maxW = getMaxAbsOffset(w);
+  bool overflow = false;
+  uint64_t products = llvm::SaturatingMultiply(
+      llvm::SaturatingMultiply(static_cast<uint64_t>(k), maxX, &overflow),
+      maxW, &overflow);
+  uint64_t maxBias = 0;
+  if (bias) {
+    if (std::optional<DenseIntElementsAttr> codes =
+            matchQuantizedConstant(bias)) {
+      for (const APInt &value : codes->getValues<APInt>())
+        maxBias = std::max(maxBias, value.abs().getZExtValue());
+    }
+  }
+  uint64_t bound = llvm::SaturatingAdd(products, maxBias, &overflow);
+  constexpr uint64_t kMax = std::numeric_limits<int32_t>::max();
+  if (overflow || bound > kMax) {
+    InFlightDiagnostic diag = op->emitOpError(
+        "worst-case accumulator can overflow i32: K * max|x - z_x| * "
+        "max|w - z_w|");
+    if (maxBias)
+      diag << " + max|bias|";
+    diag << " = " << k << " * " << maxX << " * " << maxW;
+    if (maxBias)
+      diag << " + " << maxBias;
+    diag << " = " << (overflow ? "more than 2^64" : Twine(bound).str())
+         << " exceeds " << kMax;
+    return diag;
+  }
+  return success();
+}
+
+/// Bias: rank 1 with `channels` entries and the accumulator's own type rules.
+static LogicalResult verifyBias(Operation *op, Value bias, double scaleX,
+                                const quantopt::ref::QuantParams &w,
+                                int64_t channels) {
+  auto type = cast<RankedTensorType>(bias.getType());
+  if (type.getRank() != 1 || type.getDimSize(0) != channels)
+    return op->emitOpError("'bias' must have shape [")
+           << channels << "] (one per output channel), got " << type;
+  return verifyAccumulatorType(op, "bias", type, /*channelDim=*/0, scaleX, w,
+                               channels);
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeOp / DequantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult QuantizeOp::verify() {
+  if (failed(verifySameShape(*this, getInput().getType(),
+                             getOutput().getType())))
+    return failure();
+  return verifyQuantizedValue(*this, "output", getOutput().getType(),
+                              kIoStorage);
+}
+
+LogicalResult DequantizeOp::verify() {
+  if (failed(verifySameShape(*this, getInput().getType(),
+                             getOutput().getType())))
+    return failure();
+  return verifyQuantizedValue(*this, "input", getInput().getType(),
+                              kIoStorage);
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::verify() {
+  RankedTensorType xType = getX().getType(), wType = getW().getType(),
+                   resultType = getResult().getType();
+  if (failed(verifyStaticShape(*this, "x", xType, 2)) ||
+      failed(verifyStaticShape(*this, "w", wType, 2)) ||
+      failed(verifyStaticShape(*this, "result", resultType, 2)))
+    return failure();
+  if (failed(verifyQuantizedValue(*this, "x", xType, kActivationOrWeight)) ||
+      failed(verifyQuantizedValue(*this, "w", wType, kActivationOrWeight)))
+    return failure();
+
+  int64_t m = xType.getDimSize(0), k = xType.getDimSize(1);
+  int64_t n = wType.getDimSize(1);
+  if (wType.getDimSize(0) != k)
+    return emitOpError("'w' must have K = ")
+           << k << " rows to match 'x' (M x K), got " << wType.getDimSize(0);
+  if (resultType.getShape() != ArrayRef<int64_t>{m, n})
+    return emitOpError("result must have shape [")
+           << m << ", " << n << "] (M x N), got " << resultType;
+
+  quant::QuantizedType x = getUniformElementType(xType);
+  quant::QuantizedType w = getUniformElementType(wType);
+  if (isPerAxis(x))
+    return emitOpError("'x' must be quantized per tensor");
+  quantopt::ref::QuantParams wParams = getQuantParams(w);
+  if (wParams.axis >= 0 && wParams.axis != 1)
+    return emitOpError("'w' per-axis dimension must be the output-channel "
+                       "dimension 1, got ")
+           << wParams.axis;
+  if (!getUniformElementType(resultType))
+    return emitOpError("result must have a !quant.uniform element type");
+  double scaleX = getQuantParams(x).scales.front();
+  if (failed(verifyAccumulatorType(*this, "result", resultType,
+                                   /*channelDim=*/1, scaleX, wParams, n)))
+    return failure();
+  if (getBias() && failed(verifyBias(*this, getBias(), scaleX, wParams, n)))
+    return failure();
+  return verifyAccumulatorBound(*this, k, x, w, getBias());
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2DOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult Conv2DOp::verify() {
+  RankedTensorType xType = getX().getType(), wType = getW().getType(),
+                   resultType = getResult().getType();
+  if (failed(verifyStaticShape(*this, "x", xType, 4)) ||
+      failed(verifyStaticShape(*this, "w", wType, 4)) ||
+      failed(verifyStaticShape(*this, "result", resultType, 4)))
+    return failure();
+  if (failed(verifyQuantizedValue(*this, "x", xType, kActivationOrWeight)) ||
+      failed(verifyQuantizedValue(*this, "w", wType, kActivationOrWeight)))
+    return failure();
+
+  ArrayRef<int64_t> strides = getStrides(), dilations = getDilations(),
+                    padding = getPadding();
+  int64_t groups = getGroups();
+  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) {
+        return s <= 0;
+      }))
+    return emitOpError("'strides' must be two positive values (zero stride "
+                       "is invalid), got [")
+           << strides << "]";
+  if (dilations.size() != 2 || llvm::any_of(dilations, [](int64_t d) {
+        return d <= 0;
+      }))
+    return emitOpError("'dilations' must be two positive values, got [")
+           << dilations << "]";
+  if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) {
+        return p < 0;
+      }))
+    return emitOpError("'padding' must be four non-negative values [top, "
+                       "bottom, left, right], got [")
+           << padding << "]";
+  if (groups <= 0)
+    return emitOpError("'groups' must be positive, got ") << groups;
+
+  int64_t n = xType.getDimSize(0), h = xType.getDimSize(1),
+          wIn = xType.getDimSize(2), c = xType.getDimSize(3);
+  int64_t kh = wType.getDimSize(0), kw = wType.getDimSize(1),
+          cPerGroup = wType.getDimSize(2), f = wType.getDimSize(3);
+  if (c % groups != 0)
+    return emitOpError("'x' channels ")
+           << c << " must be divisible by groups = " << groups;
+  if (f % groups != 0)
+    return emitOpError("'w' filters ")
+           << f << " must be divisible by groups = " << groups;
+  if (cPerGroup != c / groups)
+    return emitOpError("'w' dimension 2 must be C / groups = ")
+           << c / groups << " (HWCF layout), got " << cPerGroup;
+
+  quantopt::ref::Conv2DShape shape;
+  shape.batch = n, shape.inH = h, shape.inW = wIn, shape.inC = c;
+  shape.kernelH = kh, shape.kernelW = kw, shape.outC = f;
+  shape.strideH = strides[0], shape.strideW = strides[1];
+  shape.dilationH = dilations[0], shape.dilationW = dilations[1];
+  shape.padTop = padding[0], shape.padBottom = padding[1];
+  shape.padLeft = padding[2], shape.padRight = padding[3];
+  shape.groups = groups;
+  int64_t effectiveH = h + padding[0] + padding[1] - dilations[0] * (kh - 1);
+  int64_t effectiveW = wIn + padding[2] + padding[3] - dilations[1] * (kw - 1);
+  if (effectiveH < 1 || effectiveW < 1)
+    return emitOpError("dilated kernel ")
+           << dilations[0] * (kh - 1) + 1 << "x" << dilations[1] * (kw - 1) + 1
+           << " does not fit the padded input " << h + padding[0] + padding[1]
+           << "x" << wIn + padding[2] + padding[3];
+  SmallVector<int64_t> expected = {n, shape.outH(), shape.outW(), f};
+  if (resultType.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result must have shape [")
+           << ArrayRef<int64_t>(expected) << "] (N x OH x OW x F), got "
+           << resultType;
+
+  quant::QuantizedType x = getUniformElementType(xType);
+  quant::QuantizedType w = getUniformElementType(wType);
+  if (isPerAxis(x))
+    return emitOpError("'x' must be quantized per tensor");
+  quantopt::ref::QuantParams wParams = getQuantParams(w);
+  if (wParams.axis >= 0 && wParams.axis != 3)
+    return emitOpError("'w' per-axis dimension must be the output-channel "
+                       "dimension 3 (F of HWCF), got ")
+           << wParams.axis;
+  if (!getUniformElementType(resultType))
+    return emitOpError("result must have a !quant.uniform element type");
+  double scaleX = getQuantParams(x).scales.front();
+  if (failed(verifyAccumulatorType(*this, "result", resultType,
+                                   /*channelDim=*/3, scaleX, wParams, f)))
+    return failure();
+  if (getBias() && failed(verifyBias(*this, getBias(), scaleX, wParams, f)))
+    return failure();
+  return verifyAccumulatorBound(*this, kh * kw * cPerGroup, x, w, getBias());
+}
+
+//===----------------------------------------------------------------------===//
+// RequantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RequantizeOp::verify() {
+  RankedTensorType inType = getInput().getType(),
+                   outType = getOutput().getType();
+  if (failed(verifySameShape(*this, inType, outType)) ||
+      failed(verifyQuantizedValue(*this, "input", inType, kRequantizeInput)) ||
+      failed(verifyQuantizedValue(*this, "output", outType, kIoStorage)))
+    return failure();
+  if (!quantopt::ref::parseRoundingMode(getRounding()))
+    return emitOpError("unknown rounding \"")
+           << getRounding()
+           << "\"; expected one of \"double\", \"single\", \"away\", "
+              "\"half_even\", \"float\"";
+
+  quantopt::ref::QuantParams in = getQuantParams(getUniformElementType(inType));
+  quantopt::ref::QuantParams out =
+      getQuantParams(getUniformElementType(outType));
+  // (q - z_in) must be an exact i32 for every rounding mode.
+  if (getUniformElementType(inType).getStorageTypeIntegralWidth() == 32 &&
+      llvm::any_of(in.zeroPoints, [](int32_t z) { return z != 0; }))
+    return emitOpError("'input' with i32 storage (an accumulator) must have "
+                       "zero point 0");
+  if (in.axis >= 0 && out.axis >= 0 && in.axis != out.axis)
+    return emitOpError("'input' and result per-axis dimensions must match, "
+                       "got ")
+           << in.axis << " and " << out.axis;
+
+  if (std::optional<ArrayRef<int64_t>> clamp = getClamp()) {
+    if (clamp->size() != 2)
+      return emitOpError("'clamp' must be [lo, hi] in output codes, got ")
+             << clamp->size() << " values";
+    int64_t lo = (*clamp)[0], hi = (*clamp)[1];
+    if (lo > hi)
+      return emitOpError("'clamp' lower bound ")
+             << lo << " must not exceed the upper bound " << hi;
+    if (lo < out.storageMin || hi > out.storageMax)
+      return emitOpError("'clamp' [")
+             << lo << ", " << hi << "] must lie within the result storage "
+             << "range [" << out.storageMin << ", " << out.storageMax << "]";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::verify() {
+  RankedTensorType outType = getOutput().getType();
+  auto valueType = cast<ShapedType>(getValue().getType());
+  if (valueType.getShape() != outType.getShape())
+    return emitOpError("'value' shape [")
+           << valueType.getShape() << "] must equal the result shape ["
+           << outType.getShape() << "]";
+  quant::QuantizedType type = getUniformElementType(outType);
+  IntegerType codeType = getCodeType(type);
+  if (valueType.getElementType() != codeType)
+    return emitOpError("'value' element type must be ")
+           << codeType << " (the storage codes of " << type << "), got "
+           << valueType.getElementType();
+  quantopt::ref::QuantParams params = getQuantParams(type);
+  for (int32_t code : readCodes(getValue(), type))
+    if (code < params.storageMin || code > params.storageMax)
+      return emitOpError("'value' code ")
+             << code << " is outside the storage range [" << params.storageMin
+             << ", " << params.storageMax << "]";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.cpp.inc"

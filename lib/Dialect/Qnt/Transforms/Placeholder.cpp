@@ -1,0 +1,1 @@
+// Passes arrive with the integer-only pipeline.

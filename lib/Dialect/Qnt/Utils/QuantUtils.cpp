@@ -1,0 +1,101 @@
+//===- QuantUtils.cpp - quant types to plain integer parameters -----------===//
+
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::qnt;
+
+quant::QuantizedType mlir::qnt::getUniformElementType(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  Type element = shaped ? shaped.getElementType() : type;
+  if (isa<quant::UniformQuantizedType, quant::UniformQuantizedPerAxisType>(
+          element))
+    return cast<quant::QuantizedType>(element);
+  return {};
+}
+
+bool mlir::qnt::isPerAxis(quant::QuantizedType type) {
+  return isa<quant::UniformQuantizedPerAxisType>(type);
+}
+
+quantopt::ref::QuantParams mlir::qnt::getQuantParams(quant::QuantizedType type) {
+  auto min = static_cast<int32_t>(type.getStorageTypeMin());
+  auto max = static_cast<int32_t>(type.getStorageTypeMax());
+  if (auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(type)) {
+    std::vector<int32_t> zeroPoints(perAxis.getZeroPoints().begin(),
+                                    perAxis.getZeroPoints().end());
+    return quantopt::ref::QuantParams::perAxis(
+        perAxis.getQuantizedDimension(),
+        std::vector<double>(perAxis.getScales().begin(),
+                            perAxis.getScales().end()),
+        std::move(zeroPoints), min, max);
+  }
+  auto uniform = cast<quant::UniformQuantizedType>(type);
+  return quantopt::ref::QuantParams::perTensor(
+      uniform.getScale(), static_cast<int32_t>(uniform.getZeroPoint()), min,
+      max);
+}
+
+int64_t mlir::qnt::getMaxAbsOffset(quant::QuantizedType type) {
+  quantopt::ref::QuantParams params = getQuantParams(type);
+  int64_t result = 0;
+  for (int32_t zeroPoint : params.zeroPoints)
+    result = std::max({result, int64_t(params.storageMax) - zeroPoint,
+                       int64_t(zeroPoint) - params.storageMin});
+  return result;
+}
+
+bool mlir::qnt::scalesMatch(double actual, double expected) {
+  return std::fabs(actual - expected) <=
+         kScaleRelativeTolerance * std::fabs(expected);
+}
+
+IntegerType mlir::qnt::getCodeType(quant::QuantizedType type) {
+  return IntegerType::get(type.getContext(),
+                          type.getStorageTypeIntegralWidth(),
+                          type.isSigned() ? IntegerType::Signless
+                                          : IntegerType::Unsigned);
+}
+
+std::vector<int32_t> mlir::qnt::readCodes(DenseIntElementsAttr attr,
+                                          quant::QuantizedType type) {
+  std::vector<int32_t> codes;
+  codes.reserve(attr.getNumElements());
+  bool isSigned = type.isSigned();
+  for (const APInt &value : attr.getValues<APInt>())
+    codes.push_back(static_cast<int32_t>(isSigned ? value.getSExtValue()
+                                                  : value.getZExtValue()));
+  return codes;
+}
+
+DenseIntElementsAttr mlir::qnt::buildCodesAttr(ArrayRef<int64_t> shape,
+                                               quant::QuantizedType type,
+                                               ArrayRef<int32_t> codes) {
+  IntegerType codeType = getCodeType(type);
+  unsigned width = codeType.getWidth();
+  SmallVector<APInt> values;
+  values.reserve(codes.size());
+  for (int32_t code : codes)
+    values.push_back(APInt(width, static_cast<uint64_t>(int64_t(code)),
+                           /*isSigned=*/true, /*implicitTrunc=*/true));
+  return DenseIntElementsAttr::get(RankedTensorType::get(shape, codeType),
+                                   values);
+}
+
+std::optional<DenseIntElementsAttr>
+mlir::qnt::matchQuantizedConstant(Value value) {
+  if (auto constant = value.getDefiningOp<ConstantOp>())
+    return constant.getValue();
+  if (auto storageCast = value.getDefiningOp<quant::StorageCastOp>()) {
+    DenseIntElementsAttr attr;
+    if (matchPattern(storageCast.getInput(), m_Constant(&attr)))
+      return attr;
+  }
+  return std::nullopt;
+}

@@ -1,0 +1,14 @@
+//===- InitAll.cpp - register everything quant-opt provides ---------------===//
+
+#include "QuantOpt/InitAll.h"
+
+#include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
+#include "QuantOpt/Dialect/Qnt/Transforms/Passes.h"
+#include "mlir/IR/DialectRegistry.h"
+
+void quantopt::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::qnt::QntDialect, mlir::quant::QuantDialect,
+                  mlir::arith::ArithDialect>();
+}
+
+void quantopt::registerAllPasses() { mlir::qnt::registerQntPasses(); }

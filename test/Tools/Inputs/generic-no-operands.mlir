@@ -1,0 +1,4 @@
+"func.func"() <{function_type = () -> (), sym_name = "f"}> ({
+  "qnt.conv2d"() : () -> ()
+  "func.return"() : () -> ()
+}) : () -> ()

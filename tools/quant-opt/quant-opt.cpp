@@ -1,0 +1,26 @@
+//===- quant-opt.cpp - the quant-opt driver --------------------------------===//
+//
+// mlir-opt with the qnt dialect and passes added: every upstream dialect and
+// pass is registered too, so one tool runs a whole pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantOpt/InitAll.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  quantopt::registerAllPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  quantopt::registerAllDialects(registry);
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "quant-opt: the qnt dialect optimizer driver\n", registry));
+}

@@ -1,0 +1,86 @@
+//===- QuantUtilsTest.cpp - quant type bridge tests ------------------------===//
+
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+
+#include "QuantOpt/InitAll.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+
+namespace {
+
+class QuantUtilsTest : public ::testing::Test {
+protected:
+  QuantUtilsTest() {
+    DialectRegistry registry;
+    quantopt::registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  quant::QuantizedType parse(StringRef text) {
+    Type type = parseType(text, &context);
+    EXPECT_TRUE(type) << text.str();
+    return qnt::getUniformElementType(type);
+  }
+
+  MLIRContext context;
+};
+
+TEST_F(QuantUtilsTest, PerTensorU8) {
+  quant::QuantizedType type = parse("!quant.uniform<u8:f32, 0.25:128>");
+  ASSERT_TRUE(type);
+  quantopt::ref::QuantParams params = qnt::getQuantParams(type);
+  EXPECT_EQ(params.axis, -1);
+  EXPECT_EQ(params.scales, std::vector<double>{0.25});
+  EXPECT_EQ(params.zeroPoints, std::vector<int32_t>{128});
+  EXPECT_EQ(params.storageMin, 0);
+  EXPECT_EQ(params.storageMax, 255);
+  // max(255 - 128, 128 - 0) = 128.
+  EXPECT_EQ(qnt::getMaxAbsOffset(type), 128);
+  EXPECT_TRUE(qnt::getCodeType(type).isUnsignedInteger(8));
+}
+
+TEST_F(QuantUtilsTest, NarrowRangePerAxis) {
+  quant::QuantizedType type =
+      parse("tensor<2x2x!quant.uniform<i8<-127:127>:f32:1, {0.5, 0.25:3}>>");
+  ASSERT_TRUE(type);
+  EXPECT_TRUE(qnt::isPerAxis(type));
+  quantopt::ref::QuantParams params = qnt::getQuantParams(type);
+  EXPECT_EQ(params.axis, 1);
+  EXPECT_EQ(params.scales, (std::vector<double>{0.5, 0.25}));
+  EXPECT_EQ(params.zeroPoints, (std::vector<int32_t>{0, 3}));
+  EXPECT_EQ(params.storageMin, -127);
+  EXPECT_EQ(params.storageMax, 127);
+  // Channel 1: 3 - (-127) = 130 is the largest offset.
+  EXPECT_EQ(qnt::getMaxAbsOffset(type), 130);
+  EXPECT_TRUE(qnt::getCodeType(type).isSignlessInteger(8));
+}
+
+TEST_F(QuantUtilsTest, CodesRoundTripWithSignedness) {
+  quant::QuantizedType u8 = parse("!quant.uniform<u8:f32, 0.25:128>");
+  DenseIntElementsAttr attr = qnt::buildCodesAttr({3}, u8, {0, 200, 255});
+  EXPECT_EQ(qnt::readCodes(attr, u8), (std::vector<int32_t>{0, 200, 255}));
+  quant::QuantizedType i16 = parse("!quant.uniform<i16:f32, 0.5:-7>");
+  attr = qnt::buildCodesAttr({2}, i16, {-32768, 32767});
+  EXPECT_EQ(qnt::readCodes(attr, i16), (std::vector<int32_t>{-32768, 32767}));
+}
+
+TEST_F(QuantUtilsTest, ScaleTolerance) {
+  // 0.05 * 0.01 printed as 5.000000e-04 must still match.
+  EXPECT_TRUE(qnt::scalesMatch(5.000000e-04, 0.05 * 0.01));
+  EXPECT_FALSE(qnt::scalesMatch(5.01e-04, 0.05 * 0.01));
+}
+
+TEST_F(QuantUtilsTest, NonUniformTypesAreRejected) {
+  EXPECT_FALSE(qnt::getUniformElementType(Float32Type::get(&context)));
+  Type any = parseType("!quant.any<i8:f32>", &context);
+  ASSERT_TRUE(any);
+  EXPECT_FALSE(qnt::getUniformElementType(any));
+}
+
+} // namespace
