@@ -179,4 +179,6 @@ def Qnt_ConstantOp : Qnt_Op<"constant", [ConstantLike, Pure]> {
   let hasFolder = 1;
 }
 
+include "QuantOpt/Dialect/Qnt/IR/QntIntegerOps.td"
+
 #endif // QUANTOPT_DIALECT_QNT_IR_QNTOPS_TD

@@ -4,7 +4,12 @@
 #define QUANTOPT_DIALECT_QNT_TRANSFORMS_PASSES_H
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::qnt {

@@ -1,0 +1,117 @@
+//===- QntIntegerOps.td - explicit integer qnt ops ---------*- tablegen -*-===//
+//
+// The internal, explicit integer IR between the qnt passes and the lowering
+// (docs/IntegerIR.md). Operands are plain signless integer tensors; every
+// zero point, multiplier and shift is an attribute, and the signedness of
+// 8-bit codes is an explicit unit attribute, never guessed from a type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTOPT_DIALECT_QNT_IR_QNTINTEGEROPS_TD
+#define QUANTOPT_DIALECT_QNT_IR_QNTINTEGEROPS_TD
+
+include "QuantOpt/Dialect/Qnt/IR/QntBase.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Qnt_CodeTensor : RankedTensorOf<[I8, I16, I32]>;
+def Qnt_I8Tensor : RankedTensorOf<[I8]>;
+def Qnt_I32Tensor : RankedTensorOf<[I32]>;
+
+def Qnt_IntMatmulOp : Qnt_Op<"int_matmul", [Pure]> {
+  let summary = "acc = sum_k (x - zx) * (w - zw[n]) + bias[n] on raw codes";
+  let description = [{
+    Explicit integer form of `qnt.matmul`. `x` (M x K) and `w` (K x N) hold
+    8-bit codes, read as unsigned when `x_unsigned` / `w_unsigned` is set.
+    `weight_zero_points` has 1 or N entries. After `qnt-fold-zero-points`
+    the input zero point is 0 (folded into `bias`); after
+    `qnt-symmetric-weights` the weight zero points are 0, so the op is a
+    plain integer matmul plus bias.
+  }];
+  let arguments = (ins Qnt_I8Tensor:$x, Qnt_I8Tensor:$w, Qnt_I32Tensor:$bias,
+                       I32Attr:$input_zero_point,
+                       DenseI32ArrayAttr:$weight_zero_points,
+                       UnitAttr:$x_unsigned, UnitAttr:$w_unsigned);
+  let results = (outs Qnt_I32Tensor:$result);
+  let assemblyFormat = [{
+    $x `,` $w `,` $bias attr-dict `:` type($x) `,` type($w) `,` type($bias)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Qnt_IntConv2DOp : Qnt_Op<"int_conv2d", [Pure]> {
+  let summary = "Direct NHWC x HWCF convolution on raw codes";
+  let description = [{
+    Explicit integer form of `qnt.conv2d`:
+    `acc = sum_window (xp - zx) * (w - zw[f]) + bias[f]` where `xp` is `x`
+    padded with `pad_value` (the original input zero point, so that padding
+    is real 0 even after `input_zero_point` has been folded into the bias).
+  }];
+  let arguments = (ins Qnt_I8Tensor:$x, Qnt_I8Tensor:$w, Qnt_I32Tensor:$bias,
+                       I32Attr:$input_zero_point,
+                       DenseI32ArrayAttr:$weight_zero_points,
+                       I32Attr:$pad_value,
+                       DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$padding,
+                       I64Attr:$groups,
+                       UnitAttr:$x_unsigned, UnitAttr:$w_unsigned);
+  let results = (outs Qnt_I32Tensor:$result);
+  let assemblyFormat = [{
+    $x `,` $w `,` $bias attr-dict `:` type($x) `,` type($w) `,` type($bias)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Qnt_IntRequantizeOp : Qnt_Op<"int_requantize", [Pure]> {
+  let summary = "Fixed-point rescale with explicit M0 / shift per channel";
+  let description = [{
+    `y = clamp(rescale(x - input_zero_points[c], M0[c], shift[c]) +
+    output_zero_points[c], min, max)` in the integer rounding modes, where
+    `M[c] ~= multipliers[c] * 2^-31 * 2^-shifts[c]` (negative shift: left
+    shift). In mode `float`, `float_multipliers[c]` (f32) is used instead.
+    Arrays have 1 entry (per tensor) or one per index of dimension `axis`.
+  }];
+  let arguments = (ins Qnt_CodeTensor:$input,
+                       DenseI32ArrayAttr:$input_zero_points,
+                       DenseI32ArrayAttr:$multipliers,
+                       DenseI32ArrayAttr:$shifts,
+                       DenseF32ArrayAttr:$float_multipliers,
+                       DenseI32ArrayAttr:$output_zero_points,
+                       I32Attr:$min, I32Attr:$max,
+                       StrAttr:$rounding,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       UnitAttr:$input_unsigned, UnitAttr:$output_unsigned);
+  let results = (outs Qnt_CodeTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def Qnt_IntQuantizeOp : Qnt_Op<"int_quantize", [Pure]> {
+  let summary = "f32 to codes: clamp(round_half_even(x / s) + z, min, max)";
+  let arguments = (ins RankedTensorOf<[F32]>:$input,
+                       DenseF32ArrayAttr:$scales,
+                       DenseI32ArrayAttr:$zero_points,
+                       I32Attr:$min, I32Attr:$max,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       UnitAttr:$output_unsigned);
+  let results = (outs Qnt_CodeTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def Qnt_IntDequantizeOp : Qnt_Op<"int_dequantize", [Pure]> {
+  let summary = "codes to f32: (f32(q) - f32(z)) * s";
+  let arguments = (ins Qnt_CodeTensor:$input,
+                       DenseF32ArrayAttr:$scales,
+                       DenseI32ArrayAttr:$zero_points,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       UnitAttr:$input_unsigned);
+  let results = (outs RankedTensorOf<[F32]>:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+#endif // QUANTOPT_DIALECT_QNT_IR_QNTINTEGEROPS_TD
