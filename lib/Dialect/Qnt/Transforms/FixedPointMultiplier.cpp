@@ -1,0 +1,21 @@
+//===- FixedPointMultiplier.cpp -------------------------------------------------------------===//
+
+#include "QuantOpt/Dialect/Qnt/Transforms/Passes.h"
+
+namespace mlir::qnt {
+#define GEN_PASS_DEF_QNTFIXEDPOINTMULTIPLIER
+#include "QuantOpt/Dialect/Qnt/Transforms/Passes.h.inc"
+} // namespace mlir::qnt
+
+using namespace mlir;
+using namespace mlir::qnt;
+
+namespace {
+struct QntFixedPointMultiplierPass : mlir::qnt::impl::QntFixedPointMultiplierBase<QntFixedPointMultiplierPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    getOperation()->emitError("qnt-pass not implemented yet");
+    signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,21 @@
+//===- FoldZeroPoints.cpp -------------------------------------------------------------===//
+
+#include "QuantOpt/Dialect/Qnt/Transforms/Passes.h"
+
+namespace mlir::qnt {
+#define GEN_PASS_DEF_QNTFOLDZEROPOINTS
+#include "QuantOpt/Dialect/Qnt/Transforms/Passes.h.inc"
+} // namespace mlir::qnt
+
+using namespace mlir;
+using namespace mlir::qnt;
+
+namespace {
+struct QntFoldZeroPointsPass : mlir::qnt::impl::QntFoldZeroPointsBase<QntFoldZeroPointsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    getOperation()->emitError("qnt-pass not implemented yet");
+    signalPassFailure();
+  }
+};
+} // namespace

@@ -1,1 +1,0 @@
-// Passes arrive with the integer-only pipeline.
