@@ -212,16 +212,23 @@ inline int64_t roundingShiftRight(int64_t p, int shift, RoundingMode mode) {
   return floorQuotient;
 }
 
-/// Round half to even of a finite float, independent of the floating-point
-/// environment's rounding mode (floor and the subtraction are exact).
+/// Round half to even of a float, independent of the floating-point
+/// environment's rounding mode. v is only floored and compared, never used
+/// in arithmetic, so a compiler that contracts `a * b - c` into an FMA (GCC
+/// does by default on AArch64 and RISC-V) cannot round a caller's product
+/// differently from the f32 product the contract specifies.
 inline float roundHalfEvenFloat(float v) {
   if (!std::isfinite(v))
     return v;
   float lower = std::floor(v);
-  float diff = v - lower;
-  if (diff > 0.5f)
+  // Integers, which include every |v| >= 2^23.
+  if (lower == v)
+    return v;
+  // Exact: here |lower| <= 2^23, where f32 still has halves.
+  float middle = lower + 0.5f;
+  if (v > middle)
     return lower + 1.0f;
-  if (diff < 0.5f)
+  if (v < middle)
     return lower;
   return std::fmod(lower, 2.0f) == 0.0f ? lower : lower + 1.0f;
 }
@@ -290,11 +297,11 @@ inline int64_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier qm,
       // |x| * 2^31 >= 2^31 for any nonzero x, so shifts of 31 or more
       // saturate (x = -1 << 31 is exactly INT32_MIN, also the saturated
       // value); below that the int64 shift is exact.
-      shifted = leftShift >= 31
-                    ? (x > 0 ? std::numeric_limits<int32_t>::max()
-                             : std::numeric_limits<int32_t>::min())
-                    : detail::saturateToInt32(int64_t(x) * (int64_t(1)
-                                                            << leftShift));
+      shifted =
+          leftShift >= 31
+              ? (x > 0 ? std::numeric_limits<int32_t>::max()
+                       : std::numeric_limits<int32_t>::min())
+              : detail::saturateToInt32(int64_t(x) * (int64_t(1) << leftShift));
     }
     int32_t high = saturatingRoundingDoublingHighMul(shifted, qm.multiplier);
     if (qm.rightShift <= 0)
@@ -318,9 +325,9 @@ inline int64_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier qm,
     if (totalShift >= 1)
       return detail::roundingShiftRight(product, int(totalShift), mode);
     int64_t leftShift = -totalShift;
-    int64_t limit = leftShift >= 62 ? 0
-                                    : (std::numeric_limits<int64_t>::max() >>
-                                       leftShift);
+    int64_t limit = leftShift >= 62
+                        ? 0
+                        : (std::numeric_limits<int64_t>::max() >> leftShift);
     if (product > limit)
       return std::numeric_limits<int64_t>::max();
     if (product < -limit)
@@ -360,7 +367,8 @@ inline Rescale makeRescale(double scaleIn, double scaleOut, RoundingMode mode) {
   Rescale r;
   r.mode = mode;
   r.qm = quantizeMultiplier(scaleIn / scaleOut);
-  r.floatMultiplier = static_cast<float>(scaleIn) / static_cast<float>(scaleOut);
+  r.floatMultiplier =
+      static_cast<float>(scaleIn) / static_cast<float>(scaleOut);
   return r;
 }
 

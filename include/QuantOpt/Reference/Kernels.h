@@ -71,9 +71,11 @@ requantize(const std::vector<int32_t> &q, const std::vector<int64_t> &shape,
 
 /// acc[m,n] = sum_k (x[m,k] - zx) * (w[k,n] - zw[n]) + bias[n].
 /// x is m x k, w is k x n; zw has 1 or n entries; bias is empty or has n
-/// entries. Sums are exact (int64); a result outside int32 is an invariant
-/// violation (the verifier rejects shapes whose worst case overflows): it
-/// prints the element to stderr and aborts.
+/// entries. The product sum is exact (int64); a product sum outside int32 is
+/// an invariant violation (the verifier rejects shapes whose worst case
+/// overflows): it prints the element to stderr and aborts. The bias is then
+/// added with i32 saturation, which only a runtime (non-constant) bias can
+/// reach, since the verifier's bound includes a constant bias.
 std::vector<int32_t> matmul(int64_t m, int64_t k, int64_t n,
                             const std::vector<int32_t> &x, int32_t zx,
                             const std::vector<int32_t> &w,
@@ -98,7 +100,7 @@ struct Conv2DShape {
 /// channels [g * inC/groups, (g + 1) * inC/groups); depthwise is groups ==
 /// inC. Padded positions hold real 0, i.e. the code zx, so they contribute
 /// nothing (never raw code 0). zw has 1 or outC entries; bias is empty or has
-/// outC entries. Overflow of int32 aborts as in matmul.
+/// outC entries. Overflow and the bias follow matmul's rules.
 std::vector<int32_t> conv2d(const Conv2DShape &s, const std::vector<int32_t> &x,
                             int32_t zx, const std::vector<int32_t> &w,
                             const std::vector<int32_t> &zw,
