@@ -25,5 +25,22 @@ config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 # Our tools first; stock MLIR tools (mlir-opt, mlir-runner, llc) come from the
 # LLVM 22 installation.
 tool_dirs = [config.quant_opt_tools_dir, config.llvm_tools_dir]
-tools = ["quant-opt", "mlir-opt", "mlir-runner", "mlir-translate", "llc"]
+tools = ["quant-opt", "quant-ref-run", "mlir-opt", "mlir-runner",
+         "mlir-translate", "llc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Runs a module lowered by --qnt-to-llvm: upstream runner utils plus ours
+# (printMemrefI8 / printMemrefU8).
+runner_libs = ",".join([
+    os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so"),
+    os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so"),
+    os.path.join(config.quant_opt_lib_dir, "libquant_runner_utils.so"),
+])
+config.substitutions.append((
+    "%mlir_runner_cmd",
+    os.path.join(config.llvm_tools_dir, "mlir-runner")
+    + " -e main -entry-point-result=void -shared-libs=" + runner_libs))
+config.substitutions.append((
+    "%compare_outputs",
+    "%s %s" % (config.python_executable,
+               os.path.join(config.quant_opt_src_root, "utils", "compare-outputs.py"))))

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Compares two printMemref transcripts (reference vs compiled) value by value.
+
+Header lines differ only in the buffer address, which is ignored. Prints one
+line per printed tensor and a closing agreement count; exits 1 on any
+mismatch, so lit fails and shows where.
+"""
+import re
+import sys
+
+
+def tensors(path):
+    """Returns [(metadata, [values...])] from a printMemref transcript."""
+    out = []
+    with open(path) as f:
+        text = f.read()
+    for block in text.split("Unranked Memref")[1:]:
+        header, _, data = block.partition("data =")
+        header = re.sub(r"base@ = 0x[0-9a-f]+", "", header).strip()
+        values = re.findall(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)", data)
+        out.append((header, values))
+    return out
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: compare-outputs.py REFERENCE COMPILED")
+    ref, got = tensors(sys.argv[1]), tensors(sys.argv[2])
+    if len(ref) != len(got):
+        print("printed %d tensors, reference printed %d" % (len(got), len(ref)))
+        sys.exit(1)
+    agree = total = 0
+    for i, ((rh, rv), (gh, gv)) in enumerate(zip(ref, got)):
+        if rh != gh or len(rv) != len(gv):
+            print("tensor %d: shape differs: %s vs %s" % (i, rh, gh))
+            sys.exit(1)
+        same = sum(a == b for a, b in zip(rv, gv))
+        agree += same
+        total += len(rv)
+        for j, (a, b) in enumerate(zip(rv, gv)):
+            if a != b:
+                print("tensor %d element %d: reference %s, compiled %s" % (i, j, a, b))
+    print("agreement: %d/%d values bit-exact" % (agree, total))
+    sys.exit(0 if agree == total else 1)
+
+
+if __name__ == "__main__":
+    main()
