@@ -23,9 +23,12 @@ def tensors(path):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: compare-outputs.py REFERENCE COMPILED")
-    ref, got = tensors(sys.argv[1]), tensors(sys.argv[2])
+    args = sys.argv[1:]
+    side_by_side = "--side-by-side" in args
+    args = [a for a in args if a != "--side-by-side"]
+    if len(args) != 2:
+        sys.exit("usage: compare-outputs.py [--side-by-side] REFERENCE COMPILED")
+    ref, got = tensors(args[0]), tensors(args[1])
     if len(ref) != len(got):
         print("printed %d tensors, reference printed %d" % (len(got), len(ref)))
         sys.exit(1)
@@ -34,6 +37,10 @@ def main():
         if rh != gh or len(rv) != len(gv):
             print("tensor %d: shape differs: %s vs %s" % (i, rh, gh))
             sys.exit(1)
+        if side_by_side:
+            print("tensor %d (%s)" % (i, rh.split(" offset")[0].strip()))
+            print("  compiled : " + " ".join("%6s" % v for v in gv))
+            print("  reference: " + " ".join("%6s" % v for v in rv))
         same = sum(a == b for a, b in zip(rv, gv))
         agree += same
         total += len(rv)

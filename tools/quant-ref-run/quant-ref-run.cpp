@@ -8,7 +8,8 @@
 //
 // Supported: func.func/call/return, arith.constant, quant.scast,
 // qnt.{constant,quantize,dequantize,matmul,conv2d,requantize},
-// bufferization.to_buffer, memref.cast and calls to printMemref{I8,U8,I32,F32}.
+// tensor.collapse_shape/expand_shape, bufferization.to_buffer, memref.cast
+// and calls to printMemref{I8,U8,I32,F32}.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/ExecutionEngine/RunnerUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -236,6 +238,13 @@ LogicalResult Interpreter::step(Operation *op, SmallVectorImpl<Tensor> *results,
     values[conv.getResult()] = std::move(t);
     return success();
   }
+  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
+    // Row-major data is unchanged by a reshape.
+    Tensor t = get(op->getOperand(0));
+    t.shape = shapeOf(op->getResult(0));
+    values[op->getResult(0)] = std::move(t);
+    return success();
+  }
   if (auto toBuffer = dyn_cast<bufferization::ToBufferOp>(op)) {
     values[toBuffer.getResult()] = get(toBuffer.getTensor());
     return success();
@@ -313,7 +322,7 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   quantopt::registerAllDialects(registry);
   registry.insert<func::FuncDialect, bufferization::BufferizationDialect,
-                  memref::MemRefDialect>();
+                  memref::MemRefDialect, tensor::TensorDialect>();
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
