@@ -9,7 +9,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.quant_opt_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py",
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "Install",
                    "lit.site.cfg.py", "Inputs"]
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
