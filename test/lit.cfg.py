@@ -6,7 +6,7 @@ from lit.llvm import llvm_config
 
 config.name = "QUANT_OPT"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.quant_opt_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "Install",
@@ -44,3 +44,6 @@ config.substitutions.append((
     "%compare_outputs",
     "%s %s" % (config.python_executable,
                os.path.join(config.quant_opt_src_root, "utils", "compare-outputs.py"))))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append((
+    "%gen_e2e", os.path.join(config.quant_opt_src_root, "utils", "gen-e2e-cases.py")))

@@ -5,6 +5,7 @@ Header lines differ only in the buffer address, which is ignored. Prints one
 line per printed tensor and a closing agreement count; exits 1 on any
 mismatch, so lit fails and shows where.
 """
+import json
 import re
 import sys
 
@@ -26,8 +27,14 @@ def main():
     args = sys.argv[1:]
     side_by_side = "--side-by-side" in args
     args = [a for a in args if a != "--side-by-side"]
+    labels = None
+    if len(args) >= 2 and args[0] == "--labels":
+        with open(args[1]) as f:
+            labels = json.load(f)
+        args = args[2:]
     if len(args) != 2:
-        sys.exit("usage: compare-outputs.py [--side-by-side] REFERENCE COMPILED")
+        sys.exit("usage: compare-outputs.py [--side-by-side] [--labels FILE.json] "
+                 "REFERENCE COMPILED")
     ref, got = tensors(args[0]), tensors(args[1])
     if len(ref) != len(got):
         print("printed %d tensors, reference printed %d" % (len(got), len(ref)))
@@ -44,9 +51,14 @@ def main():
         same = sum(a == b for a, b in zip(rv, gv))
         agree += same
         total += len(rv)
-        for j, (a, b) in enumerate(zip(rv, gv)):
-            if a != b:
-                print("tensor %d element %d: reference %s, compiled %s" % (i, j, a, b))
+        mismatches = [(j, a, b) for j, (a, b) in enumerate(zip(rv, gv)) if a != b]
+        if mismatches:
+            name = labels[i] if labels and i < len(labels) else "tensor %d" % i
+            print("MISMATCH in %s (%s):" % (name, rh.split(" offset")[0].strip()))
+            for j, a, b in mismatches[:10]:
+                print("  element %d: reference %s, compiled %s" % (j, a, b))
+            if len(mismatches) > 10:
+                print("  ... %d more" % (len(mismatches) - 10))
     print("agreement: %d/%d values bit-exact" % (agree, total))
     sys.exit(0 if agree == total else 1)
 

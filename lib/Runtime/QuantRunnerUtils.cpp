@@ -2,7 +2,7 @@
 //
 // The dialect contract prints 8-bit results through `printMemrefI8`, which
 // LLVM 22's libmlir_runner_utils does not ship. This library adds it (and
-// `printMemrefU8`, for u8 codes stored in signless i8) in upstream's exact
+// `printMemrefU8`, for u8 codes stored in signless i8, and `printMemrefI16`) in upstream's exact
 // output format: elements are widened to i32 and printed by the same
 // `impl::printMemRef` template that `printMemrefI32` uses, so that 8-bit
 // codes print as numbers rather than characters. Load it with
@@ -63,6 +63,11 @@ void printWidened(int64_t rank, void *ptr) {
 extern "C" MLIR_RUNNERUTILS_EXPORT void printMemrefI8(int64_t rank,
                                                       void *ptr) {
   printWidened<int8_t>(rank, ptr);
+}
+
+extern "C" MLIR_RUNNERUTILS_EXPORT void printMemrefI16(int64_t rank,
+                                                       void *ptr) {
+  printWidened<int16_t>(rank, ptr);
 }
 
 extern "C" MLIR_RUNNERUTILS_EXPORT void printMemrefU8(int64_t rank,

@@ -6,10 +6,11 @@
 // lowering. Output uses upstream's printMemref format, so that it can be
 // compared line by line with `mlir-runner` running the compiled module.
 //
-// Supported: func.func/call/return, arith.constant, quant.scast,
+// Supported: func.func/call/return, arith.constant, arith.bitcast (f32 to
+// i32), quant.scast,
 // qnt.{constant,quantize,dequantize,matmul,conv2d,requantize},
 // tensor.collapse_shape/expand_shape, bufferization.to_buffer, memref.cast
-// and calls to printMemref{I8,U8,I32,F32}.
+// and calls to printMemref{I8,U8,I16,I32,F32}.
 //
 //===----------------------------------------------------------------------===//
 
@@ -238,6 +239,20 @@ LogicalResult Interpreter::step(Operation *op, SmallVectorImpl<Tensor> *results,
     values[conv.getResult()] = std::move(t);
     return success();
   }
+  if (auto bitcast = dyn_cast<arith::BitcastOp>(op)) {
+    // f32 -> i32 bits, so that float results compare bit for bit.
+    Tensor t = get(bitcast.getIn());
+    if (t.floats.empty() && !t.codes.empty())
+      return op->emitError("quant-ref-run: only f32 -> i32 bitcasts");
+    for (float v : t.floats) {
+      int32_t bits;
+      std::memcpy(&bits, &v, sizeof(bits));
+      t.codes.push_back(bits);
+    }
+    t.floats.clear();
+    values[bitcast.getResult()] = std::move(t);
+    return success();
+  }
   if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
     // Row-major data is unchanged by a reshape.
     Tensor t = get(op->getOperand(0));
@@ -246,11 +261,14 @@ LogicalResult Interpreter::step(Operation *op, SmallVectorImpl<Tensor> *results,
     return success();
   }
   if (auto toBuffer = dyn_cast<bufferization::ToBufferOp>(op)) {
-    values[toBuffer.getResult()] = get(toBuffer.getTensor());
+    // Copy before inserting: DenseMap insertion may move existing entries.
+    Tensor t = get(toBuffer.getTensor());
+    values[toBuffer.getResult()] = std::move(t);
     return success();
   }
   if (auto memrefCast = dyn_cast<memref::CastOp>(op)) {
-    values[memrefCast.getResult()] = get(memrefCast.getSource());
+    Tensor t = get(memrefCast.getSource());
+    values[memrefCast.getResult()] = std::move(t);
     return success();
   }
   if (auto call = dyn_cast<func::CallOp>(op)) {
@@ -299,6 +317,13 @@ LogicalResult Interpreter::print(func::CallOp call) {
     return call.emitError("quant-ref-run: print takes one memref");
   const Tensor &t = get(call.getOperand(0));
   StringRef name = call.getCallee();
+  int64_t count = 1;
+  for (int64_t d : t.shape)
+    count *= d;
+  size_t size = name == "printMemrefF32" ? t.floats.size() : t.codes.size();
+  if (static_cast<int64_t>(size) != count)
+    return call.emitError("quant-ref-run: internal error: ")
+           << size << " values for a tensor of " << count << " elements";
   if (name == "printMemrefF32") {
     printLikeUpstream<float>(t.shape, t.floats);
     return success();
@@ -309,6 +334,9 @@ LogicalResult Interpreter::print(func::CallOp call) {
   if (name == "printMemrefI8" || name == "printMemrefU8")
     for (int32_t &code : codes)
       code = reinterpret(code, 8, name == "printMemrefI8");
+  else if (name == "printMemrefI16")
+    for (int32_t &code : codes)
+      code = reinterpret(code, 16, /*isSigned=*/true);
   else if (name != "printMemrefI32")
     return call.emitError("quant-ref-run: unsupported printer ") << name;
   printLikeUpstream<int32_t>(t.shape, codes);
