@@ -96,7 +96,7 @@ LogicalResult IntRequantizeOp::verify() {
   for (int32_t shift : getShifts())
     if (shift < -30 || shift > 31)
       return emitOpError("'shifts' must lie in [-30, 31], got ") << shift;
-  if (getMin() > getMax())
+  if (static_cast<int32_t>(getMin()) > static_cast<int32_t>(getMax()))
     return emitOpError("'min' must not exceed 'max'");
   return success();
 }
@@ -113,7 +113,7 @@ LogicalResult IntQuantizeOp::verify() {
       failed(verifyChannelArray(*this, "zero_points", getZeroPoints().size(),
                                 channels)))
     return failure();
-  if (getMin() > getMax())
+  if (static_cast<int32_t>(getMin()) > static_cast<int32_t>(getMax()))
     return emitOpError("'min' must not exceed 'max'");
   return success();
 }

@@ -1,6 +1,29 @@
-//===- StripQuantTypes.cpp -------------------------------------------------------------===//
+//===- StripQuantTypes.cpp - !quant.uniform -> storage integers -----------===//
+//
+// The last step into explicit integer IR. A dialect conversion replaces every
+// tensor of `!quant.uniform` by the tensor of its signless storage integer
+// (i8 for u8 too) in function signatures, block arguments, calls, returns,
+// structured control flow and any other region-free op, and rewrites the
+// quantization-aware ops:
+//
+//   qnt.quantize   -> qnt.int_quantize   (scales, zero points, range as attrs)
+//   qnt.dequantize -> qnt.int_dequantize
+//   qnt.constant   -> arith.constant     (the same bits, signless)
+//   quant.scast    -> its converted operand
+//
+// Signedness of 8-bit codes is carried by the integer ops' unit attributes;
+// function arguments and results that held unsigned codes are marked with
+// `qnt.unsigned` so that callers (and the C interface) know how to read them.
+//
+//===----------------------------------------------------------------------===//
 
 #include "QuantOpt/Dialect/Qnt/Transforms/Passes.h"
+
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "TransformUtils.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::qnt {
 #define GEN_PASS_DEF_QNTSTRIPQUANTTYPES
@@ -10,12 +33,208 @@ namespace mlir::qnt {
 using namespace mlir;
 using namespace mlir::qnt;
 
+/// Marks function arguments / results whose codes are unsigned.
+static constexpr StringLiteral kUnsignedAttrName = "qnt.unsigned";
+
 namespace {
-struct QntStripQuantTypesPass : mlir::qnt::impl::QntStripQuantTypesBase<QntStripQuantTypesPass> {
+class QuantTypeConverter : public TypeConverter {
+public:
+  QuantTypeConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](quant::QuantizedType type) -> Type {
+      return getSignlessStorageType(type);
+    });
+    addConversion(
+        [](ShapedType type) -> Type { return getStorageTensorType(type); });
+  }
+};
+} // namespace
+
+/// Scales of a quantized type as the f32 values the integer ops use.
+static SmallVector<float> getF32Scales(const quantopt::ref::QuantParams &p) {
+  SmallVector<float> scales;
+  for (double scale : p.scales)
+    scales.push_back(static_cast<float>(scale));
+  return scales;
+}
+
+namespace {
+struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(QuantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    quant::QuantizedType type = getUniformElementType(op.getType());
+    quantopt::ref::QuantParams params = getQuantParams(type);
+    rewriter.replaceOpWithNewOp<IntQuantizeOp>(
+        op, getStorageTensorType(op.getType()), adaptor.getInput(),
+        rewriter.getDenseF32ArrayAttr(getF32Scales(params)),
+        rewriter.getDenseI32ArrayAttr(params.zeroPoints),
+        rewriter.getI32IntegerAttr(params.storageMin),
+        rewriter.getI32IntegerAttr(params.storageMax),
+        rewriter.getI64IntegerAttr(params.axis),
+        type.isSigned() ? UnitAttr() : rewriter.getUnitAttr());
+    return success();
+  }
+};
+
+struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DequantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    quant::QuantizedType type = getUniformElementType(op.getInput().getType());
+    quantopt::ref::QuantParams params = getQuantParams(type);
+    rewriter.replaceOpWithNewOp<IntDequantizeOp>(
+        op, op.getType(), adaptor.getInput(),
+        rewriter.getDenseF32ArrayAttr(getF32Scales(params)),
+        rewriter.getDenseI32ArrayAttr(params.zeroPoints),
+        rewriter.getI64IntegerAttr(params.axis),
+        type.isSigned() ? UnitAttr() : rewriter.getUnitAttr());
+    return success();
+  }
+};
+
+struct ConstantLowering : OpConversionPattern<ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<ShapedType>(getStorageTensorType(op.getType()));
+    // ui8 codes keep their bits: 200 becomes -56 : i8.
+    auto value = op.getValue().bitcast(type.getElementType());
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type,
+                                                   cast<TypedAttr>(value));
+    return success();
+  }
+};
+
+/// Both directions of `quant.scast` are the identity on storage integers.
+struct StorageCastLowering : OpConversionPattern<quant::StorageCastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(quant::StorageCastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!resultType || adaptor.getInput().getType() != resultType)
+      return rewriter.notifyMatchFailure(op, "operand and result differ "
+                                             "after conversion");
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+/// Any other op without regions or successors (tensor.collapse_shape,
+/// tensor.empty, ...) just gets converted operand and result types.
+struct GenericTypeConversion : ConversionPattern {
+  GenericTypeConversion(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/0, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    // The quant dialect's own casts (qcast, dcast) would become invalid.
+    if (op->getNumRegions() != 0 || op->getNumSuccessors() != 0 ||
+        isa<quant::QuantDialect, QntDialect>(op->getDialect()))
+      return failure();
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
+                                                resultTypes)))
+      return failure();
+    Operation *newOp = rewriter.clone(*op);
+    rewriter.modifyOpInPlace(newOp, [&] {
+      newOp->setOperands(operands);
+      for (auto [result, type] : llvm::zip(newOp->getResults(), resultTypes))
+        result.setType(type);
+    });
+    rewriter.replaceOp(op, newOp->getResults());
+    return success();
+  }
+};
+} // namespace
+
+/// The ops the earlier passes must have rewritten: their semantics depend on
+/// the quant types this pass erases. Reports every one of them.
+static LogicalResult checkNoPublicComputeOps(ModuleOp module) {
+  bool found = false;
+  module.walk([&](Operation *op) {
+    StringRef pass;
+    if (isa<MatmulOp, Conv2DOp>(op))
+      pass = "qnt-fold-zero-points";
+    else if (isa<RequantizeOp>(op))
+      pass = "qnt-fixed-point-multiplier";
+    else
+      return;
+    op->emitOpError("is still present in qnt-strip-quant-types: run ")
+        << pass << " first";
+    found = true;
+  });
+  return failure(found);
+}
+
+/// Records which function arguments / results hold unsigned codes, before
+/// the signature loses that information.
+static void markUnsignedSignatures(ModuleOp module) {
+  auto isUnsigned = [](Type type) {
+    quant::QuantizedType quantType = getUniformElementType(type);
+    return quantType && !quantType.isSigned();
+  };
+  Builder builder(module.getContext());
+  module.walk([&](func::FuncOp func) {
+    FunctionType type = func.getFunctionType();
+    for (auto [i, input] : llvm::enumerate(type.getInputs()))
+      if (isUnsigned(input))
+        func.setArgAttr(i, kUnsignedAttrName, builder.getUnitAttr());
+    for (auto [i, output] : llvm::enumerate(type.getResults()))
+      if (isUnsigned(output))
+        func.setResultAttr(i, kUnsignedAttrName, builder.getUnitAttr());
+  });
+}
+
+namespace {
+struct QntStripQuantTypesPass
+    : qnt::impl::QntStripQuantTypesBase<QntStripQuantTypesPass> {
   using Base::Base;
+
   void runOnOperation() override {
-    getOperation()->emitError("qnt-pass not implemented yet");
-    signalPassFailure();
+    ModuleOp module = getOperation();
+    if (failed(checkNoPublicComputeOps(module)))
+      return signalPassFailure();
+    markUnsignedSignatures(module);
+
+    MLIRContext *ctx = &getContext();
+    QuantTypeConverter converter;
+    ConversionTarget target(*ctx);
+    target.addIllegalOp<QuantizeOp, DequantizeOp, ConstantOp, MatmulOp,
+                        Conv2DOp, RequantizeOp, quant::StorageCastOp>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType()) &&
+             converter.isLegal(&op.getBody());
+    });
+    target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      return converter.isLegal(op) &&
+             llvm::all_of(op->getRegions(), [&](Region &region) {
+               return converter.isLegal(&region);
+             });
+    });
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<QuantizeLowering, DequantizeLowering, ConstantLowering,
+                 StorageCastLowering>(converter, ctx);
+    patterns.add<GenericTypeConversion>(converter, ctx);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -23,6 +23,29 @@ def QntFoldZeroPoints : Pass<"qnt-fold-zero-points", "func::FuncOp"> {
     position. With non-constant weights the input zero point stays on the op
     (a runtime correction), unless `require-constant-weights` is set, which
     makes it an error.
+
+    Operands and result go through `quant.scast` (signless storage integers,
+    i8 for u8 too; `x_unsigned` / `w_unsigned` carry the signedness), so the
+    following `qnt.requantize` still sees the accumulator's quant type. The
+    sums are exact (int64); a folded bias outside i32 is reported, never
+    wrapped. A `qnt.quantize` of a constant feeding the weights is folded by
+    the pass itself, so `-canonicalize` need not run first. A bias that is
+    not constant gets the correction with `arith.addi` on tensors (the
+    lowering must handle elementwise arith on tensors).
+
+    Before (Z_X = -10, q_W = [50, -30, 20], q_b = 540):
+    ```mlir
+    %a = qnt.matmul %x, %w, %b : tensor<1x3x!X>, tensor<3x1x!W>, tensor<1x!A> -> tensor<1x1x!A>
+    ```
+    After (540 - (-10) * (50 - 30 + 20) = 940):
+    ```mlir
+    %xi = quant.scast %x : tensor<1x3x!X> to tensor<1x3xi8>
+    %wi = quant.scast %w : tensor<3x1x!W> to tensor<3x1xi8>
+    %b2 = arith.constant dense<940> : tensor<1xi32>
+    %ai = qnt.int_matmul %xi, %wi, %b2 {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>}
+          : tensor<1x3xi8>, tensor<3x1xi8>, tensor<1xi32> -> tensor<1x1xi32>
+    %a = quant.scast %ai : tensor<1x1xi32> to tensor<1x1x!A>
+    ```
   }];
   let options = [
     Option<"requireConstantWeights", "require-constant-weights", "bool",
@@ -32,7 +55,9 @@ def QntFoldZeroPoints : Pass<"qnt-fold-zero-points", "func::FuncOp"> {
   ];
   let dependentDialects = ["::mlir::qnt::QntDialect",
                            "::mlir::quant::QuantDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def QntSymmetricWeights : Pass<"qnt-symmetric-weights", "func::FuncOp"> {
@@ -44,6 +69,41 @@ def QntSymmetricWeights : Pass<"qnt-symmetric-weights", "func::FuncOp"> {
     (row sums for matmul, window sums over the padded input for conv), and
     `Z_W[n] * sum` is subtracted from the accumulator, after which the op's
     weight zero points are 0.
+
+    The reduction is the same integer op with all-ones i8 weights (K x 1 for
+    matmul; KH x KW x C/groups x groups with the same groups for conv), so it
+    shares the padding, `pad_value`, strides, dilations and input zero point
+    exactly. The subtraction is a `linalg.generic` whose operand maps are
+    broadcasts (grouped convolutions split F into groups x F/groups with
+    `tensor.expand_shape`). The arithmetic is i32 and may wrap in between;
+    the result is exact because the final accumulator is in i32 range and
+    the integer ops accumulate modulo 2^32.
+
+    Before:
+    ```mlir
+    %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 128>, w_unsigned}
+         : tensor<2x3xi8>, tensor<3x4xi8>, tensor<4xi32> -> tensor<2x4xi32>
+    ```
+    After:
+    ```mlir
+    %ones = arith.constant dense<1> : tensor<3x1xi8>
+    %zero = arith.constant dense<0> : tensor<1xi32>
+    %r = qnt.int_matmul %x, %ones, %zero {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>}
+         : tensor<2x3xi8>, tensor<3x1xi8>, tensor<1xi32> -> tensor<2x1xi32>
+    %s = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>, w_unsigned}
+         : tensor<2x3xi8>, tensor<3x4xi8>, tensor<4xi32> -> tensor<2x4xi32>
+    %rv = tensor.collapse_shape %r [[0, 1]] : tensor<2x1xi32> into tensor<2xi32>
+    %zw = arith.constant dense<128> : tensor<4xi32>
+    %a = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (n)>,
+                                          affine_map<(m, n) -> (m, n)>],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%rv, %zw : tensor<2xi32>, tensor<4xi32>) outs(%s : tensor<2x4xi32>) {
+    ^bb0(%ri: i32, %z: i32, %acc: i32):
+      %p = arith.muli %z, %ri : i32
+      %d = arith.subi %acc, %p : i32
+      linalg.yield %d : i32
+    } -> tensor<2x4xi32>
+    ```
   }];
   let dependentDialects = ["::mlir::qnt::QntDialect",
                            "::mlir::arith::ArithDialect",
@@ -59,9 +119,26 @@ def QntFixedPointMultiplier : Pass<"qnt-fixed-point-multiplier",
     Q31 `multipliers` (M0) and right `shifts` (n; negative for M >= 1), per
     channel where either side is per axis, computed by the reference model's
     `quantizeMultiplier` (TFLite's rule: M0 in [2^30, 2^31), the 2^31 case
-    halved, M < 2^-31 flushed to 0, shifts clamped at -30). The rounding mode
-    and the clamp bounds become attributes. Mode `float` gets f32
-    multipliers `f32(S_in) / f32(S_out)` instead.
+    halved, M < 2^-32 flushed to 0, shifts clamped at -30). The rounding mode
+    and the clamp bounds become attributes. Mode `float` reads the f32
+    multipliers `f32(S_in) / f32(S_out)` instead; both arrays are always
+    filled. `min` / `max` are the output storage range narrowed by `clamp`;
+    `input_unsigned` / `output_unsigned` come from the types. `axis` is the
+    per-axis dimension of whichever side is per axis, -1 if neither.
+
+    Before:
+    ```mlir
+    %y = qnt.requantize %a : tensor<2x2x!quant.uniform<i32:f32, 0.0072>> -> tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+    ```
+    After (0.0072 = 0.9216 * 2^-7, round(0.9216 * 2^31) = 1979120930):
+    ```mlir
+    %ai = quant.scast %a : tensor<2x2x!quant.uniform<i32:f32, 0.0072>> to tensor<2x2xi32>
+    %yi = qnt.int_requantize %ai {float_multipliers = array<f32: 7.200000e-03>,
+            input_zero_points = array<i32: 0>, max = 127 : i32, min = -128 : i32,
+            multipliers = array<i32: 1979120930>, output_zero_points = array<i32: 0>,
+            rounding = "double", shifts = array<i32: 7>} : tensor<2x2xi32> -> tensor<2x2xi8>
+    %y = quant.scast %yi : tensor<2x2xi8> to tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+    ```
   }];
   let dependentDialects = ["::mlir::qnt::QntDialect",
                            "::mlir::quant::QuantDialect"];
@@ -76,6 +153,29 @@ def QntStripQuantTypes : Pass<"qnt-strip-quant-types", "ModuleOp"> {
     `arith.constant`, `quant.scast` disappears, and function signatures use
     signless storage integers (i8 for u8 too; signedness lives on the ops).
     Fails with a diagnostic if a public qnt op is still present.
+
+    The types of calls, returns, block arguments, `scf` control flow and any
+    other region-free op (e.g. `tensor.collapse_shape`) are converted too.
+    Function arguments and results that held unsigned codes get the unit
+    attribute `qnt.unsigned`, so callers through the C interface know that
+    the i8 bits are u8 codes.
+
+    Before:
+    ```mlir
+    func.func @f(%x: tensor<2xf32>) -> tensor<2x!quant.uniform<u8:f32, 0.25:128>> {
+      %q = qnt.quantize %x : tensor<2xf32> -> tensor<2x!quant.uniform<u8:f32, 0.25:128>>
+      return %q : tensor<2x!quant.uniform<u8:f32, 0.25:128>>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @f(%x: tensor<2xf32>) -> (tensor<2xi8> {qnt.unsigned}) {
+      %q = qnt.int_quantize %x {max = 255 : i32, min = 0 : i32, output_unsigned,
+             scales = array<f32: 2.500000e-01>, zero_points = array<i32: 128>}
+           : tensor<2xf32> -> tensor<2xi8>
+      return %q : tensor<2xi8>
+    }
+    ```
   }];
   let dependentDialects = ["::mlir::qnt::QntDialect",
                            "::mlir::arith::ArithDialect",
