@@ -17,6 +17,8 @@ set(QUANT_OPT_EXPORTED_LIBS
   QuantOptReference
   QuantOptQntDialect
   QuantOptQntTransforms
+  QuantOptQntToLinalg
+  QuantOptPipelines
   QuantOptRegistration
   )
 foreach(lib ${QUANT_OPT_EXPORTED_LIBS})

@@ -2,8 +2,10 @@
 
 #include "QuantOpt/InitAll.h"
 
+#include "QuantOpt/Conversion/Passes.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 #include "QuantOpt/Dialect/Qnt/Transforms/Passes.h"
+#include "QuantOpt/Pipelines/Pipelines.h"
 #include "mlir/IR/DialectRegistry.h"
 
 void quantopt::registerAllDialects(mlir::DialectRegistry &registry) {
@@ -11,4 +13,8 @@ void quantopt::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::arith::ArithDialect>();
 }
 
-void quantopt::registerAllPasses() { mlir::qnt::registerQntPasses(); }
+void quantopt::registerAllPasses() {
+  mlir::qnt::registerQntPasses();
+  mlir::qnt::registerQntConversionPasses();
+  quantopt::registerQuantOptPipelines();
+}

@@ -1,0 +1,30 @@
+//===- QntToLinalg.h - qnt integer ops to linalg ----------------*- C++ -*-===//
+//
+// Lowers the explicit integer qnt ops to linalg/arith/math/tensor on signless
+// integer tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTOPT_CONVERSION_QNTTOLINALG_QNTTOLINALG_H
+#define QUANTOPT_CONVERSION_QNTTOLINALG_QNTTOLINALG_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+
+namespace qnt {
+
+#define GEN_PASS_DECL_QNTTOLINALG
+#include "QuantOpt/Conversion/Passes.h.inc"
+
+/// Adds the patterns that lower qnt.int_matmul, int_conv2d, int_requantize,
+/// int_quantize and int_dequantize. They need no type converter: the
+/// operands already are signless integer (or f32) tensors.
+void populateQntToLinalgConversionPatterns(RewritePatternSet &patterns);
+
+} // namespace qnt
+} // namespace mlir
+
+#endif // QUANTOPT_CONVERSION_QNTTOLINALG_QNTTOLINALG_H

@@ -1,0 +1,224 @@
+//===- FixedPointBuilder.cpp - fixed-point rounding as arith --------------===//
+//
+// Each method mirrors the function of the same name in
+// QuantOpt/Reference/FixedPoint.h; comments only explain where the IR form
+// differs from the C++ one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FixedPointBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::qnt;
+using quantopt::ref::RoundingMode;
+
+static constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
+static constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+
+Value FixedPointBuilder::i32Const(int64_t value) {
+  return arith::ConstantIntOp::create(b, b.getI32Type(), value);
+}
+
+Value FixedPointBuilder::i64Const(int64_t value) {
+  return arith::ConstantIntOp::create(b, b.getI64Type(), value);
+}
+
+Value FixedPointBuilder::f32Const(float value) {
+  return arith::ConstantFloatOp::create(b, b.getF32Type(), APFloat(value));
+}
+
+/// Clamps the signed integer v to [lo, hi] (same type).
+Value FixedPointBuilder::clampInt(Value v, Value lo, Value hi) {
+  return fold<arith::MinSIOp>(fold<arith::MaxSIOp>(v, lo), hi);
+}
+
+Value FixedPointBuilder::saturateToInt32(Value v) {
+  Value clamped = clampInt(v, i64Const(kInt32Min), i64Const(kInt32Max));
+  return fold<arith::TruncIOp>(b.getI32Type(), clamped);
+}
+
+Value FixedPointBuilder::saturatingRoundingDoublingHighMul(Value a, Value bv) {
+  Type i64 = b.getI64Type();
+  Value ab = fold<arith::MulIOp>(fold<arith::ExtSIOp>(i64, a),
+                                 fold<arith::ExtSIOp>(i64, bv));
+  Value nonNegative =
+      fold<arith::CmpIOp>(arith::CmpIPredicate::sge, ab, i64Const(0));
+  Value nudge = fold<arith::SelectOp>(nonNegative, i64Const(int64_t(1) << 30),
+                                      i64Const(1 - (int64_t(1) << 30)));
+  // divsi truncates toward zero, as the C++ division does.
+  Value quotient = fold<arith::DivSIOp>(fold<arith::AddIOp>(ab, nudge),
+                                        i64Const(int64_t(1) << 31));
+  // The only quotient outside int32 is 2^31, from INT32_MIN * INT32_MIN: the
+  // reference's saturation to INT32_MAX, without comparing the operands.
+  quotient = fold<arith::MinSIOp>(quotient, i64Const(kInt32Max));
+  return fold<arith::TruncIOp>(b.getI32Type(), quotient);
+}
+
+Value FixedPointBuilder::roundingDivideByPOT(Value x, Value exponent) {
+  Type i32 = b.getI32Type();
+  exponent = clampInt(exponent, i32Const(0), i32Const(31));
+  // i32 arithmetic wraps like the reference's uint32 mask: 1 << 31 minus 1
+  // is 0x7fffffff.
+  Value mask = fold<arith::SubIOp>(fold<arith::ShLIOp>(i32Const(1), exponent),
+                                   i32Const(1));
+  Value remainder = fold<arith::AndIOp>(x, mask);
+  Value negative =
+      fold<arith::CmpIOp>(arith::CmpIPredicate::slt, x, i32Const(0));
+  Value threshold = fold<arith::AddIOp>(fold<arith::ShRUIOp>(mask, i32Const(1)),
+                                        fold<arith::ExtUIOp>(i32, negative));
+  Value quotient = fold<arith::ShRSIOp>(x, exponent);
+  Value roundUp =
+      fold<arith::CmpIOp>(arith::CmpIPredicate::ugt, remainder, threshold);
+  return fold<arith::AddIOp>(quotient, fold<arith::ExtUIOp>(i32, roundUp));
+}
+
+Value FixedPointBuilder::roundingShiftRight(Value p, Value shift,
+                                            RoundingMode mode) {
+  Value one = i64Const(1);
+  Value half = fold<arith::ShLIOp>(one, fold<arith::SubIOp>(shift, one));
+  switch (mode) {
+  case RoundingMode::Single:
+    return fold<arith::ShRSIOp>(fold<arith::AddIOp>(p, half), shift);
+  case RoundingMode::Away: {
+    Value nonNegative =
+        fold<arith::CmpIOp>(arith::CmpIPredicate::sge, p, i64Const(0));
+    Value bias = fold<arith::SelectOp>(nonNegative, half,
+                                       fold<arith::SubIOp>(half, one));
+    return fold<arith::ShRSIOp>(fold<arith::AddIOp>(p, bias), shift);
+  }
+  case RoundingMode::Double:
+  case RoundingMode::HalfEven:
+  case RoundingMode::Float:
+    break;
+  }
+  Value floorQuotient = fold<arith::ShRSIOp>(p, shift);
+  Value remainder =
+      fold<arith::SubIOp>(p, fold<arith::ShLIOp>(floorQuotient, shift));
+  Value above = fold<arith::CmpIOp>(arith::CmpIPredicate::sgt, remainder, half);
+  Value tie = fold<arith::CmpIOp>(arith::CmpIPredicate::eq, remainder, half);
+  Value odd = fold<arith::TruncIOp>(b.getI1Type(), floorQuotient);
+  Value roundUp = fold<arith::OrIOp>(above, fold<arith::AndIOp>(tie, odd));
+  return fold<arith::AddIOp>(floorQuotient,
+                             fold<arith::ExtUIOp>(b.getI64Type(), roundUp));
+}
+
+Value FixedPointBuilder::multiplyByQuantizedMultiplier(Value x,
+                                                       Value multiplier,
+                                                       Value rightShift,
+                                                       RoundingMode mode) {
+  Type i64 = b.getI64Type();
+  if (mode == RoundingMode::Double) {
+    // Saturating left shift for M >= 1. Clamping the amount at 31 matches
+    // the reference's "shifts of 31 or more saturate": |x| * 2^31 already
+    // leaves int32 for any nonzero x, and fits int64.
+    Value leftShift = clampInt(fold<arith::SubIOp>(i32Const(0), rightShift),
+                               i32Const(0), i32Const(31));
+    Value shifted = x;
+    if (!matchPattern(leftShift, m_Zero()))
+      shifted = saturateToInt32(fold<arith::ShLIOp>(
+          fold<arith::ExtSIOp>(i64, x), fold<arith::ExtSIOp>(i64, leftShift)));
+    Value high = saturatingRoundingDoublingHighMul(shifted, multiplier);
+    // roundingDivideByPOT by 0 is the identity, so a non-positive shift
+    // needs no branch.
+    Value exponent = fold<arith::MaxSIOp>(rightShift, i32Const(0));
+    if (!matchPattern(exponent, m_Zero()))
+      high = roundingDivideByPOT(high, exponent);
+    return fold<arith::ExtSIOp>(i64, high);
+  }
+  // Single / Away / HalfEven: one exact product, one rounding shift by
+  // 31 + rightShift, which is in [1, 62] here.
+  Value product = fold<arith::MulIOp>(fold<arith::ExtSIOp>(i64, x),
+                                      fold<arith::ExtSIOp>(i64, multiplier));
+  Value totalShift =
+      fold<arith::AddIOp>(i64Const(31), fold<arith::ExtSIOp>(i64, rightShift));
+  return roundingShiftRight(product, totalShift, mode);
+}
+
+bool FixedPointBuilder::boundsExactInF32(int32_t lo, int32_t hi,
+                                         ArrayRef<int32_t> zeroPoints) {
+  constexpr int64_t kExact = int64_t(1) << 24;
+  return llvm::all_of(zeroPoints, [&](int32_t z) {
+    return std::abs(int64_t(lo) - z) <= kExact &&
+           std::abs(int64_t(hi) - z) <= kExact;
+  });
+}
+
+Value FixedPointBuilder::roundAddZeroPointClamp(Value v, Value zeroPoint,
+                                                Value lo, Value hi,
+                                                bool exactF32Bounds) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  // NaN counts as real 0, i.e. the zero point.
+  Value isNaN = fold<arith::CmpFOp>(arith::CmpFPredicate::UNO, v, v);
+  Value rounded =
+      fold<arith::SelectOp>(isNaN, f32Const(0.0f), fold<math::RoundEvenOp>(v));
+  // Clamp to [lo - z, hi - z] before converting, so that infinities and huge
+  // values never reach fptosi; the bounds are integers, so clamping after
+  // rounding equals the reference's clamp of the rounded sum. A bound f32
+  // cannot hold could round inward and clamp too early: then clamp in f64,
+  // which holds every int32 difference, as the reference does.
+  if (exactF32Bounds) {
+    Type f32 = b.getF32Type();
+    Value loF = fold<arith::SIToFPOp>(f32, fold<arith::SubIOp>(lo, zeroPoint));
+    Value hiF = fold<arith::SIToFPOp>(f32, fold<arith::SubIOp>(hi, zeroPoint));
+    rounded = fold<arith::MinNumFOp>(fold<arith::MaxNumFOp>(rounded, loF), hiF);
+    return fold<arith::AddIOp>(fold<arith::FPToSIOp>(i32, rounded), zeroPoint);
+  }
+  Type f64 = b.getF64Type();
+  Value zp64 = fold<arith::ExtSIOp>(i64, zeroPoint);
+  Value loD = fold<arith::SIToFPOp>(
+      f64, fold<arith::SubIOp>(fold<arith::ExtSIOp>(i64, lo), zp64));
+  Value hiD = fold<arith::SIToFPOp>(
+      f64, fold<arith::SubIOp>(fold<arith::ExtSIOp>(i64, hi), zp64));
+  Value wide = fold<arith::ExtFOp>(f64, rounded);
+  wide = fold<arith::MinNumFOp>(fold<arith::MaxNumFOp>(wide, loD), hiD);
+  Value result = fold<arith::AddIOp>(fold<arith::FPToSIOp>(i64, wide), zp64);
+  return fold<arith::TruncIOp>(i32, result);
+}
+
+Value FixedPointBuilder::applyRescale(RoundingMode mode,
+                                      const RescaleOperands &rescale, Value x,
+                                      Value zpOut, Value lo, Value hi,
+                                      bool exactF32Bounds) {
+  Type i64 = b.getI64Type();
+  if (mode == RoundingMode::Float) {
+    Value product = fold<arith::MulFOp>(
+        fold<arith::SIToFPOp>(b.getF32Type(), x), rescale.floatMultiplier);
+    return roundAddZeroPointClamp(product, zpOut, lo, hi, exactF32Bounds);
+  }
+  Value scaled = multiplyByQuantizedMultiplier(x, rescale.multiplier,
+                                               rescale.rightShift, mode);
+  // The reference first clamps `scaled` to +-2^40; with rightShift in
+  // [-30, 31], |scaled| < 2^61 and adding an int32 cannot overflow, so the
+  // final clamp alone gives the same result.
+  Value result = fold<arith::AddIOp>(scaled, fold<arith::ExtSIOp>(i64, zpOut));
+  result = clampInt(result, fold<arith::ExtSIOp>(i64, lo),
+                    fold<arith::ExtSIOp>(i64, hi));
+  return fold<arith::TruncIOp>(b.getI32Type(), result);
+}
+
+Value FixedPointBuilder::quantizeValue(Value x, Value scale, Value zeroPoint,
+                                       Value qmin, Value qmax,
+                                       bool exactF32Bounds) {
+  // A true division in f32, not a multiply by the reciprocal, which rounds
+  // differently.
+  return roundAddZeroPointClamp(fold<arith::DivFOp>(x, scale), zeroPoint, qmin,
+                                qmax, exactF32Bounds);
+}
+
+Value FixedPointBuilder::dequantizeValue(Value q, bool isUnsigned, Value scale,
+                                         Value zeroPoint) {
+  Type f32 = b.getF32Type();
+  Value code = isUnsigned ? fold<arith::UIToFPOp>(f32, q)
+                          : fold<arith::SIToFPOp>(f32, q);
+  Value centered =
+      fold<arith::SubFOp>(code, fold<arith::SIToFPOp>(f32, zeroPoint));
+  return fold<arith::MulFOp>(centered, scale);
+}

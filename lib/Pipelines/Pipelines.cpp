@@ -1,0 +1,235 @@
+//===- Pipelines.cpp - quant-opt pass pipelines ---------------------------===//
+
+#include "QuantOpt/Pipelines/Pipelines.h"
+
+#include "QuantOpt/Conversion/Passes.h"
+#include "QuantOpt/Dialect/Qnt/Transforms/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <mutex>
+#include <optional>
+
+using namespace mlir;
+
+namespace {
+
+/// A target name of the `target` option, resolved to what LLVM needs.
+struct TargetSpec {
+  std::string triple;
+  std::string cpu;
+};
+
+/// Validates a `target` option value; nullopt for an unknown name.
+std::optional<TargetSpec> resolveTarget(StringRef name) {
+  if (name == "host")
+    return TargetSpec{llvm::sys::getProcessTriple(),
+                      llvm::sys::getHostCPUName().str()};
+  // CPU-specific features come with per-target code generation; until then
+  // the named targets compile for the baseline of their architecture.
+  return llvm::StringSwitch<std::optional<TargetSpec>>(name)
+      .Case("x86_64", TargetSpec{"x86_64-unknown-linux-gnu", "generic"})
+      .Case("aarch64", TargetSpec{"aarch64-unknown-linux-gnu", "generic"})
+      .Case("riscv64", TargetSpec{"riscv64-unknown-linux-gnu", "generic"})
+      .Default(std::nullopt);
+}
+
+std::string unknownTargetMessage(StringRef name) {
+  return ("qnt-to-llvm: unknown target '" + name +
+          "'; expected host, x86_64, aarch64 or riscv64")
+      .str();
+}
+
+/// Records the target on the module: `llvm.target` (#llvm.target) for later
+/// passes, and `llvm.target_triple` / `llvm.data_layout`, which the
+/// translation to LLVM IR reads. The data layout comes from LLVM's own
+/// TargetMachine rather than a table that could drift from it.
+struct AttachTargetPass
+    : PassWrapper<AttachTargetPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AttachTargetPass)
+
+  explicit AttachTargetPass(std::string target) : target(std::move(target)) {}
+
+  StringRef getArgument() const final { return "qnt-attach-target"; }
+  StringRef getDescription() const final {
+    return "Record the target triple and data layout on the module";
+  }
+  void getDependentDialects(DialectRegistry &registry) const final {
+    registry.insert<LLVM::LLVMDialect>();
+  }
+
+  void runOnOperation() final {
+    ModuleOp module = getOperation();
+    std::optional<TargetSpec> spec = resolveTarget(target);
+    if (!spec) {
+      module.emitError(unknownTargetMessage(target));
+      return signalPassFailure();
+    }
+    static std::once_flag initTargets;
+    std::call_once(initTargets, [] {
+      llvm::InitializeAllTargetInfos();
+      llvm::InitializeAllTargets();
+      llvm::InitializeAllTargetMCs();
+    });
+    llvm::Triple triple(spec->triple);
+    std::string error;
+    const llvm::Target *llvmTarget =
+        llvm::TargetRegistry::lookupTarget(triple, error);
+    std::unique_ptr<llvm::TargetMachine> machine(
+        llvmTarget ? llvmTarget->createTargetMachine(
+                         triple, spec->cpu, /*Features=*/"", {}, std::nullopt)
+                   : nullptr);
+    if (!machine) {
+      module.emitError("qnt-to-llvm: LLVM cannot target '")
+          << spec->triple << "': " << error;
+      return signalPassFailure();
+    }
+
+    MLIRContext *ctx = &getContext();
+    auto str = [&](StringRef s) { return StringAttr::get(ctx, s); };
+    module->setAttr(
+        LLVM::LLVMDialect::getTargetAttrName(),
+        LLVM::TargetAttr::get(ctx, str(spec->triple), str(spec->cpu), {}));
+    module->setAttr(LLVM::LLVMDialect::getTargetTripleAttrName(),
+                    str(spec->triple));
+    module->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
+                    str(machine->createDataLayout().getStringRepresentation()));
+  }
+
+  std::string target;
+};
+
+/// Makes every public function with a body callable from C through
+/// `_mlir_ciface_<name>`. Declarations are left alone: the attribute would
+/// redirect their calls to a `_mlir_ciface_` symbol nobody defines.
+struct EmitCInterfacePass
+    : PassWrapper<EmitCInterfacePass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EmitCInterfacePass)
+
+  StringRef getArgument() const final { return "qnt-emit-c-interface"; }
+  StringRef getDescription() const final {
+    return "Attach llvm.emit_c_interface to public function definitions";
+  }
+
+  void runOnOperation() final {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (func.isPublic() && !func.isDeclaration())
+        func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                      UnitAttr::get(&getContext()));
+  }
+};
+
+/// Rewrites memref.copy as linalg.copy so that it becomes loops: the
+/// strided copies bufferization makes (tensor.pad into a subview) would
+/// otherwise lower to a call to `memrefCopy` from the MLIR runner library,
+/// which compiled code does not link.
+struct CopyToLinalgPass
+    : PassWrapper<CopyToLinalgPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CopyToLinalgPass)
+
+  StringRef getArgument() const final { return "qnt-copy-to-linalg"; }
+  StringRef getDescription() const final {
+    return "Rewrite ranked memref.copy as linalg.copy";
+  }
+  void getDependentDialects(DialectRegistry &registry) const final {
+    registry.insert<linalg::LinalgDialect>();
+  }
+
+  void runOnOperation() final {
+    getOperation().walk([](memref::CopyOp copy) {
+      if (!isa<MemRefType>(copy.getSource().getType()) ||
+          !isa<MemRefType>(copy.getTarget().getType()))
+        return;
+      OpBuilder builder(copy);
+      linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy.erase();
+    });
+  }
+};
+
+} // namespace
+
+void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
+                                      const QuantOptPipelineOptions &options) {
+  pm.addPass(std::make_unique<AttachTargetPass>(options.target));
+
+  // Public qnt ops to explicit integer IR.
+  pm.addPass(createCanonicalizerPass());
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(qnt::createQntFoldZeroPoints());
+  funcPm.addPass(qnt::createQntSymmetricWeights());
+  funcPm.addPass(qnt::createQntFixedPointMultiplier());
+  pm.addPass(qnt::createQntStripQuantTypes());
+  pm.addPass(createCanonicalizerPass());
+
+  // Integer IR to linalg on tensors, then to buffers.
+  pm.addNestedPass<func::FuncOp>(qnt::createQntToLinalg());
+  // The qnt passes may leave elementwise arith on tensors (bias corrections),
+  // which bufferization does not handle.
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addPass(std::make_unique<EmitCInterfacePass>());
+  bufferization::OneShotBufferizePassOptions bufferizeOptions;
+  bufferizeOptions.bufferizeFunctionBoundaries = true;
+  bufferizeOptions.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  // Loops, then the LLVM dialect.
+  pm.addNestedPass<func::FuncOp>(std::make_unique<CopyToLinalgPass>());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void quantopt::registerQuantOptPipelines() {
+  // Registering a pipeline name twice is a fatal error; embedders may call
+  // registerAllPasses more than once.
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    // PassPipelineRegistration cannot reject an option value, so register
+    // the builder directly: an unknown target is reported while the
+    // pipeline is parsed, before any IR is touched.
+    registerPassPipeline(
+        "qnt-to-llvm", "Lower qnt ops on quantized tensors to the LLVM dialect",
+        [](OpPassManager &pm, StringRef optionsStr,
+           function_ref<LogicalResult(const Twine &)> errorHandler) {
+          QuantOptPipelineOptions options;
+          if (failed(options.parseFromString(optionsStr)))
+            return failure();
+          if (!resolveTarget(options.target))
+            return errorHandler(unknownTargetMessage(options.target));
+          buildQntToLLVMPipeline(pm, options);
+          return success();
+        },
+        [](function_ref<void(const detail::PassOptions &)> optHandler) {
+          optHandler(QuantOptPipelineOptions());
+        });
+  });
+}
