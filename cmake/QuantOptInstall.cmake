@@ -18,6 +18,7 @@ set(QUANT_OPT_EXPORTED_LIBS
   QuantOptQntDialect
   QuantOptQntTransforms
   QuantOptQntToLinalg
+  QuantOptQntToX86Vnni
   QuantOptPipelines
   QuantOptRegistration
   )

@@ -51,6 +51,17 @@ std::optional<TargetSpec> resolveTarget(StringRef name) {
       .Default(std::nullopt);
 }
 
+/// True when the target executes AVX-512 VNNI (`vpdpbusd`): the named
+/// x86_64 target, or a host whose CPU has it.
+bool hasAvx512Vnni(StringRef target) {
+  if (target == "x86_64")
+    return true;
+  if (target != "host")
+    return false;
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  return features.lookup("avx512vnni") && features.lookup("avx512bw");
+}
+
 std::string unknownTargetMessage(StringRef name) {
   return ("qnt-to-llvm: unknown target '" + name +
           "'; expected host, x86_64, aarch64 or riscv64")
@@ -180,6 +191,11 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   pm.addPass(qnt::createQntStripQuantTypes());
   pm.addPass(createCanonicalizerPass());
 
+  // Target microkernels for the contractions they can take (the rest, and
+  // every other integer op, go through the generic lowering below).
+  if (hasAvx512Vnni(options.target))
+    pm.addNestedPass<func::FuncOp>(qnt::createQntToX86Vnni());
+
   // Integer IR to linalg on tensors, then to buffers.
   pm.addNestedPass<func::FuncOp>(qnt::createQntToLinalg());
   // The qnt passes may leave elementwise arith on tensors (bias corrections),
@@ -199,10 +215,12 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

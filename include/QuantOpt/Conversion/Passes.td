@@ -37,4 +37,22 @@ def QntToLinalg : Pass<"qnt-to-linalg", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
+  let summary = "Lower eligible int8 contractions to AVX-512 VNNI microkernels";
+  let description = [{
+    Runs before `qnt-to-linalg` when the target has AVX-512 VNNI. Rewrites
+    `qnt.int_matmul` / `qnt.int_conv2d` whose weights are compile-time
+    constants into packed-weight loops whose inner step is `vpdpbusd`
+    (u8 x s8 -> i32). Signed activations are moved to u8 by `x + 128`, with
+    `128 * sum(w)` folded into the bias, exactly as the input zero point is.
+    Ops it does not handle are left for `qnt-to-linalg`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // QUANTOPT_CONVERSION_PASSES_TD
