@@ -101,17 +101,28 @@ LogicalResult IntRequantizeOp::verify() {
   return success();
 }
 
-LogicalResult IntQuantizeOp::verify() {
-  RankedTensorType in = getInput().getType(), out = getOutput().getType();
+/// Shared by int_quantize / int_dequantize: same shape, a valid axis, and
+/// scales and zero points with 1 or one entry per channel.
+static LogicalResult verifyAffineConversion(Operation *op,
+                                            RankedTensorType in,
+                                            RankedTensorType out, int64_t axis,
+                                            size_t scales, size_t zeroPoints) {
   if (in.getShape() != out.getShape())
-    return emitOpError("result shape must equal the input shape");
-  if (failed(verifyAxis(*this, in, getAxis())))
+    return op->emitOpError("result shape must equal the input shape");
+  if (failed(verifyAxis(op, in, axis)))
     return failure();
-  int64_t channels = channelCount(in, getAxis());
-  if (failed(verifyChannelArray(*this, "scales", getScales().size(),
-                                channels)) ||
-      failed(verifyChannelArray(*this, "zero_points", getZeroPoints().size(),
-                                channels)))
+  int64_t channels = channelCount(in, axis);
+  if (failed(verifyChannelArray(op, "scales", scales, channels)) ||
+      failed(verifyChannelArray(op, "zero_points", zeroPoints, channels)))
+    return failure();
+  return success();
+}
+
+LogicalResult IntQuantizeOp::verify() {
+  if (failed(verifyAffineConversion(*this, getInput().getType(),
+                                    getOutput().getType(), getAxis(),
+                                    getScales().size(),
+                                    getZeroPoints().size())))
     return failure();
   if (static_cast<int32_t>(getMin()) > static_cast<int32_t>(getMax()))
     return emitOpError("'min' must not exceed 'max'");
@@ -119,16 +130,7 @@ LogicalResult IntQuantizeOp::verify() {
 }
 
 LogicalResult IntDequantizeOp::verify() {
-  RankedTensorType in = getInput().getType(), out = getOutput().getType();
-  if (in.getShape() != out.getShape())
-    return emitOpError("result shape must equal the input shape");
-  if (failed(verifyAxis(*this, in, getAxis())))
-    return failure();
-  int64_t channels = channelCount(in, getAxis());
-  if (failed(verifyChannelArray(*this, "scales", getScales().size(),
-                                channels)) ||
-      failed(verifyChannelArray(*this, "zero_points", getZeroPoints().size(),
-                                channels)))
-    return failure();
-  return success();
+  return verifyAffineConversion(*this, getInput().getType(),
+                                getOutput().getType(), getAxis(),
+                                getScales().size(), getZeroPoints().size());
 }
