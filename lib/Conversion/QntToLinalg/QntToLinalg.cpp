@@ -5,6 +5,14 @@
 // final sums to i32, so two's-complement wraparound of partial sums cancels
 // and the result is exact.
 //
+// The contractions are laid out for the dot-product instructions of the
+// targets (AArch64 sdot/usdot/udot, RISC-V V vwmacc*): the weights are
+// transposed (N x K, filters [F][KH][KW][C/G]; constants at compile time) so
+// that the reduction loop is innermost and reads both operands contiguously,
+// and that loop carries its sum in a register (an scf.for inside a parallel
+// linalg.generic), the `s += x[k] * w[k]` loop that LLVM's vectorizer turns
+// into partial reductions.
+//
 //===----------------------------------------------------------------------===//
 
 #include "QuantOpt/Conversion/QntToLinalg/QntToLinalg.h"
@@ -13,11 +21,24 @@
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+#include <cstring>
+#include <functional>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::qnt;
@@ -139,6 +160,77 @@ static Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
                                  dynamicSizes);
 }
 
+/// The constant `attr` (dense or dense_resource), viewed with the shape of
+/// `viewType` and permuted: dimension i of the result is dimension `perm[i]`
+/// of the view, as in linalg.transpose. Null when the elements are not
+/// byte-sized or there are none (the caller transposes at run time).
+static DenseElementsAttr transposeConstant(Attribute attr,
+                                           RankedTensorType viewType,
+                                           ArrayRef<int64_t> perm) {
+  ArrayRef<int64_t> shape = viewType.getShape();
+  SmallVector<int64_t> resultShape = applyPermutation(shape, perm);
+  auto resultType =
+      RankedTensorType::get(resultShape, viewType.getElementType());
+  unsigned bitWidth = viewType.getElementTypeBitWidth();
+  int64_t count = viewType.getNumElements();
+  if (bitWidth % 8 != 0 || count == 0)
+    return {};
+  ArrayRef<char> source;
+  if (auto dense = dyn_cast<DenseIntOrFPElementsAttr>(attr)) {
+    if (dense.getNumElements() != count)
+      return {};
+    if (dense.isSplat())
+      return dense.resizeSplat(resultType);
+    source = dense.getRawData();
+  } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return {};
+    source = blob->getData();
+  } else {
+    return {};
+  }
+  size_t bytes = bitWidth / 8;
+  if (source.size() != size_t(count) * bytes)
+    return {};
+
+  // Walk the result in row-major order; `offset` follows the source element
+  // through the permuted source strides.
+  SmallVector<int64_t> strides =
+      applyPermutation(ArrayRef<int64_t>(computeStrides(shape)), perm);
+  std::vector<char> result(source.size());
+  SmallVector<int64_t> index(resultShape.size(), 0);
+  int64_t offset = 0;
+  for (int64_t element = 0; element < count; ++element) {
+    std::memcpy(&result[element * bytes], &source[offset * bytes], bytes);
+    for (int64_t dim = int64_t(resultShape.size()) - 1; dim >= 0; --dim) {
+      offset += strides[dim];
+      if (++index[dim] < resultShape[dim])
+        break;
+      offset -= strides[dim] * resultShape[dim];
+      index[dim] = 0;
+    }
+  }
+  return DenseElementsAttr::getFromRawBuffer(resultType, result);
+}
+
+/// `value` permuted like linalg.transpose with `perm`: a new constant when
+/// `value` is one, a linalg.transpose otherwise.
+static Value transposeOperand(OpBuilder &b, Location loc, Value value,
+                              ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Attribute constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    if (DenseElementsAttr transposed = transposeConstant(constant, type, perm))
+      return arith::ConstantOp::create(b, loc, transposed);
+  SmallVector<OpFoldResult> sizes =
+      applyPermutation(tensor::getMixedSizes(b, loc, value), perm);
+  auto resultType = RankedTensorType::get(
+      applyPermutation(type.getShape(), perm), type.getElementType());
+  Value init = createEmpty(b, loc, resultType, sizes);
+  return linalg::TransposeOp::create(b, loc, value, init, perm)->getResult(0);
+}
+
 /// The map from a rank-`rank` elementwise iteration to channel `axis`, or
 /// null per tensor.
 static AffineMap getChannelMap(MLIRContext *ctx, int64_t rank, int64_t axis) {
@@ -181,7 +273,8 @@ static Value buildElementwise(
 }
 
 /// The body shared by matmul and conv: acc + (x - zx) * (w - zw), with both
-/// codes extended to i32 first.
+/// codes extended to i32 first. Without zero points it is
+/// acc + ext(x) * ext(w), the shape LLVM turns into dot-product instructions.
 static Value buildMultiplyAccumulate(OpBuilder &b, Location loc, Value x,
                                      Value w, Value acc, bool xUnsigned,
                                      bool wUnsigned, int32_t inputZeroPoint,
@@ -196,6 +289,145 @@ static Value buildMultiplyAccumulate(OpBuilder &b, Location loc, Value x,
     wv = arith::SubIOp::create(b, loc, wv, weightZeroPoint);
   Value product = arith::MulIOp::create(b, loc, xv, wv);
   return arith::AddIOp::create(b, loc, acc, product);
+}
+
+/// `sum_i values[i] * scales[i]` on indices, without multiplications by 1.
+static Value linearIndex(OpBuilder &b, Location loc, ArrayRef<Value> values,
+                         ArrayRef<int64_t> scales) {
+  Value sum;
+  for (auto [value, scale] : llvm::zip_equal(values, scales)) {
+    Value term = value;
+    if (scale != 1)
+      term = arith::MulIOp::create(
+          b, loc, value, arith::ConstantIndexOp::create(b, loc, scale));
+    sum = sum ? arith::AddIOp::create(b, loc, sum, term).getResult() : term;
+  }
+  return sum;
+}
+
+/// Innermost contraction loops with fewer iterations are left to LLVM's
+/// full unrolling: below one 8-byte dot product there is nothing to gain.
+static constexpr int64_t kMinDotLoopTripCount = 8;
+
+/// Asks LLVM to unroll the innermost contraction loop by 2
+/// (`llvm.loop.unroll.count`) when it is long enough for dot products.
+///
+/// Without a hint, LLVM's full unrolling, which runs before the loop
+/// vectorizer, flattens short constant loops (K = 24 or 48, e.g. a 3x3 conv
+/// row of 16 channels) into straight-line code that the SLP vectorizer turns
+/// into plain widening multiplies and horizontal adds, never into
+/// sdot/usdot. A count of 2 keeps the loop out of full unrolling (the full
+/// unroller does no partial unrolling) and, unlike `unroll.disable`, does not
+/// turn off the vectorizer's interleaving (several independent accumulators).
+/// scf-to-cf forwards an LLVM-dialect attribute of scf.for to the latch branch
+/// and cf-to-llvm keeps it as the `loop_annotation` of llvm.br, which becomes
+/// `!llvm.loop` metadata.
+static void annotateDotLoop(scf::ForOp loop, OpFoldResult tripCount) {
+  std::optional<int64_t> count = getConstantIntValue(tripCount);
+  if (count && *count < kMinDotLoopTripCount)
+    return;
+  MLIRContext *ctx = loop.getContext();
+  Builder b(ctx);
+  auto unroll = LLVM::LoopUnrollAttr::get(
+      ctx, /*disable=*/nullptr, /*count=*/b.getI32IntegerAttr(2),
+      /*runtimeDisable=*/nullptr, /*full=*/nullptr,
+      /*followupUnrolled=*/nullptr, /*followupRemainder=*/nullptr,
+      /*followupAll=*/nullptr);
+  auto annotation = LLVM::LoopAnnotationAttr::get(
+      ctx, /*disableNonforced=*/nullptr, /*vectorize=*/nullptr,
+      /*interleave=*/nullptr, unroll, /*unrollAndJam=*/nullptr,
+      /*licm=*/nullptr, /*distribute=*/nullptr, /*pipeline=*/nullptr,
+      /*peeled=*/nullptr, /*unswitch=*/nullptr, /*mustProgress=*/nullptr,
+      /*isVectorized=*/nullptr, /*startLoc=*/nullptr, /*endLoc=*/nullptr,
+      /*parallelAccesses=*/{});
+  loop->setAttr("loop_annotation", annotation);
+}
+
+/// The body of one contraction step: returns `sum` plus the product at
+/// output position `outer` and reduction position `inner`. `paramArgs` are
+/// the block arguments of the ChannelParams inputs.
+using ContractionStep =
+    function_ref<Value(OpBuilder &b, Location loc, ValueRange outer,
+                       ValueRange inner, ValueRange paramArgs, Value sum)>;
+
+/// Builds `acc + sum over the reduction space of step(...)`: a linalg.generic
+/// over the dimensions of `acc`, all parallel, whose body carries the sum
+/// through nested scf.for loops with upper bounds `bounds` (outermost first)
+/// and reads the operands with tensor.extract.
+///
+/// A reduction iterator of the generic would load and store the output
+/// element in the innermost loop once lowered to loops, and LLVM turns such
+/// a loop into dot-product instructions (partial reductions) only when it
+/// proves that the output buffer aliases neither operand, which the
+/// lowering of memref.alloc (malloc plus ptrtoint / inttoptr alignment)
+/// hides. With the sum in a register the innermost loop only loads its two
+/// operands, the loop clang vectorizes for `s += x[k] * w[k]`.
+static Value buildContraction(RewriterBase &rewriter, Location loc, Value acc,
+                              const ChannelParams &params,
+                              ArrayRef<OpFoldResult> bounds,
+                              ContractionStep step) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  int64_t rank = accType.getRank();
+  AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+  SmallVector<AffineMap> maps = params.getMaps();
+  maps.push_back(identity);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, accType, params.getInputs(), acc, maps, iterators,
+      [&](OpBuilder &b, Location nloc, ValueRange args) {
+        SmallVector<Value> outer;
+        for (int64_t dim = 0; dim < rank; ++dim)
+          outer.push_back(linalg::IndexOp::create(b, nloc, dim));
+        ValueRange paramArgs = args.drop_back();
+        Value zero = arith::ConstantIndexOp::create(b, nloc, 0);
+        Value one = arith::ConstantIndexOp::create(b, nloc, 1);
+        SmallVector<Value> upper;
+        for (OpFoldResult bound : bounds)
+          upper.push_back(getValueOrCreateConstantIndexOp(b, nloc, bound));
+        SmallVector<Value> inner;
+        std::function<Value(OpBuilder &, Value)> nest =
+            [&](OpBuilder &lb, Value sum) -> Value {
+          if (inner.size() == upper.size())
+            return step(lb, nloc, outer, inner, paramArgs, sum);
+          auto loop = scf::ForOp::create(
+              lb, nloc, zero, upper[inner.size()], one, ValueRange{sum},
+              [&](OpBuilder &fb, Location, Value iv, ValueRange iterArgs) {
+                inner.push_back(iv);
+                Value next = nest(fb, iterArgs.front());
+                inner.pop_back();
+                scf::YieldOp::create(fb, nloc, next);
+              });
+          if (inner.size() + 1 == upper.size())
+            annotateDotLoop(loop, bounds.back());
+          return loop.getResult(0);
+        };
+        linalg::YieldOp::create(b, nloc, nest(b, args.back()));
+      });
+  return generic.getResult(0);
+}
+
+/// The filter rearranged for the conv loops: `w` viewed as `viewType` (an
+/// expand_shape by `expand`, or `w` itself when `expand` is empty), permuted
+/// by `perm`, then collapsed to `resultType` by `collapse` (unless empty).
+/// A constant filter is rearranged at compile time.
+static Value packFilter(OpBuilder &b, Location loc, Value w,
+                        ArrayRef<ReassociationIndices> expand,
+                        RankedTensorType viewType, ArrayRef<int64_t> perm,
+                        ArrayRef<ReassociationIndices> collapse,
+                        RankedTensorType resultType) {
+  Attribute constant;
+  if (matchPattern(w, m_Constant(&constant)))
+    if (DenseElementsAttr packed = transposeConstant(constant, viewType, perm))
+      return arith::ConstantOp::create(b, loc, packed.reshape(resultType));
+  Value view = w;
+  if (!expand.empty())
+    view = tensor::ExpandShapeOp::create(b, loc, viewType, w, expand);
+  Value packed = transposeOperand(b, loc, view, perm);
+  if (!collapse.empty())
+    packed =
+        tensor::CollapseShapeOp::create(b, loc, resultType, packed, collapse);
+  return packed;
 }
 
 namespace {
@@ -220,54 +452,28 @@ struct IntMatmulConverter : OpConversionPattern<IntMatmulOp> {
                                             init, ArrayRef<int64_t>{0})
                     ->getResult(0);
 
-    int32_t inputZeroPoint = getI32(op.getInputZeroPointAttr());
-    ArrayRef<int32_t> weightZeroPoints = op.getWeightZeroPoints();
+    // The weights as N x K, so that the k loop, innermost, reads x[m, k] and
+    // wt[n, k] contiguously.
+    Value wt = transposeOperand(rewriter, loc, w, {1, 0});
+
+    // Output loops (m, n), then the k loop carrying the sum.
+    ChannelParams params(rewriter, loc,
+                         AffineMap::get(2, 0, getAffineDimExpr(1, ctx)));
+    unsigned zwId = params.add(op.getWeightZeroPoints());
     bool xUnsigned = op.getXUnsigned(), wUnsigned = op.getWUnsigned();
-    bool noZeroPoints =
-        inputZeroPoint == 0 &&
-        llvm::all_of(weightZeroPoints, [](int32_t z) { return z == 0; });
-
-    // linalg.matmul extends both operands with one cast function, so it fits
-    // only when their signedness agrees.
-    if (noZeroPoints && xUnsigned == wUnsigned) {
-      SmallVector<NamedAttribute> attrs;
-      if (xUnsigned)
-        attrs.push_back(rewriter.getNamedAttr(
-            "cast",
-            linalg::TypeFnAttr::get(ctx, linalg::TypeFn::cast_unsigned)));
-      auto matmul = linalg::MatmulOp::create(rewriter, loc, resultType,
-                                             ValueRange{x, w}, acc, attrs);
-      rewriter.replaceOp(op, matmul->getResults());
-      return success();
-    }
-
-    // Loops (m, n, k).
-    AffineExpr m, n, k;
-    bindDims(ctx, m, n, k);
-    ChannelParams params(rewriter, loc, AffineMap::get(3, 0, n));
-    unsigned zwId = params.add(weightZeroPoints);
-    SmallVector<Value> inputs = {x, w};
-    llvm::append_range(inputs, params.getInputs());
-    SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, k}, ctx),
-                                   AffineMap::get(3, 0, {k, n}, ctx)};
-    llvm::append_range(maps, params.getMaps());
-    maps.push_back(AffineMap::get(3, 0, {m, n}, ctx));
-    SmallVector<utils::IteratorType> iterators = {
-        utils::IteratorType::parallel, utils::IteratorType::parallel,
-        utils::IteratorType::reduction};
-
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, resultType, inputs, acc, maps, iterators,
-        [&](OpBuilder &b, Location nloc, ValueRange args) {
-          Value zw = params.isZero(zwId)
-                         ? Value()
-                         : params.get(b, zwId, args.drop_front(2));
-          Value sum =
-              buildMultiplyAccumulate(b, nloc, args[0], args[1], args.back(),
-                                      xUnsigned, wUnsigned, inputZeroPoint, zw);
-          linalg::YieldOp::create(b, nloc, sum);
+    int32_t inputZeroPoint = getI32(op.getInputZeroPointAttr());
+    Value result = buildContraction(
+        rewriter, loc, acc, params, {tensor::getMixedSize(rewriter, loc, x, 1)},
+        [&](OpBuilder &b, Location nloc, ValueRange mn, ValueRange k,
+            ValueRange paramArgs, Value sum) {
+          Value xv = tensor::ExtractOp::create(b, nloc, x, {mn[0], k[0]});
+          Value wv = tensor::ExtractOp::create(b, nloc, wt, {mn[1], k[0]});
+          Value zw =
+              params.isZero(zwId) ? Value() : params.get(b, zwId, paramArgs);
+          return buildMultiplyAccumulate(b, nloc, xv, wv, sum, xUnsigned,
+                                         wUnsigned, inputZeroPoint, zw);
         });
-    rewriter.replaceOp(op, generic->getResults());
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -318,8 +524,8 @@ struct IntConv2DConverter : OpConversionPattern<IntConv2DOp> {
 
     // Padded positions hold pad_value, the original input zero point, as a
     // storage code (low 8 bits for u8).
+    Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
     if (llvm::any_of(padding, [](int64_t p) { return p != 0; })) {
-      Type i8 = rewriter.getI8Type();
       APInt padBits = op.getPadValueAttr().getValue().trunc(8);
       Value padValue = arith::ConstantOp::create(
           rewriter, loc, rewriter.getIntegerAttr(i8, padBits));
@@ -335,22 +541,71 @@ struct IntConv2DConverter : OpConversionPattern<IntConv2DOp> {
                                 padValue);
     }
 
-    // Split the channels into groups: x [N,H,W,G,C/G], w [KH,KW,C/G,G,F/G],
-    // bias [G,F/G]; filter f = g * F/G + fg reads channels of group g.
+    bool xUnsigned = op.getXUnsigned(), wUnsigned = op.getWUnsigned();
+    int32_t inputZeroPoint = getI32(op.getInputZeroPointAttr());
     int64_t groupChannels = channels / groups, groupFilters = filters / groups;
     SmallVector<ReassociationIndices> splitLast = {{0}, {1}, {2}, {3, 4}};
-    auto xGrouped = tensor::ExpandShapeOp::create(
+
+    // One group with unit horizontal dilation: a kernel row reads
+    // KW * C consecutive codes of x (NHWC) and of the filter packed as
+    // [F][KH][KW * C], so the innermost loop runs over KW * C.
+    if (groups == 1 && dilations[1] == 1) {
+      int64_t rowLength = kernelW * channels;
+      SmallVector<ReassociationIndices> mergeLast = {{0}, {1}, {2, 3}};
+      Value xRows = tensor::CollapseShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({batch, paddedH, paddedW * channels}, i8), x,
+          mergeLast);
+      Value wPacked =
+          packFilter(rewriter, loc, w, {}, wType, {3, 0, 1, 2}, mergeLast,
+                     RankedTensorType::get({filters, kernelH, rowLength}, i8));
+      Value init =
+          tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), i32);
+      Value acc = linalg::BroadcastOp::create(rewriter, loc, adaptor.getBias(),
+                                              init, ArrayRef<int64_t>{0, 1, 2})
+                      ->getResult(0);
+      // Output loops (n, oh, ow, f); reduction loops (kh, j) with
+      // j = kw * C + c.
+      ChannelParams params(rewriter, loc,
+                           AffineMap::get(4, 0, getAffineDimExpr(3, ctx)));
+      unsigned zwId = params.add(op.getWeightZeroPoints());
+      Value result = buildContraction(
+          rewriter, loc, acc, params,
+          {rewriter.getIndexAttr(kernelH), rewriter.getIndexAttr(rowLength)},
+          [&](OpBuilder &b, Location nloc, ValueRange out, ValueRange red,
+              ValueRange paramArgs, Value sum) {
+            Value ih = linearIndex(b, nloc, {out[1], red[0]},
+                                   {strides[0], dilations[0]});
+            Value iwc = linearIndex(b, nloc, {out[2], red[1]},
+                                    {strides[1] * channels, 1});
+            Value xv =
+                tensor::ExtractOp::create(b, nloc, xRows, {out[0], ih, iwc});
+            Value wv = tensor::ExtractOp::create(b, nloc, wPacked,
+                                                 {out[3], red[0], red[1]});
+            Value zw =
+                params.isZero(zwId) ? Value() : params.get(b, zwId, paramArgs);
+            return buildMultiplyAccumulate(b, nloc, xv, wv, sum, xUnsigned,
+                                           wUnsigned, inputZeroPoint, zw);
+          });
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+
+    // Split the channels into groups: x [N,H,W,G,C/G], the filter packed as
+    // [G][F/G][KH][KW][C/G], bias [G,F/G]; filter f = g * F/G + fg reads the
+    // channels of group g, and the innermost loop runs over them.
+    Value xGrouped = tensor::ExpandShapeOp::create(
         rewriter, loc,
         RankedTensorType::get({batch, paddedH, paddedW, groups, groupChannels},
-                              xType.getElementType()),
+                              i8),
         x, splitLast);
-    auto wGrouped = tensor::ExpandShapeOp::create(
-        rewriter, loc,
+    Value wPacked = packFilter(
+        rewriter, loc, w, splitLast,
         RankedTensorType::get(
-            {kernelH, kernelW, groupChannels, groups, groupFilters},
-            wType.getElementType()),
-        w, splitLast);
-    Type i32 = rewriter.getI32Type();
+            {kernelH, kernelW, groupChannels, groups, groupFilters}, i8),
+        {3, 4, 0, 1, 2}, {},
+        RankedTensorType::get(
+            {groups, groupFilters, kernelH, kernelW, groupChannels}, i8));
     auto biasGrouped = tensor::ExpandShapeOp::create(
         rewriter, loc, RankedTensorType::get({groups, groupFilters}, i32),
         adaptor.getBias(), SmallVector<ReassociationIndices>{{0, 1}});
@@ -362,41 +617,32 @@ struct IntConv2DConverter : OpConversionPattern<IntConv2DOp> {
                                             ArrayRef<int64_t>{0, 1, 2})
                     ->getResult(0);
 
-    // Loops (n, oh, ow, g, fg, kh, kw, c).
-    AffineExpr n, oh, ow, g, fg, kh, kw, c;
-    bindDims(ctx, n, oh, ow, g, fg, kh, kw, c);
+    // Output loops (n, oh, ow, g, fg); reduction loops (kh, kw, c).
+    AffineExpr g = getAffineDimExpr(3, ctx), fg = getAffineDimExpr(4, ctx);
     ChannelParams params(rewriter, loc,
-                         AffineMap::get(8, 0, g * groupFilters + fg));
+                         AffineMap::get(5, 0, g * groupFilters + fg));
     unsigned zwId = params.add(op.getWeightZeroPoints());
-    SmallVector<Value> inputs = {xGrouped, wGrouped};
-    llvm::append_range(inputs, params.getInputs());
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(8, 0,
-                       {n, oh * strides[0] + kh * dilations[0],
-                        ow * strides[1] + kw * dilations[1], g, c},
-                       ctx),
-        AffineMap::get(8, 0, {kh, kw, c, g, fg}, ctx)};
-    llvm::append_range(maps, params.getMaps());
-    maps.push_back(AffineMap::get(8, 0, {n, oh, ow, g, fg}, ctx));
-    SmallVector<utils::IteratorType> iterators(5,
-                                               utils::IteratorType::parallel);
-    iterators.append(3, utils::IteratorType::reduction);
-
-    bool xUnsigned = op.getXUnsigned(), wUnsigned = op.getWUnsigned();
-    int32_t inputZeroPoint = getI32(op.getInputZeroPointAttr());
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, groupedType, inputs, acc, maps, iterators,
-        [&](OpBuilder &b, Location nloc, ValueRange args) {
-          Value zw = params.isZero(zwId)
-                         ? Value()
-                         : params.get(b, zwId, args.drop_front(2));
-          Value sum =
-              buildMultiplyAccumulate(b, nloc, args[0], args[1], args.back(),
-                                      xUnsigned, wUnsigned, inputZeroPoint, zw);
-          linalg::YieldOp::create(b, nloc, sum);
+    Value result = buildContraction(
+        rewriter, loc, acc, params,
+        {rewriter.getIndexAttr(kernelH), rewriter.getIndexAttr(kernelW),
+         rewriter.getIndexAttr(groupChannels)},
+        [&](OpBuilder &b, Location nloc, ValueRange out, ValueRange red,
+            ValueRange paramArgs, Value sum) {
+          Value ih = linearIndex(b, nloc, {out[1], red[0]},
+                                 {strides[0], dilations[0]});
+          Value iw = linearIndex(b, nloc, {out[2], red[1]},
+                                 {strides[1], dilations[1]});
+          Value xv = tensor::ExtractOp::create(
+              b, nloc, xGrouped, {out[0], ih, iw, out[3], red[2]});
+          Value wv = tensor::ExtractOp::create(
+              b, nloc, wPacked, {out[3], out[4], red[0], red[1], red[2]});
+          Value zw =
+              params.isZero(zwId) ? Value() : params.get(b, zwId, paramArgs);
+          return buildMultiplyAccumulate(b, nloc, xv, wv, sum, xUnsigned,
+                                         wUnsigned, inputZeroPoint, zw);
         });
-    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
-        op, resultType, generic.getResult(0), splitLast);
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, resultType, result,
+                                                         splitLast);
     return success();
   }
 };

@@ -4,8 +4,10 @@
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -20,6 +22,13 @@ using namespace mlir::qnt;
 namespace {
 struct QntToLinalgPass : qnt::impl::QntToLinalgBase<QntToLinalgPass> {
   using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // The contractions carry their sums through scf.for loops, with LLVM
+    // loop annotations (#llvm.loop_annotation) on the innermost ones.
+    registry.insert<scf::SCFDialect, LLVM::LLVMDialect>();
+  }
 
   void runOnOperation() override {
     // Public qnt ops are the qnt passes' job; say so rather than report a
@@ -40,7 +49,8 @@ struct QntToLinalgPass : qnt::impl::QntToLinalgBase<QntToLinalgPass> {
     MLIRContext &ctx = getContext();
     ConversionTarget target(ctx);
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect>();
     target.addIllegalDialect<QntDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
@@ -48,7 +58,15 @@ struct QntToLinalgPass : qnt::impl::QntToLinalgBase<QntToLinalgPass> {
     populateQntToLinalgConversionPatterns(patterns);
     if (failed(
             applyFullConversion(getOperation(), target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+
+    // Constant weights were transposed at compile time into new constants;
+    // drop the originals left unused, which bufferization would otherwise
+    // turn into globals.
+    getOperation().walk([](arith::ConstantOp constant) {
+      if (constant.use_empty() && isa<RankedTensorType>(constant.getType()))
+        constant.erase();
+    });
   }
 };
 } // namespace

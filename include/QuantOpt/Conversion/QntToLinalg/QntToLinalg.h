@@ -22,6 +22,13 @@ namespace qnt {
 /// Adds the patterns that lower qnt.int_matmul, int_conv2d, int_requantize,
 /// int_quantize and int_dequantize. They need no type converter: the
 /// operands already are signless integer (or f32) tensors.
+///
+/// The contractions become a parallel linalg.generic over the output whose
+/// body sums over the reduction with scf.for loops (the innermost one
+/// annotated with #llvm.loop_annotation), reading the operands with
+/// tensor.extract from x and the transposed weights; besides the arith,
+/// linalg, math and tensor dialects, the scf and llvm dialects must be
+/// loaded.
 void populateQntToLinalgConversionPatterns(RewritePatternSet &patterns);
 
 } // namespace qnt
