@@ -2,7 +2,10 @@
 # The main command: installs what is missing, builds, compiles the example
 # network (examples/tiny-cnn.mlir) to native code with quant-opt, runs it,
 # runs the same module on the reference model, and prints both with the
-# agreement count.
+# agreement count. Then compiles it for each named target whose runner is
+# there (x86_64 natively on an AVX-512 VNNI host, aarch64 and riscv64 under
+# qemu-user) with utils/run-on-target.py and prints one agreement line per
+# target.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
@@ -26,3 +29,47 @@ echo "== running the compiled model (mlir-runner)"
 echo "== running the reference model (quant-ref-run)"
 "$BUILD_DIR/bin/quant-ref-run" "$MODEL" > "$work/reference.txt"
 python3 "$ROOT/utils/compare-outputs.py" --side-by-side "$work/reference.txt" "$work/compiled.txt"
+
+# Native code for the named targets: quant-opt --qnt-to-llvm=target=T,
+# quant-translate --emit=obj, linked with lib/Runtime/qnt_print_runtime.c.
+echo "== running the example compiled for each target (utils/run-on-target.py)"
+status=0
+cross_target() { # name, description, run-on-target arguments...
+  local name=$1 what=$2
+  shift 2
+  local line
+  if python3 "$ROOT/utils/run-on-target.py" --tools-dir "$BUILD_DIR/bin" \
+      "$@" "$MODEL" -o "$work/$name.txt" 2> "$work/$name.err" &&
+     line=$(python3 "$ROOT/utils/compare-outputs.py" "$work/reference.txt" \
+              "$work/$name.txt" | tail -n 1); then
+    printf '%-9s %-36s %s\n' "$name" "($what)" "$line"
+  else
+    printf '%-9s %-36s FAILED\n' "$name" "($what)"
+    sed 's/^/    /' "$work/$name.err" "$work/$name.txt" 2>/dev/null | tail -n 20
+    status=1
+  fi
+}
+skip() { printf '%-9s %-36s skipped: %s\n' "$1" "($2)" "$3"; }
+
+vnni_flags="avx512f avx512bw avx512cd avx512dq avx512vl avx512_vnni"
+host_flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
+have_vnni=yes
+for f in $vnni_flags; do
+  [[ " $host_flags " == *" $f "* ]] || have_vnni=no
+done
+if [ "$(uname -m)" = x86_64 ] && [ $have_vnni = yes ]; then
+  cross_target x86_64 "native, x86-64-v4 + AVX-512 VNNI" --target x86_64
+else
+  skip x86_64 "x86-64-v4 + AVX-512 VNNI" "this CPU has no AVX-512 VNNI"
+fi
+if command -v qemu-aarch64 > /dev/null && [ -d /usr/aarch64-linux-gnu/lib ]; then
+  cross_target aarch64 "qemu -cpu max, NEON dotprod i8mm" --target aarch64
+else
+  skip aarch64 "NEON dotprod i8mm" "qemu-aarch64 or the arm64 sysroot is missing"
+fi
+if command -v qemu-riscv64 > /dev/null && [ -d /usr/riscv64-linux-gnu/lib ]; then
+  cross_target riscv64 "qemu, RVV VLEN 128" --target riscv64 --vlen 128
+else
+  skip riscv64 "RVV" "qemu-riscv64 or the riscv64 sysroot is missing"
+fi
+exit $status

@@ -1,5 +1,7 @@
 # -*- Python -*-
 import os
+import platform
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -25,8 +27,8 @@ config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 # Our tools first; stock MLIR tools (mlir-opt, mlir-runner, llc) come from the
 # LLVM 22 installation.
 tool_dirs = [config.quant_opt_tools_dir, config.llvm_tools_dir]
-tools = ["quant-opt", "quant-ref-run", "mlir-opt", "mlir-runner",
-         "mlir-translate", "llc"]
+tools = ["quant-opt", "quant-ref-run", "quant-translate", "mlir-opt",
+         "mlir-runner", "mlir-translate", "llc", "llvm-objdump", "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Runs a module lowered by --qnt-to-llvm: upstream runner utils plus ours
@@ -47,3 +49,50 @@ config.substitutions.append((
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append((
     "%gen_e2e", os.path.join(config.quant_opt_src_root, "utils", "gen-e2e-cases.py")))
+
+# Native code for the named targets (utils/run-on-target.py): quant-opt
+# --qnt-to-llvm=target=T, quant-translate --emit=obj, clang-22 + lld with
+# lib/Runtime/qnt_print_runtime.c, then run natively or under qemu-user.
+config.substitutions.append((
+    "%run_on_target",
+    "%s %s --tools-dir %s --llvm-bin %s" % (
+        config.python_executable,
+        os.path.join(config.quant_opt_src_root, "utils", "run-on-target.py"),
+        config.quant_opt_tools_dir, config.llvm_tools_dir)))
+
+
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def have_tools(*names):
+    return all(os.access(os.path.join(config.llvm_tools_dir, n), os.X_OK)
+               for n in names)
+
+
+cross_tools = have_tools("clang", "ld.lld", "llvm-objcopy", "llvm-nm",
+                         "llvm-objdump")
+
+# x86-64-v4 + AVX-512 VNNI code (target=x86_64) runs natively only on a host
+# that has all of it; qemu-x86_64 cannot emulate AVX-512.
+x86_64_v4_vnni = {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl",
+                  "avx512_vnni"}
+if (platform.machine() in ("x86_64", "AMD64") and cross_tools
+        and x86_64_v4_vnni <= cpu_flags()):
+    config.available_features.add("x86-avx512vnni")
+
+# Cross runs: qemu-user plus the Debian cross sysroot (libc6-dev-*-cross,
+# libgcc-12-dev-*-cross) for linking.
+for arch in ["aarch64", "riscv64"]:
+    sysroot = "/usr/%s-linux-gnu" % arch
+    if (cross_tools and shutil.which("qemu-" + arch)
+            and os.path.isdir(os.path.join(sysroot, "lib"))
+            and os.path.isdir("/usr/lib/gcc-cross/%s-linux-gnu" % arch)):
+        config.available_features.add("qemu-" + arch)

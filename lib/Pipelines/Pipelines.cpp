@@ -18,36 +18,100 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <mutex>
 #include <optional>
+#include <string>
+#include <vector>
 
 using namespace mlir;
 
 namespace {
 
-/// A target name of the `target` option, resolved to what LLVM needs.
+/// A target name of the `target` option, resolved to what LLVM needs: the
+/// triple, the CPU and its features (as `llc -mtriple -mcpu -mattr` take
+/// them) and, where the triple's default is not the one the Linux sysroot
+/// uses, the ABI (`-target-abi`).
 struct TargetSpec {
   std::string triple;
   std::string cpu;
+  std::string features; // comma-separated, "+avx512vnni,+neon"
+  std::string abi;      // empty: the triple's default
 };
 
+void initializeLLVMTargets() {
+  static std::once_flag initTargets;
+  std::call_once(initTargets, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+  });
+}
+
+/// The host's features (llvm::sys::getHostCPUFeatures, in LLVM's names)
+/// that differ from what the host CPU name already implies, sorted:
+/// `target-cpu` plus these is exactly the host, as with clang's
+/// -march=native, without repeating a hundred implied names on every
+/// function. Empty when LLVM knows the host CPU by name.
+std::string hostFeatures(const std::string &triple, StringRef cpu) {
+  initializeLLVMTargets();
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target ? target->createMCSubtargetInfo(triple, cpu, "") : nullptr);
+  std::vector<std::string> features;
+  for (const auto &entry : llvm::sys::getHostCPUFeatures()) {
+    StringRef name = entry.getKey();
+    std::string feature = (entry.getValue() ? "+" : "-") + name.str();
+    bool known = subtarget && llvm::any_of(
+                                  subtarget->getAllProcessorFeatures(),
+                                  [&](const llvm::SubtargetFeatureKV &kv) {
+                                    return name == kv.Key;
+                                  });
+    if (known && subtarget->checkFeatures(feature))
+      continue; // the CPU name already says so
+    features.push_back(std::move(feature));
+  }
+  llvm::sort(features, [](const std::string &a, const std::string &b) {
+    return StringRef(a).drop_front() < StringRef(b).drop_front();
+  });
+  return llvm::join(features, ",");
+}
+
 /// Validates a `target` option value; nullopt for an unknown name.
+///   x86_64   x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) + VNNI: 512-bit vpdpbusd
+///   aarch64  NEON + dot product (sdot/udot/usdot) + i8mm (smmla)
+///   riscv64  RV64GC + V (RVV 1.0), the lp64d ABI of Debian's sysroot
+///   host     the process triple, the host CPU and where the host differs
+///            from that CPU (hostFeatures)
 std::optional<TargetSpec> resolveTarget(StringRef name) {
-  if (name == "host")
-    return TargetSpec{llvm::sys::getProcessTriple(),
-                      llvm::sys::getHostCPUName().str()};
-  // CPU-specific features come with per-target code generation; until then
-  // the named targets compile for the baseline of their architecture.
+  if (name == "host") {
+    std::string triple = llvm::sys::getProcessTriple();
+    // Debian's riscv64 userland is lp64d; LLVM's default for a bare triple
+    // is not.
+    std::string abi =
+        llvm::Triple(triple).getArch() == llvm::Triple::riscv64 ? "lp64d" : "";
+    std::string cpu = llvm::sys::getHostCPUName().str();
+    return TargetSpec{triple, cpu, hostFeatures(triple, cpu), abi};
+  }
   return llvm::StringSwitch<std::optional<TargetSpec>>(name)
-      .Case("x86_64", TargetSpec{"x86_64-unknown-linux-gnu", "generic"})
-      .Case("aarch64", TargetSpec{"aarch64-unknown-linux-gnu", "generic"})
-      .Case("riscv64", TargetSpec{"riscv64-unknown-linux-gnu", "generic"})
+      .Case("x86_64", TargetSpec{"x86_64-unknown-linux-gnu", "x86-64-v4",
+                                 "+avx512vnni", ""})
+      .Case("aarch64", TargetSpec{"aarch64-unknown-linux-gnu", "generic",
+                                  "+neon,+dotprod,+i8mm", ""})
+      .Case("riscv64", TargetSpec{"riscv64-unknown-linux-gnu", "generic-rv64",
+                                  "+m,+a,+f,+d,+c,+v", "lp64d"})
       .Default(std::nullopt);
 }
 
@@ -68,10 +132,11 @@ std::string unknownTargetMessage(StringRef name) {
       .str();
 }
 
-/// Records the target on the module: `llvm.target` (#llvm.target) for later
-/// passes, and `llvm.target_triple` / `llvm.data_layout`, which the
-/// translation to LLVM IR reads. The data layout comes from LLVM's own
-/// TargetMachine rather than a table that could drift from it.
+/// Records the target on the module: `llvm.target` (#llvm.target<triple,
+/// chip, features>) for later passes and quant-translate, and
+/// `llvm.target_triple` / `llvm.data_layout`, which the translation to LLVM
+/// IR reads. The data layout comes from LLVM's own TargetMachine rather than
+/// a table that could drift from it.
 struct AttachTargetPass
     : PassWrapper<AttachTargetPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AttachTargetPass)
@@ -80,7 +145,8 @@ struct AttachTargetPass
 
   StringRef getArgument() const final { return "qnt-attach-target"; }
   StringRef getDescription() const final {
-    return "Record the target triple and data layout on the module";
+    return "Record the target triple, CPU, features and data layout on the "
+           "module";
   }
   void getDependentDialects(DialectRegistry &registry) const final {
     registry.insert<LLVM::LLVMDialect>();
@@ -93,19 +159,18 @@ struct AttachTargetPass
       module.emitError(unknownTargetMessage(target));
       return signalPassFailure();
     }
-    static std::once_flag initTargets;
-    std::call_once(initTargets, [] {
-      llvm::InitializeAllTargetInfos();
-      llvm::InitializeAllTargets();
-      llvm::InitializeAllTargetMCs();
-    });
+    initializeLLVMTargets();
     llvm::Triple triple(spec->triple);
     std::string error;
     const llvm::Target *llvmTarget =
         llvm::TargetRegistry::lookupTarget(triple, error);
+    llvm::TargetOptions targetOptions;
+    targetOptions.MCOptions.ABIName = spec->abi;
     std::unique_ptr<llvm::TargetMachine> machine(
-        llvmTarget ? llvmTarget->createTargetMachine(
-                         triple, spec->cpu, /*Features=*/"", {}, std::nullopt)
+        llvmTarget ? llvmTarget->createTargetMachine(triple, spec->cpu,
+                                                     spec->features,
+                                                     targetOptions,
+                                                     std::nullopt)
                    : nullptr);
     if (!machine) {
       module.emitError("qnt-to-llvm: LLVM cannot target '")
@@ -115,13 +180,81 @@ struct AttachTargetPass
 
     MLIRContext *ctx = &getContext();
     auto str = [&](StringRef s) { return StringAttr::get(ctx, s); };
-    module->setAttr(
-        LLVM::LLVMDialect::getTargetAttrName(),
-        LLVM::TargetAttr::get(ctx, str(spec->triple), str(spec->cpu), {}));
+    LLVM::TargetFeaturesAttr features;
+    if (!spec->features.empty())
+      features = LLVM::TargetFeaturesAttr::get(ctx, StringRef(spec->features));
+    module->setAttr(LLVM::LLVMDialect::getTargetAttrName(),
+                    LLVM::TargetAttr::get(ctx, str(spec->triple),
+                                          str(spec->cpu), features));
     module->setAttr(LLVM::LLVMDialect::getTargetTripleAttrName(),
                     str(spec->triple));
     module->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
                     str(machine->createDataLayout().getStringRepresentation()));
+  }
+
+  std::string target;
+};
+
+/// Copies the module's `llvm.target` CPU and features onto every
+/// `llvm.func` definition (`target_cpu` / `target_features`, translated to
+/// the "target-cpu" / "target-features" function attributes, which is where
+/// LLVM's code generators look for them), and records a non-default ABI as
+/// the "target-abi" module flag (as clang does): with these, llc-22 and
+/// clang-22 compile the translated IR for the target with no extra flag.
+/// Runs last, once every function is an llvm.func.
+struct AttachTargetToFunctionsPass
+    : PassWrapper<AttachTargetToFunctionsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AttachTargetToFunctionsPass)
+
+  explicit AttachTargetToFunctionsPass(std::string target)
+      : target(std::move(target)) {}
+
+  StringRef getArgument() const final {
+    return "qnt-attach-target-to-functions";
+  }
+  StringRef getDescription() const final {
+    return "Put the module's target CPU and features on every llvm.func "
+           "definition";
+  }
+  void getDependentDialects(DialectRegistry &registry) const final {
+    registry.insert<LLVM::LLVMDialect>();
+  }
+
+  void runOnOperation() final {
+    ModuleOp module = getOperation();
+    auto targetAttr = module->getAttrOfType<LLVM::TargetAttr>(
+        LLVM::LLVMDialect::getTargetAttrName());
+    if (!targetAttr) {
+      module.emitError("qnt-to-llvm: the module has no llvm.target");
+      return signalPassFailure();
+    }
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+      if (func.isExternal())
+        continue;
+      func.setTargetCpuAttr(targetAttr.getChip());
+      if (!targetAttr.getFeatures().nullOrEmpty())
+        func.setTargetFeaturesAttr(targetAttr.getFeatures());
+    }
+
+    std::optional<TargetSpec> spec = resolveTarget(target);
+    if (!spec || spec->abi.empty())
+      return;
+    MLIRContext *ctx = &getContext();
+    auto flag = LLVM::ModuleFlagAttr::get(
+        ctx, LLVM::ModFlagBehavior::Error, StringAttr::get(ctx, "target-abi"),
+        StringAttr::get(ctx, spec->abi));
+    auto existing = module.getOps<LLVM::ModuleFlagsOp>();
+    if (!existing.empty()) {
+      LLVM::ModuleFlagsOp flagsOp = *existing.begin();
+      SmallVector<Attribute> flags(flagsOp.getFlags().begin(),
+                                   flagsOp.getFlags().end());
+      flags.push_back(flag);
+      flagsOp.setFlagsAttr(ArrayAttr::get(ctx, flags));
+      return;
+    }
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    LLVM::ModuleFlagsOp::create(builder, module.getLoc(),
+                                builder.getArrayAttr({flag}));
   }
 
   std::string target;
@@ -224,6 +357,7 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(std::make_unique<AttachTargetToFunctionsPass>(options.target));
 }
 
 void quantopt::registerQuantOptPipelines() {

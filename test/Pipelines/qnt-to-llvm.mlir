@@ -5,7 +5,7 @@
 // Public functions get the C interface; the module records the target, with
 // the data layout clang-22 uses for that triple.
 // RUN: quant-opt %s --qnt-to-llvm | FileCheck %s --check-prefix=IR
-// IR: module attributes {llvm.data_layout = "{{.+}}", llvm.target = #llvm.target<triple = "[[TRIPLE:.+]]", chip = "{{.+}}">, llvm.target_triple = "[[TRIPLE]]"}
+// IR: module attributes {llvm.data_layout = "{{.+}}", llvm.target = #llvm.target<triple = "[[TRIPLE:[^"]+]]", chip = "{{[^"]+}}"{{(, features = <\[[^]]*\]>)?}}>, llvm.target_triple = "[[TRIPLE]]"}
 // IR: llvm.func @seed_133(
 // IR: llvm.func @_mlir_ciface_seed_133(
 // IR-NOT: llvm.func @_mlir_ciface_printMemref

@@ -22,10 +22,23 @@ namespace quantopt {
 /// Options of `--qnt-to-llvm`.
 struct QuantOptPipelineOptions
     : public mlir::PassPipelineOptions<QuantOptPipelineOptions> {
+  /// The machine to compile for. Each name fixes a triple, CPU and features:
+  ///   x86_64   x86_64-unknown-linux-gnu, x86-64-v4, +avx512vnni
+  ///   aarch64  aarch64-unknown-linux-gnu, generic, +neon,+dotprod,+i8mm
+  ///   riscv64  riscv64-unknown-linux-gnu, generic-rv64, +m,+a,+f,+d,+c,+v,
+  ///            ABI lp64d
+  ///   host     the process triple, the host CPU (plus the features in
+  ///            which the host differs from it)
+  /// The module gets `llvm.target` (#llvm.target<triple, chip, features>),
+  /// `llvm.target_triple` and `llvm.data_layout`; every `llvm.func`
+  /// definition gets `target_cpu` / `target_features` (and RISC-V the
+  /// "target-abi" module flag), so the translated LLVM IR compiles with
+  /// llc / clang and no extra flag.
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("Machine to compile for: host, x86_64, aarch64 or "
-                     "riscv64"),
+      llvm::cl::desc("Machine to compile for: host, x86_64 (x86-64-v4 + "
+                     "AVX-512 VNNI), aarch64 (NEON + dotprod + i8mm) or "
+                     "riscv64 (RV64GC + V)"),
       llvm::cl::init("host")};
 };
 
