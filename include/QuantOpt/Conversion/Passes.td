@@ -41,12 +41,47 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
   let summary = "Lower eligible int8 contractions to AVX-512 VNNI microkernels";
   let description = [{
     Runs before `qnt-to-linalg` when the target has AVX-512 VNNI. Rewrites
-    `qnt.int_matmul` / `qnt.int_conv2d` whose weights are compile-time
-    constants into packed-weight loops whose inner step is `vpdpbusd`
-    (u8 x s8 -> i32). Signed activations are moved to u8 by `x + 128`, with
-    `128 * sum(w)` folded into the bias, exactly as the input zero point is.
-    Ops it does not handle are left for `qnt-to-linalg`.
+    `qnt.int_matmul` and `qnt.int_conv2d` (any strides, dilations, padding
+    and groups) whose weights are compile-time constants and whose shapes are
+    static into packed-weight loops whose inner step is the 512-bit
+    `vpdpbusd` (u8 x s8 -> i32), emitted on tensors as `scf.for`, vector ops
+    and `llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"`.
+
+    With `w' = w - weight_zero_points[n]` (exact, at compile time):
+    * if every `w'` fits s8, the weights are the s8 operand and the
+      activations the u8 one; s8 activations are flipped, `x ^ 0x80`
+      (`x + 128`), and `-128 * sum_k w'[k,n]` folds into the bias;
+    * else if every `w'` fits u8, the weights are the u8 operand and the
+      activations the s8 one; u8 activations are flipped (`x - 128`) and
+      `+128 * sum_k w'[k,n]` folds into the bias;
+    * else the op is left alone.
+    The input zero point folds into the bias the same way
+    (`-input_zero_point * sum_k w'[k,n]`). Arithmetic is i32 with
+    wrap-around, so the result is exact whenever the true accumulator fits
+    i32.
+
+    Weights are packed at compile time as `[N/N0][K/4][N0][4]` (N0 = 64, or
+    16 / 32 / 48 for narrow outputs; zero padded). Activations are read in
+    place when they need no change, else copied by a vectorized pre-pass
+    that flips them and pads K (matmul) or the image (conv, with
+    `pad_value`) and the channels to a multiple of 4. The microkernel keeps
+    M0 x N0 = 4 x 64 (8 x 32, 8 x 16 for narrow outputs) i32 accumulators in
+    registers as loop-carried vectors; conv is an implicit GEMM whose K loop
+    runs over (kh, kw * c / 4). Every vector transfer is in bounds: M, N and
+    K remainders use static-size tails, never masks.
+
+    The pass gives `llvm.call_intrinsic` a memory-effect model (none for
+    vpdpbusd) so that the buffer deallocation pipeline accepts it.
+
+    Ops it does not handle (run-time weights, dynamic shapes, weights that
+    fit neither s8 nor u8 after their zero points) are left for
+    `qnt-to-linalg`.
   }];
+  let options = [
+    Option<"kBlock", "k-block", "int64_t", /*default=*/"128",
+           "Matmul K block in groups of 4 (128: a 64-column weight panel of "
+           "32 KiB stays in L1); 0 disables K blocking">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::LLVM::LLVMDialect",

@@ -1,0 +1,80 @@
+#!/bin/bash
+# Builds and runs the quant-opt benchmark (not a test; CI does not run it).
+#
+#   bench/run-bench.sh <quant-opt build dir> [seconds per timing, default 1]
+#
+# Compiles the module written by gen-bench.py with
+#   quant-opt --qnt-to-llvm | mlir-translate --mlir-to-llvmir | clang-22 -O3 -march=native -c
+# and the plain C loops of baseline.c with clang-22 -O3 -march=native, links
+# both with the timing driver and runs it on one thread. Everything is built
+# in a temporary directory (kept, and printed, with KEEP=1).
+set -euo pipefail
+
+if [ $# -lt 1 ]; then
+  echo "usage: $0 <quant-opt build dir> [seconds per timing]" >&2
+  exit 2
+fi
+BUILD=$(cd "$1" && pwd)
+BUDGET=${2:-1}
+HERE=$(cd "$(dirname "$0")" && pwd)
+LLVM=${LLVM_DIR:-/usr/lib/llvm-22/bin}
+CC=${CC:-clang-22}
+CXX=${CXX:-clang++-22}
+QUANT_OPT=$BUILD/bin/quant-opt
+[ -x "$QUANT_OPT" ] || { echo "no $QUANT_OPT" >&2; exit 2; }
+
+WORK=$(mktemp -d /tmp/quant-opt-bench.XXXXXX)
+if [ "${KEEP:-0}" = 1 ]; then
+  echo "work dir: $WORK"
+else
+  trap 'rm -rf "$WORK"' EXIT
+fi
+cd "$WORK"
+
+python3 "$HERE/gen-bench.py" --module bench.mlir --header bench.h
+"$QUANT_OPT" bench.mlir --qnt-to-llvm > bench.llvm.mlir
+"$LLVM/mlir-translate" --mlir-to-llvmir bench.llvm.mlir > bench.ll
+"$CC" -O3 -march=native -c bench.ll -o bench.o
+"$CC" -O3 -march=native -c "$HERE/baseline.c" -I"$HERE" -o baseline.o
+"$CXX" -O3 -march=native -std=c++17 -c "$HERE/driver.cpp" -I"$HERE" -I. \
+  -o driver.o
+"$CXX" -fuse-ld=lld driver.o bench.o baseline.o -lm -o bench
+
+# Are the compiled loops vectorized? Count the instructions on zmm / ymm /
+# xmm registers in each function (the body; its C wrapper only forwards).
+# MLIR emits the quantize / dequantize loops as scalar scf loops; any zmm or
+# ymm here comes from clang's loop vectorizer.
+"$LLVM/llvm-objdump" -d --no-show-raw-insn bench.o > bench.s
+"$LLVM/llvm-objdump" -d --no-show-raw-insn baseline.o > baseline.s
+body() { # file symbol
+  awk -v sym="<$2>:" '$2 == sym {on = 1; next} /^$/ {on = 0} on' "$1"
+}
+count() { # file symbol pattern
+  body "$1" "$2" | grep -c "$3" || true
+}
+report() { # label file symbol
+  local z y x v
+  z=$(count "$2" "$3" '%zmm'); y=$(count "$2" "$3" '%ymm')
+  x=$(count "$2" "$3" '%xmm'); v=$(count "$2" "$3" 'vpdpbusd')
+  printf "  %-4s %-24s %5s %5s %5s %9s   %s\n" "$1" "$3" "$z" "$y" "$x" "$v" \
+    "$([ $((z + y)) -gt 0 ] && echo yes || echo NO)"
+}
+echo "Instructions on vector registers per function:"
+printf "  %-29s %5s %5s %5s %9s   %s\n" "" zmm ymm xmm vpdpbusd vectorized
+for f in mm_1x1024x1024 mm_64x1024x1024 mm_256x256x256 mm_1024x1024x1024 conv \
+         quantize_i8 quantize_u8 dequantize_i8 dequantize_i16; do
+  report ours bench.s "$f"
+done
+for f in baseline_matmul baseline_conv baseline_quantize_i8 \
+         baseline_quantize_u8 baseline_dequantize_i8 baseline_dequantize_i16; do
+  report C baseline.s "$f"
+done
+echo
+
+# One thread, pinned (BENCH_CPU, default 0) when taskset is available. The
+# exit status is nonzero when some output differs from the C loops'.
+if command -v taskset > /dev/null; then
+  taskset -c "${BENCH_CPU:-0}" ./bench "$BUDGET"
+else
+  ./bench "$BUDGET"
+fi
