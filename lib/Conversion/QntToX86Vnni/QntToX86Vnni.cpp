@@ -117,6 +117,27 @@ std::optional<OperandPlan> planOperands(int64_t minW, int64_t maxW,
   return std::nullopt;
 }
 
+/// Range and per-column sums of w' = w - zw[col] over constant weights viewed
+/// as a row-major K x N matrix (HWCF filters flatten to (KH*KW*C/groups) x F).
+struct WeightStats {
+  int64_t min = INT64_MAX, max = INT64_MIN;
+  SmallVector<int64_t> columnSums;
+};
+
+WeightStats scanWeights(ArrayRef<int64_t> codes, ArrayRef<int32_t> zw,
+                        int64_t kSize, int64_t n) {
+  WeightStats stats;
+  stats.columnSums.assign(n, 0);
+  for (int64_t k = 0; k < kSize; ++k)
+    for (int64_t col = 0; col < n; ++col) {
+      int64_t v = codes[k * n + col] - zw[zw.size() == 1 ? 0 : col];
+      stats.min = std::min(stats.min, v);
+      stats.max = std::max(stats.max, v);
+      stats.columnSums[col] += v;
+    }
+  return stats;
+}
+
 /// Output columns split into register tiles: `full` tiles of `nv` vectors
 /// (N0 = 16 * nv columns), then one tile of `nvTail` vectors (0: none).
 struct ColumnTiling {
@@ -674,16 +695,9 @@ LogicalResult rewriteMatmul(IRRewriter &rewriter, IntMatmulOp op,
   auto weight = [&](int64_t k, int64_t col) {
     return (*codes)[k * n + col] - zw[zw.size() == 1 ? 0 : col];
   };
-  int64_t minW = INT64_MAX, maxW = INT64_MIN;
-  SmallVector<int64_t> sums(n, 0);
-  for (int64_t k = 0; k < kSize; ++k)
-    for (int64_t col = 0; col < n; ++col) {
-      int64_t v = weight(k, col);
-      minW = std::min(minW, v);
-      maxW = std::max(maxW, v);
-      sums[col] += v;
-    }
-  std::optional<OperandPlan> plan = planOperands(minW, maxW, xUnsigned);
+  WeightStats stats = scanWeights(*codes, zw, kSize, n);
+  std::optional<OperandPlan> plan =
+      planOperands(stats.min, stats.max, xUnsigned);
   if (!plan)
     return failure();
 
@@ -707,7 +721,8 @@ LogicalResult rewriteMatmul(IRRewriter &rewriter, IntMatmulOp op,
       b, loc, DenseIntElementsAttr::get(packedType, ArrayRef(packed)));
   setBias(
       b, loc, k, op.getBias(),
-      columnCorrection(sums, plan->offset, getI32(op.getInputZeroPointAttr())));
+      columnCorrection(stats.columnSums, plan->offset,
+                       getI32(op.getInputZeroPointAttr())));
 
   // Activations: in place, or flipped / padded to K4 by a pre-pass.
   Value x = op.getX();
@@ -817,18 +832,9 @@ LogicalResult rewriteConv(IRRewriter &rewriter, IntConv2DOp op) {
     return (*codes)[((i * kw + j) * cg + ch) * f + col] -
            zw[zw.size() == 1 ? 0 : col];
   };
-  int64_t minW = INT64_MAX, maxW = INT64_MIN;
-  SmallVector<int64_t> sums(f, 0);
-  for (int64_t i = 0; i < kh; ++i)
-    for (int64_t j = 0; j < kw; ++j)
-      for (int64_t ch = 0; ch < cg; ++ch)
-        for (int64_t col = 0; col < f; ++col) {
-          int64_t v = weight(i, j, ch, col);
-          minW = std::min(minW, v);
-          maxW = std::max(maxW, v);
-          sums[col] += v;
-        }
-  std::optional<OperandPlan> plan = planOperands(minW, maxW, xUnsigned);
+  WeightStats stats = scanWeights(*codes, zw, kh * kw * cg, f);
+  std::optional<OperandPlan> plan =
+      planOperands(stats.min, stats.max, xUnsigned);
   if (!plan)
     return failure();
 
@@ -857,7 +863,8 @@ LogicalResult rewriteConv(IRRewriter &rewriter, IntConv2DOp op) {
       b, loc, DenseIntElementsAttr::get(packedType, ArrayRef(packed)));
   setBias(
       b, loc, k, op.getBias(),
-      columnCorrection(sums, plan->offset, getI32(op.getInputZeroPointAttr())));
+      columnCorrection(stats.columnSums, plan->offset,
+                       getI32(op.getInputZeroPointAttr())));
 
   // Activations: in place, or copied by a pre-pass into [N][Hp][Wp][G*Cg4]:
   // padded spatially with pad_value (flipped like the data) and each group's

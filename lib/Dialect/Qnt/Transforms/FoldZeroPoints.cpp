@@ -224,15 +224,18 @@ static Value addBiasSaturating(OpBuilder &builder, Location loc, Value acc,
   return generic.getResult(0);
 }
 
-/// Replaces the public op by `quant.scast(intResult [+sat runtime bias])`.
+/// Replaces the public op by `quant.scast(intResult [+sat runtime bias])`
+/// and drops the constant bias it folded, if nothing else uses it.
 static void replaceWithAccumulator(RewriterBase &rewriter, Operation *op,
-                                   Value intResult, Value runtimeBias) {
+                                   Value oldBias, Value intResult,
+                                   Value runtimeBias) {
   Value acc = intResult;
   if (runtimeBias)
     acc = addBiasSaturating(rewriter, op->getLoc(), acc, runtimeBias);
   // Back to the accumulator type: qnt.requantize still reads its scale.
-  rewriter.replaceOpWithNewOp<quant::StorageCastOp>(op, op->getResult(0).getType(),
-                                                    acc);
+  rewriter.replaceOpWithNewOp<quant::StorageCastOp>(
+      op, op->getResult(0).getType(), acc);
+  eraseIfDead(rewriter, oldBias);
 }
 
 static UnitAttr unitIf(OpBuilder &builder, bool set) {
@@ -257,10 +260,8 @@ static LogicalResult rewriteMatmul(RewriterBase &rewriter, MatmulOp op,
       rewriter.getDenseI32ArrayAttr(operands->weightZeroPoints),
       unitIf(rewriter, operands->xUnsigned),
       unitIf(rewriter, operands->wUnsigned));
-  Value oldBias = op.getBias();
-  replaceWithAccumulator(rewriter, op, intOp.getResult(),
+  replaceWithAccumulator(rewriter, op, op.getBias(), intOp.getResult(),
                          operands->runtimeBias);
-  eraseIfDead(rewriter, oldBias);
   return success();
 }
 
@@ -291,10 +292,8 @@ static LogicalResult rewriteConv2D(RewriterBase &rewriter, Conv2DOp op,
       rewriter.getI64IntegerAttr(op.getGroups()),
       unitIf(rewriter, operands->xUnsigned),
       unitIf(rewriter, operands->wUnsigned));
-  Value oldBias = op.getBias();
-  replaceWithAccumulator(rewriter, op, intOp.getResult(),
+  replaceWithAccumulator(rewriter, op, op.getBias(), intOp.getResult(),
                          operands->runtimeBias);
-  eraseIfDead(rewriter, oldBias);
   return success();
 }
 
