@@ -27,9 +27,14 @@ def QntToLinalg : Pass<"qnt-to-linalg", "func::FuncOp"> {
            weight_zero_points = array<i32: 0>, x_unsigned}
          : tensor<1x2xi8>, tensor<2x1xi8>, tensor<1xi32> -> tensor<1x1xi32>
     ```
-    becomes a `linalg.broadcast` of the bias into a `1x1` init and a
-    `linalg.generic` that extends `x` with `arith.extui`, `w` with
-    `arith.extsi`, multiplies and accumulates in i32.
+    becomes a `linalg.broadcast` of the bias into a `1x1` init, the weights
+    transposed to N x K (at compile time when they are constant; convs pack
+    the filter as [F][KH][KW*C] or per group), and a parallel
+    `linalg.generic` over (m, n) whose body sums over k in an `scf.for`,
+    reading `x[m, k]` and `wt[n, k]` (both contiguous in k), extending `x`
+    with `arith.extui` and `w` with `arith.extsi`, and accumulating in i32.
+    That inner loop is the shape LLVM's vectorizer turns into dot-product
+    instructions (`sdot`/`usdot`/`udot`, `vwmacc*`).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
