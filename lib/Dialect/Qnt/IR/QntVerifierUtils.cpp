@@ -1,0 +1,220 @@
+//===- QntVerifierUtils.cpp - rules shared by the qnt op verifiers --------===//
+//
+// The bad-input rules that several qnt ops share (QntVerifierUtils.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "QntVerifierUtils.h"
+
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::qnt;
+
+StringRef mlir::qnt::describe(StorageRule rule) {
+  switch (rule) {
+  case kActivationOrWeight:
+    return "i8 or u8";
+  case kIoStorage:
+    return "i8, u8 or i16";
+  case kRequantizeInput:
+    return "i8, u8, i16 or i32";
+  }
+  llvm_unreachable("unknown storage rule");
+}
+
+bool mlir::qnt::allows(StorageRule rule, quant::QuantizedType type) {
+  unsigned width = type.getStorageTypeIntegralWidth();
+  switch (rule) {
+  case kActivationOrWeight:
+    return width == 8;
+  case kIoStorage:
+    return width == 8 || (width == 16 && type.isSigned());
+  case kRequantizeInput:
+    return width == 8 || (width == 16 && type.isSigned()) ||
+           (width == 32 && type.isSigned());
+  }
+  llvm_unreachable("unknown storage rule");
+}
+
+std::string mlir::qnt::storageName(quant::QuantizedType type) {
+  return (Twine(type.isSigned() ? "i" : "u") +
+          Twine(type.getStorageTypeIntegralWidth()))
+      .str();
+}
+
+/// Checks one quantized operand or result: f32 expressed type, storage width,
+/// positive finite scales, zero points inside the storage range, and per-axis
+/// scale counts that match the tensor.
+LogicalResult mlir::qnt::verifyQuantizedValue(Operation *op, StringRef name,
+                                              RankedTensorType tensorType,
+                                              StorageRule rule) {
+  quant::QuantizedType type = getUniformElementType(tensorType);
+  if (!type)
+    return op->emitOpError("'")
+           << name << "' must have a !quant.uniform element type, got "
+           << tensorType;
+  if (!type.getExpressedType().isF32())
+    return op->emitOpError("'")
+           << name << "' must have expressed type f32, got "
+           << type.getExpressedType();
+  if (!allows(rule, type))
+    return op->emitOpError("'")
+           << name << "' storage must be " << describe(rule) << ", got "
+           << storageName(type);
+
+  quantopt::ref::QuantParams params = getQuantParams(type);
+  for (double scale : params.scales)
+    if (!(scale > 0.0) || !std::isfinite(scale))
+      return op->emitOpError("'")
+             << name << "' scale must be positive and finite, got " << scale;
+  for (int32_t zeroPoint : params.zeroPoints)
+    if (zeroPoint < params.storageMin || zeroPoint > params.storageMax)
+      return op->emitOpError("'")
+             << name << "' zero point " << zeroPoint
+             << " is outside the storage range [" << params.storageMin << ", "
+             << params.storageMax << "]";
+
+  if (params.axis >= 0) {
+    if (params.axis >= tensorType.getRank())
+      return op->emitOpError("'")
+             << name << "' per-axis dimension " << params.axis
+             << " is out of range for rank " << tensorType.getRank();
+    int64_t dim = tensorType.getDimSize(params.axis);
+    if (!ShapedType::isDynamic(dim) &&
+        dim != static_cast<int64_t>(params.scales.size()))
+      return op->emitOpError("'") << name << "' has " << params.scales.size()
+                                  << " per-axis scales but dimension "
+                                  << params.axis << " has size " << dim;
+  }
+  return success();
+}
+
+LogicalResult mlir::qnt::verifySameShape(Operation *op, RankedTensorType input,
+                                         RankedTensorType output) {
+  if (input.getShape() != output.getShape())
+    return op->emitOpError("result shape [")
+           << output.getShape() << "] must equal the 'input' shape ["
+           << input.getShape() << "]";
+  return success();
+}
+
+LogicalResult mlir::qnt::verifyStaticShape(Operation *op, StringRef name,
+                                           RankedTensorType type,
+                                           int64_t rank) {
+  if (type.getRank() != rank)
+    return op->emitOpError("'")
+           << name << "' must have rank " << rank << ", got " << type;
+  if (!type.hasStaticShape())
+    return op->emitOpError("'")
+           << name << "' must have a static shape, got " << type;
+  return success();
+}
+
+/// The i32 accumulator rules shared by matmul and conv2d: result storage i32,
+/// zero point 0, scale S_X * S_W (per channel on `channelDim` when the
+/// weights are per axis), and the same for the bias on dimension 0.
+LogicalResult mlir::qnt::verifyAccumulatorType(
+    Operation *op, StringRef name, RankedTensorType tensorType,
+    int32_t channelDim, double scaleX, const quantopt::ref::QuantParams &w,
+    int64_t channels) {
+  quant::QuantizedType type = getUniformElementType(tensorType);
+  if (!type.getExpressedType().isF32())
+    return op->emitOpError("'")
+           << name << "' must have expressed type f32, got "
+           << type.getExpressedType();
+  if (type.getStorageTypeIntegralWidth() != 32 || !type.isSigned())
+    return op->emitOpError("'")
+           << name << "' must have i32 storage (accumulator), got "
+           << storageName(type);
+  quantopt::ref::QuantParams acc = getQuantParams(type);
+  for (int32_t zeroPoint : acc.zeroPoints)
+    if (zeroPoint != 0)
+      return op->emitOpError("'")
+             << name << "' must have zero point 0 (accumulator), got "
+             << zeroPoint;
+  bool weightsPerAxis = w.axis >= 0;
+  if (weightsPerAxis != (acc.axis >= 0))
+    return op->emitOpError("'") << name << "' must be "
+                                << (weightsPerAxis ? "per axis" : "per tensor")
+                                << " like the weights 'w'";
+  if (weightsPerAxis) {
+    if (acc.axis != channelDim)
+      return op->emitOpError("'")
+             << name << "' per-axis dimension must be the output-channel "
+             << "dimension " << channelDim << ", got " << acc.axis;
+    if (static_cast<int64_t>(acc.scales.size()) != channels)
+      return op->emitOpError("'") << name << "' has " << acc.scales.size()
+                                  << " per-axis scales but there are "
+                                  << channels << " output channels";
+  }
+  for (size_t i = 0, e = acc.scales.size(); i < e; ++i) {
+    double expected = scaleX * w.scale(static_cast<int64_t>(i));
+    if (!(acc.scales[i] > 0.0) || !std::isfinite(acc.scales[i]))
+      return op->emitOpError("'")
+             << name << "' scale must be positive and finite, got "
+             << acc.scales[i];
+    if (!scalesMatch(acc.scales[i], expected))
+      return op->emitOpError("'")
+             << name << "' scale " << acc.scales[i]
+             << (weightsPerAxis ? (" of channel " + Twine(i)).str() : "")
+             << " must equal S_X * S_W = " << expected;
+  }
+  return success();
+}
+
+/// Static overflow rule: |sum_k (x - z_x)(w - z_w)| <= K * max|x - z_x| *
+/// max|w - z_w| must fit in i32 together with the largest bias magnitude
+/// when the bias is a known constant. A runtime bias is added with i32
+/// saturation (documented in docs/Semantics.md).
+LogicalResult mlir::qnt::verifyAccumulatorBound(Operation *op, int64_t k,
+                                                quant::QuantizedType x,
+                                                quant::QuantizedType w,
+                                                Value bias) {
+  uint64_t maxX = getMaxAbsOffset(x), maxW = getMaxAbsOffset(w);
+  bool overflow = false;
+  uint64_t products = llvm::SaturatingMultiply(
+      llvm::SaturatingMultiply(static_cast<uint64_t>(k), maxX, &overflow), maxW,
+      &overflow);
+  uint64_t maxBias = 0;
+  if (bias) {
+    if (std::optional<DenseIntElementsAttr> codes =
+            matchQuantizedConstant(bias)) {
+      for (const APInt &value : codes->getValues<APInt>())
+        maxBias = std::max(maxBias, value.abs().getZExtValue());
+    }
+  }
+  uint64_t bound = llvm::SaturatingAdd(products, maxBias, &overflow);
+  constexpr uint64_t kMax = std::numeric_limits<int32_t>::max();
+  if (overflow || bound > kMax) {
+    InFlightDiagnostic diag = op->emitOpError(
+        "worst-case accumulator can overflow i32: K * max|x - z_x| * "
+        "max|w - z_w|");
+    if (maxBias)
+      diag << " + max|bias|";
+    diag << " = " << k << " * " << maxX << " * " << maxW;
+    if (maxBias)
+      diag << " + " << maxBias;
+    diag << " = " << (overflow ? "more than 2^64" : Twine(bound).str())
+         << " exceeds " << kMax;
+    return diag;
+  }
+  return success();
+}
+
+/// Bias: rank 1 with `channels` entries and the accumulator's own type rules.
+LogicalResult mlir::qnt::verifyBias(Operation *op, Value bias, double scaleX,
+                                    const quantopt::ref::QuantParams &w,
+                                    int64_t channels) {
+  auto type = cast<RankedTensorType>(bias.getType());
+  if (type.getRank() != 1 || type.getDimSize(0) != channels)
+    return op->emitOpError("'bias' must have shape [")
+           << channels << "] (one per output channel), got " << type;
+  return verifyAccumulatorType(op, "bias", type, /*channelDim=*/0, scaleX, w,
+                               channels);
+}
