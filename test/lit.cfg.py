@@ -31,6 +31,12 @@ tools = ["quant-opt", "quant-ref-run", "quant-translate", "mlir-opt",
          "mlir-runner", "mlir-translate", "llc", "llvm-objdump", "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# The golden side of every end-to-end check. Tests call the reference model
+# through this one substitution (`%quant_ref_run FILE`), so how it is invoked
+# is decided here only.
+config.substitutions.append((
+    "%quant_ref_run", os.path.join(config.quant_opt_tools_dir, "quant-ref-run")))
+
 # Runs a module lowered by --qnt-to-llvm: upstream runner utils plus ours
 # (printMemrefI8 / printMemrefU8).
 runner_libs = ",".join([
