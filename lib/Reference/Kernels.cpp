@@ -8,6 +8,8 @@
 
 #include "QuantOpt/Reference/Kernels.h"
 
+#include "QuantOpt/Reference/WindowArithmetic.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -261,23 +263,34 @@ std::vector<int32_t> quantopt::ref::matmul(int64_t m, int64_t k, int64_t n,
 }
 
 // A dilated kernel that does not fit in the padded input yields no output
-// positions; guarding the numerator keeps C++'s truncating division from
-// turning a negative extent into one spurious row.
-static int64_t convOutSize(int64_t in, int64_t padBefore, int64_t padAfter,
-                           int64_t kernel, int64_t dilation, int64_t stride) {
-  int64_t extent = in + padBefore + padAfter - dilation * (kernel - 1) - 1;
-  if (extent < 0 || stride <= 0)
+// positions (0); arithmetic that leaves int64 or an invalid argument yields
+// nullopt. All steps go through WindowArithmetic.h, like the verifier's.
+static std::optional<int64_t> convOutSize(int64_t in, int64_t padBefore,
+                                          int64_t padAfter, int64_t kernel,
+                                          int64_t dilation, int64_t stride) {
+  std::optional<int64_t> extent = dilatedKernelExtent(kernel, dilation);
+  std::optional<int64_t> padded = checkedAdd(in, padBefore);
+  if (padded)
+    padded = checkedAdd(*padded, padAfter);
+  if (!extent || !padded || in < 0 || padBefore < 0 || padAfter < 0 ||
+      stride < 1)
+    return std::nullopt;
+  if (*padded < *extent)
     return 0;
-  return extent / stride + 1;
+  return windowOutputSize(in, padBefore, padAfter, kernel, stride, dilation);
 }
 
-int64_t Conv2DShape::outH() const {
+std::optional<int64_t> Conv2DShape::checkedOutH() const {
   return convOutSize(inH, padTop, padBottom, kernelH, dilationH, strideH);
 }
 
-int64_t Conv2DShape::outW() const {
+std::optional<int64_t> Conv2DShape::checkedOutW() const {
   return convOutSize(inW, padLeft, padRight, kernelW, dilationW, strideW);
 }
+
+int64_t Conv2DShape::outH() const { return checkedOutH().value_or(0); }
+
+int64_t Conv2DShape::outW() const { return checkedOutW().value_or(0); }
 
 std::vector<int32_t> quantopt::ref::conv2d(const Conv2DShape &s,
                                            const std::vector<int32_t> &x,
@@ -306,8 +319,18 @@ std::vector<int32_t> quantopt::ref::conv2d(const Conv2DShape &s,
     fatal("conv2d",
           str(bias.size()) + " bias entries for " + str(s.outC) + " filters");
 
-  const int64_t outH = s.outH(), outW = s.outW();
-  std::vector<int32_t> result(s.batch * outH * outW * s.outC);
+  std::optional<int64_t> checkedH = s.checkedOutH(), checkedW = s.checkedOutW();
+  if (!checkedH || !checkedW)
+    fatal("conv2d", "window arithmetic overflows int64");
+  const int64_t outH = *checkedH, outW = *checkedW;
+  std::optional<int64_t> resultSize = checkedMul(s.batch, outH);
+  if (resultSize)
+    resultSize = checkedMul(*resultSize, outW);
+  if (resultSize)
+    resultSize = checkedMul(*resultSize, s.outC);
+  if (!resultSize)
+    fatal("conv2d", "result size overflows int64");
+  std::vector<int32_t> result(*resultSize);
   for (int64_t b = 0; b < s.batch; ++b) {
     for (int64_t oh = 0; oh < outH; ++oh) {
       for (int64_t ow = 0; ow < outW; ++ow) {

@@ -89,9 +89,14 @@ struct Conv2DShape {
   int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0, groups = 1;
 
   /// (in + pads - dilation * (k - 1) - 1) / stride + 1, or 0 when the
-  /// dilated kernel does not fit in the padded input.
+  /// dilated kernel does not fit in the padded input (also 0 when the
+  /// arithmetic leaves int64 or an argument is invalid).
   int64_t outH() const;
   int64_t outW() const;
+  /// The same, but nullopt when a step overflows int64 or an argument is out
+  /// of range (kernel, stride or dilation < 1, negative size or padding).
+  std::optional<int64_t> checkedOutH() const;
+  std::optional<int64_t> checkedOutW() const;
 };
 
 /// Direct convolution. X is NHWC (batch x inH x inW x inC), W is HWCF

@@ -19,6 +19,7 @@
 
 #include "FixedPointBuilder.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Reference/WindowArithmetic.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
@@ -38,6 +39,7 @@
 
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <vector>
 
 using namespace mlir;
@@ -507,20 +509,23 @@ struct IntConv2DConverter : OpConversionPattern<IntConv2DOp> {
         llvm::any_of(dilations, [](int64_t d) { return d <= 0; }))
       return op.emitOpError("needs non-negative padding and positive strides "
                             "and dilations");
-    int64_t paddedH = xType.getDimSize(1) + padding[0] + padding[1];
-    int64_t paddedW = xType.getDimSize(2) + padding[2] + padding[3];
-    // Reference::Conv2DShape::outH / outW.
-    auto outSize = [](int64_t in, int64_t k, int64_t s, int64_t d) {
-      int64_t span = d * (k - 1) + 1;
-      return in < span ? 0 : (in - span) / s + 1;
-    };
+    // Checked window math shared with the verifier and the reference model
+    // (WindowArithmetic.h): nothing here may wrap.
     int64_t outH = resultType.getDimSize(1), outW = resultType.getDimSize(2);
-    if (outSize(paddedH, kernelH, strides[0], dilations[0]) != outH ||
-        outSize(paddedW, kernelW, strides[1], dilations[1]) != outW)
+    std::optional<int64_t> expectedH = quantopt::ref::windowOutputSize(
+        xType.getDimSize(1), padding[0], padding[1], kernelH, strides[0],
+        dilations[0]);
+    std::optional<int64_t> expectedW = quantopt::ref::windowOutputSize(
+        xType.getDimSize(2), padding[2], padding[3], kernelW, strides[1],
+        dilations[1]);
+    if (expectedH != outH || expectedW != outW)
       return op.emitOpError("result spatial size ")
              << outH << "x" << outW
              << " does not match the padded input, kernel, strides and "
                 "dilations";
+    // Both fit int64: windowOutputSize checked these sums.
+    int64_t paddedH = xType.getDimSize(1) + padding[0] + padding[1];
+    int64_t paddedW = xType.getDimSize(2) + padding[2] + padding[3];
 
     // Padded positions hold pad_value, the original input zero point, as a
     // storage code (low 8 bits for u8).

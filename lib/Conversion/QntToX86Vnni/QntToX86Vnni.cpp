@@ -45,6 +45,7 @@
 #include "QuantOpt/Conversion/Passes.h"
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Reference/WindowArithmetic.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -810,14 +811,13 @@ LogicalResult rewriteConv(IRRewriter &rewriter, IntConv2DOp op) {
     return failure();
   int64_t fg = f / groups;
   int64_t oh = resultType.getDimSize(1), ow = resultType.getDimSize(2);
-  int64_t hp = h + padding[0] + padding[1], wp = wIn + padding[2] + padding[3];
-  auto outSize = [](int64_t in, int64_t k, int64_t s, int64_t d) {
-    int64_t span = d * (k - 1) + 1;
-    return in < span ? 0 : (in - span) / s + 1;
-  };
-  if (outSize(hp, kh, strides[0], dilations[0]) != oh ||
-      outSize(wp, kw, strides[1], dilations[1]) != ow)
+  // Checked window math (WindowArithmetic.h); after it the padded sizes fit.
+  if (quantopt::ref::windowOutputSize(h, padding[0], padding[1], kh, strides[0],
+                                      dilations[0]) != oh ||
+      quantopt::ref::windowOutputSize(wIn, padding[2], padding[3], kw,
+                                      strides[1], dilations[1]) != ow)
     return failure();
+  int64_t hp = h + padding[0] + padding[1], wp = wIn + padding[2] + padding[3];
   if (batch * oh * ow == 0 || fg == 0 || cg == 0 || kh == 0 || kw == 0)
     return failure();
 

@@ -11,6 +11,7 @@
 #include "QntVerifierUtils.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "QuantOpt/Reference/FixedPoint.h"
+#include "QuantOpt/Reference/WindowArithmetic.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/OpImplementation.h"
@@ -18,6 +19,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::qnt;
@@ -146,14 +148,34 @@ LogicalResult Conv2DOp::verify() {
   shape.padTop = padding[0], shape.padBottom = padding[1];
   shape.padLeft = padding[2], shape.padRight = padding[3];
   shape.groups = groups;
-  int64_t effectiveH = h + padding[0] + padding[1] - dilations[0] * (kh - 1);
-  int64_t effectiveW = wIn + padding[2] + padding[3] - dilations[1] * (kw - 1);
-  if (effectiveH < 1 || effectiveW < 1)
+  if (kh < 1 || kw < 1)
+    return emitOpError("'w' kernel must be at least 1x1 (HWCF), got ")
+           << kh << "x" << kw;
+  // Checked int64 window math (WindowArithmetic.h): a dilation of 2^62 or a
+  // padding of INT64_MAX must not wrap into a plausible size.
+  int64_t extent[2], padded[2];
+  for (auto [dim, in, before, after, k, d] :
+       {std::tuple(0, h, padding[0], padding[1], kh, dilations[0]),
+        std::tuple(1, wIn, padding[2], padding[3], kw, dilations[1])}) {
+    std::optional<int64_t> e = quantopt::ref::dilatedKernelExtent(k, d);
+    std::optional<int64_t> p = quantopt::ref::checkedAdd(in, before);
+    if (p)
+      p = quantopt::ref::checkedAdd(*p, after);
+    if (!e || !p)
+      return emitOpError("window ")
+             << (dim == 0 ? "height" : "width")
+             << " overflows int64: input " << in << ", padding " << before
+             << " + " << after << ", kernel " << k << ", dilation " << d;
+    extent[dim] = *e, padded[dim] = *p;
+  }
+  if (padded[0] < extent[0] || padded[1] < extent[1])
     return emitOpError("dilated kernel ")
-           << dilations[0] * (kh - 1) + 1 << "x" << dilations[1] * (kw - 1) + 1
-           << " does not fit the padded input " << h + padding[0] + padding[1]
-           << "x" << wIn + padding[2] + padding[3];
-  SmallVector<int64_t> expected = {n, shape.outH(), shape.outW(), f};
+           << extent[0] << "x" << extent[1] << " does not fit the padded input "
+           << padded[0] << "x" << padded[1];
+  std::optional<int64_t> outH = shape.checkedOutH(), outW = shape.checkedOutW();
+  if (!outH || !outW)
+    return emitOpError("window arithmetic overflows int64");
+  SmallVector<int64_t> expected = {n, *outH, *outW, f};
   if (resultType.getShape() != ArrayRef<int64_t>(expected))
     return emitOpError("result must have shape [")
            << ArrayRef<int64_t>(expected) << "] (N x OH x OW x F), got "
