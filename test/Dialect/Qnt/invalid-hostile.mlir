@@ -68,3 +68,89 @@ func.func @kernel_taller_than_input(%x: tensor<1x4x8x1x!X>, %w: tensor<3x1x1x1x!
        : tensor<1x4x8x1x!X>, tensor<3x1x1x1x!W> -> tensor<1x1x8x1x!A>
   return %a : tensor<1x1x8x1x!A>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Zero points are int64 in the type: 2^32 must not be read as 0.
+//===----------------------------------------------------------------------===//
+
+!X = !quant.uniform<i8:f32, 5.000000e-01>
+!W = !quant.uniform<i8:f32, 5.000000e-01>
+!A = !quant.uniform<i32:f32, 2.500000e-01:4294967296>
+
+func.func @accumulator_zero_point_two_to_32(%x: tensor<1x2x!X>, %w: tensor<2x1x!W>) -> tensor<1x1x!A> {
+  // expected-error@+1 {{'result' must have zero point 0 (accumulator), got 4294967296}}
+  %a = qnt.matmul %x, %w : tensor<1x2x!X>, tensor<2x1x!W> -> tensor<1x1x!A>
+  return %a : tensor<1x1x!A>
+}
+
+// -----
+
+!X = !quant.uniform<i8:f32, 5.000000e-01>
+!W = !quant.uniform<i8:f32, 5.000000e-01>
+!A = !quant.uniform<i32:f32, 2.500000e-01>
+!B = !quant.uniform<i32:f32, 2.500000e-01:-4294967296>
+
+func.func @bias_zero_point_minus_two_to_32(%x: tensor<1x2x!X>, %w: tensor<2x1x!W>, %b: tensor<1x!B>) -> tensor<1x1x!A> {
+  // expected-error@+1 {{'bias' must have zero point 0 (accumulator), got -4294967296}}
+  %a = qnt.matmul %x, %w, %b : tensor<1x2x!X>, tensor<2x1x!W>, tensor<1x!B> -> tensor<1x1x!A>
+  return %a : tensor<1x1x!A>
+}
+
+// -----
+
+// 2^32 + 1 truncates to 1, which is inside [-128, 127].
+func.func @zero_point_wraps_into_range(%x: tensor<2xf32>) {
+  // expected-error@+1 {{'output' zero point 4294967297 is outside the storage range [-128, 127]}}
+  %q = qnt.quantize %x : tensor<2xf32> -> tensor<2x!quant.uniform<i8:f32, 0.5:4294967297>>
+  return
+}
+
+// -----
+
+func.func @requantize_i32_zero_point_two_to_32(%a: tensor<2x!quant.uniform<i32:f32, 0.5:4294967296>>) {
+  // expected-error@+1 {{'input' zero point 4294967296 is outside the storage range [-2147483648, 2147483647]}}
+  %y = qnt.requantize %a : tensor<2x!quant.uniform<i32:f32, 0.5:4294967296>> -> tensor<2x!quant.uniform<i8:f32, 0.5>>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Per-axis types need a static slice count.
+//===----------------------------------------------------------------------===//
+
+func.func @per_axis_on_dynamic_dim(%x: tensor<?x2xf32>) {
+  // expected-error@+1 {{'output' per-axis dimension 0 must have a static size (one scale per slice)}}
+  %q = qnt.quantize %x : tensor<?x2xf32> -> tensor<?x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// qnt.constant runs the same type checks as every other op.
+//===----------------------------------------------------------------------===//
+
+func.func @constant_per_axis_count() {
+  // expected-error@+1 {{'output' has 2 per-axis scales but dimension 0 has size 3}}
+  %q = qnt.constant dense<[1, 2, 3]> : tensor<3xi8> -> tensor<3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+  return
+}
+
+// -----
+
+func.func @constant_zero_point_out_of_range() {
+  // expected-error@+1 {{'output' zero point 300 is outside the storage range [0, 255]}}
+  %q = qnt.constant dense<[1, 2]> : tensor<2xui8> -> tensor<2x!quant.uniform<u8:f32, 0.5:300>>
+  return
+}
+
+// -----
+
+func.func @constant_expressed_f16() {
+  // expected-error@+1 {{'output' must have expressed type f32, got 'f16'}}
+  %q = qnt.constant dense<[1, 2]> : tensor<2xi8> -> tensor<2x!quant.uniform<i8:f16, 0.5>>
+  return
+}

@@ -258,6 +258,10 @@ LogicalResult ConstantOp::verify() {
     return emitOpError("'value' shape [")
            << valueType.getShape() << "] must equal the result shape ["
            << outType.getShape() << "]";
+  // The same type rules as every other op's operands (f32 expressed type,
+  // zero points in range, per-axis counts); any storage an op may consume.
+  if (failed(verifyQuantizedValue(*this, "output", outType, kRequantizeInput)))
+    return failure();
   quant::QuantizedType type = getUniformElementType(outType);
   IntegerType codeType = getCodeType(type);
   if (valueType.getElementType() != codeType)

@@ -68,17 +68,21 @@ LogicalResult mlir::qnt::verifyQuantizedValue(Operation *op, StringRef name,
            << name << "' storage must be " << describe(rule) << ", got "
            << storageName(type);
 
+  // Zero points are int64 in the type: check them before getQuantParams
+  // narrows them to int32 (2^32 must not pass as 0).
+  int64_t storageMin = type.getStorageTypeMin(),
+          storageMax = type.getStorageTypeMax();
+  for (int64_t zeroPoint : getZeroPoints(type))
+    if (zeroPoint < storageMin || zeroPoint > storageMax)
+      return op->emitOpError("'")
+             << name << "' zero point " << zeroPoint
+             << " is outside the storage range [" << storageMin << ", "
+             << storageMax << "]";
   quantopt::ref::QuantParams params = getQuantParams(type);
   for (double scale : params.scales)
     if (!(scale > 0.0) || !std::isfinite(scale))
       return op->emitOpError("'")
              << name << "' scale must be positive and finite, got " << scale;
-  for (int32_t zeroPoint : params.zeroPoints)
-    if (zeroPoint < params.storageMin || zeroPoint > params.storageMax)
-      return op->emitOpError("'")
-             << name << "' zero point " << zeroPoint
-             << " is outside the storage range [" << params.storageMin << ", "
-             << params.storageMax << "]";
 
   if (params.axis >= 0) {
     if (params.axis >= tensorType.getRank())
@@ -86,8 +90,14 @@ LogicalResult mlir::qnt::verifyQuantizedValue(Operation *op, StringRef name,
              << name << "' per-axis dimension " << params.axis
              << " is out of range for rank " << tensorType.getRank();
     int64_t dim = tensorType.getDimSize(params.axis);
-    if (!ShapedType::isDynamic(dim) &&
-        dim != static_cast<int64_t>(params.scales.size()))
+    // One scale per slice needs a known slice count; a dynamic size would
+    // only fail later inside a lowering.
+    if (ShapedType::isDynamic(dim))
+      return op->emitOpError("'")
+             << name << "' per-axis dimension " << params.axis
+             << " must have a static size (one scale per slice), got "
+             << tensorType;
+    if (dim != static_cast<int64_t>(params.scales.size()))
       return op->emitOpError("'") << name << "' has " << params.scales.size()
                                   << " per-axis scales but dimension "
                                   << params.axis << " has size " << dim;
@@ -132,12 +142,12 @@ LogicalResult mlir::qnt::verifyAccumulatorType(
     return op->emitOpError("'")
            << name << "' must have i32 storage (accumulator), got "
            << storageName(type);
-  quantopt::ref::QuantParams acc = getQuantParams(type);
-  for (int32_t zeroPoint : acc.zeroPoints)
+  for (int64_t zeroPoint : getZeroPoints(type))
     if (zeroPoint != 0)
       return op->emitOpError("'")
              << name << "' must have zero point 0 (accumulator), got "
              << zeroPoint;
+  quantopt::ref::QuantParams acc = getQuantParams(type);
   bool weightsPerAxis = w.axis >= 0;
   if (weightsPerAxis != (acc.axis >= 0))
     return op->emitOpError("'") << name << "' must be "

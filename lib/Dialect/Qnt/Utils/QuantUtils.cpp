@@ -42,6 +42,12 @@ quantopt::ref::QuantParams mlir::qnt::getQuantParams(quant::QuantizedType type) 
       max);
 }
 
+SmallVector<int64_t> mlir::qnt::getZeroPoints(quant::QuantizedType type) {
+  if (auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(type))
+    return SmallVector<int64_t>(perAxis.getZeroPoints());
+  return {cast<quant::UniformQuantizedType>(type).getZeroPoint()};
+}
+
 int64_t mlir::qnt::getMaxAbsOffset(quant::QuantizedType type) {
   quantopt::ref::QuantParams params = getQuantParams(type);
   int64_t result = 0;

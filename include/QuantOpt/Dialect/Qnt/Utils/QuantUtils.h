@@ -26,8 +26,14 @@ quant::QuantizedType getUniformElementType(Type type);
 /// True for `!quant.uniform<...:f32:axis, {...}>`.
 bool isPerAxis(quant::QuantizedType type);
 
-/// Scales, zero points, axis and storage range as plain integers.
+/// Scales, zero points, axis and storage range as plain integers. Zero points
+/// are narrowed to int32: only call this on types whose zero points were
+/// checked against the storage range (every verified qnt op's types).
 quantopt::ref::QuantParams getQuantParams(quant::QuantizedType type);
+
+/// The zero points exactly as the type stores them (int64, one per channel
+/// or a single one), for checks that must run before anything narrows them.
+SmallVector<int64_t> getZeroPoints(quant::QuantizedType type);
 
 /// Largest |code - zero point| that a value of `type` can take, over all
 /// channels: the factor the static accumulator bound multiplies by.
