@@ -38,6 +38,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -107,6 +108,39 @@ static cl::opt<std::string>
 static int fail(const Twine &message) {
   errs() << "quant-translate: " << message << "\n";
   return 1;
+}
+
+/// LLVM only warns about an unknown CPU or feature and then ignores it, so a
+/// typo in --mcpu / --mattr silently produced code for a different machine.
+/// Checks both against the target's own tables; returns an error message.
+static std::optional<std::string> checkCpuAndFeatures(const Target &target,
+                                                      const Triple &triple,
+                                                      StringRef cpu,
+                                                      StringRef features) {
+  // No CPU and no features: building this must not itself warn.
+  std::unique_ptr<MCSubtargetInfo> info(
+      target.createMCSubtargetInfo(triple, "", ""));
+  if (!info)
+    return "cannot read the CPU and feature tables of '" + triple.str() + "'";
+  if (cpu != "generic" && !info->isCPUStringValid(cpu))
+    return ("unknown CPU '" + cpu + "' for target '" + triple.str() +
+            "' (--mcpu or the module's target)")
+        .str();
+  SmallVector<StringRef> entries;
+  features.split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef entry : entries) {
+    StringRef name = entry.trim();
+    if (!name.consume_front("+"))
+      name.consume_front("-");
+    if (llvm::none_of(info->getAllProcessorFeatures(),
+                      [&](const SubtargetFeatureKV &kv) {
+                        return name == kv.Key;
+                      }))
+      return ("unknown target feature '" + name + "' for target '" +
+              triple.str() + "' (--mattr or the module's target)")
+          .str();
+  }
+  return std::nullopt;
 }
 
 /// Triple, CPU and features recorded on the module by qnt-to-llvm.
@@ -285,6 +319,9 @@ int main(int argc, char **argv) {
   const Target *llvmTarget = TargetRegistry::lookupTarget(triple, error);
   if (!llvmTarget)
     return fail("no LLVM target for '" + target.triple + "': " + error);
+  if (std::optional<std::string> message = checkCpuAndFeatures(
+          *llvmTarget, triple, target.cpu, target.features))
+    return fail(*message);
   TargetOptions options;
   if (auto *abi = dyn_cast_or_null<MDString>(
           llvmModule->getModuleFlag("target-abi")))
