@@ -154,3 +154,75 @@ func.func @constant_expressed_f16() {
   %q = qnt.constant dense<[1, 2]> : tensor<2xi8> -> tensor<2x!quant.uniform<i8:f16, 0.5>>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Constant codes outside a narrow storage range, and what a non-constant
+// narrow operand may hold.
+//===----------------------------------------------------------------------===//
+
+!X = !quant.uniform<i8:f32, 1.000000e+00>
+!W = !quant.uniform<i8<-1:1>:f32, 1.000000e+00>
+!A = !quant.uniform<i32:f32, 1.000000e+00>
+
+// The bound trusted [-1, 1] (100000 * 128 * 1), but the weights hold -128:
+// the true worst case 100000 * 128 * 128 wraps i32.
+func.func @constant_codes_outside_narrow_range(%x: tensor<1x100000x!X>) -> tensor<1x1x!A> {
+  %c = arith.constant dense<-128> : tensor<100000x1xi8>
+  %w = quant.scast %c : tensor<100000x1xi8> to tensor<100000x1x!W>
+  // expected-error@+1 {{operand #1 is a constant with code -128 outside the storage range [-1, 1] of '!quant.uniform<i8<-1:1>:f32, 1.000000e+00>'}}
+  %a = qnt.matmul %x, %w : tensor<1x100000x!X>, tensor<100000x1x!W> -> tensor<1x1x!A>
+  return %a : tensor<1x1x!A>
+}
+
+// -----
+
+func.func @constant_codes_outside_narrow_range_requantize() -> tensor<2x!quant.uniform<i8:f32, 1.000000e+00>> {
+  %c = arith.constant dense<[0, 2]> : tensor<2xi8>
+  %q = quant.scast %c : tensor<2xi8> to tensor<2x!quant.uniform<i8<-1:1>:f32, 1.000000e+00>>
+  // expected-error@+1 {{operand #0 is a constant with code 2 outside the storage range [-1, 1]}}
+  %r = qnt.requantize %q : tensor<2x!quant.uniform<i8<-1:1>:f32, 1.000000e+00>> -> tensor<2x!quant.uniform<i8:f32, 1.000000e+00>>
+  return %r : tensor<2x!quant.uniform<i8:f32, 1.000000e+00>>
+}
+
+// -----
+
+func.func @qnt_constant_splat_outside_range() {
+  // expected-error@+1 {{'value' code -128 is outside the storage range [-127, 127]}}
+  %q = qnt.constant dense<-128> : tensor<4611686018427387904xi8> -> tensor<4611686018427387904x!quant.uniform<i8<-127:127>:f32, 5.000000e-01>>
+  return
+}
+
+// -----
+
+!X = !quant.uniform<i8<-1:1>:f32, 1.000000e+00>
+!W = !quant.uniform<i8:f32, 1.000000e+00>
+!A = !quant.uniform<i32:f32, 1.000000e+00>
+
+// A function argument is not clamped to its narrow range: any i8 bit pattern
+// can arrive, so the bound uses [-128, 127] for it (200000 * 128 * 128).
+func.func @runtime_narrow_operand_uses_storage_bits(%x: tensor<1x200000x!X>, %w: tensor<200000x1x!W>) -> tensor<1x1x!A> {
+  // expected-error@+1 {{worst-case accumulator can overflow i32: K * max|x - z_x| * max|w - z_w| = 200000 * 128 * 128 = 3276800000 exceeds 2147483647}}
+  %a = qnt.matmul %x, %w : tensor<1x200000x!X>, tensor<200000x1x!W> -> tensor<1x1x!A>
+  return %a : tensor<1x1x!A>
+}
+
+// -----
+
+!X = !quant.uniform<u8<100:101>:f32, 1.000000e+00:100>
+!W = !quant.uniform<u8:f32, 1.000000e+00>
+!A = !quant.uniform<i32:f32, 1.000000e+00>
+
+// Constant x in [100, 101] with z_x = 100: the exact sum is at most
+// 100000 * 1 * 255, but qnt-fold-zero-points folds -z_x * sum_k w =
+// -100 * 100000 * 255 into the i32 bias, which used to fail only in the pass.
+func.func @folded_bias_leaves_i32() -> tensor<1x1x!A> {
+  %cx = arith.constant dense<100> : tensor<1x100000xi8>
+  %x = quant.scast %cx : tensor<1x100000xi8> to tensor<1x100000x!X>
+  %cw = arith.constant dense<-1> : tensor<100000x1xi8>
+  %w = quant.scast %cw : tensor<100000x1xi8> to tensor<100000x1x!W>
+  // expected-error@+1 {{zero-point correction can overflow i32: K * |z_x| * max|w - z_w| = 100000 * 100 * 255 = 2550000000 exceeds 2147483647}}
+  %a = qnt.matmul %x, %w : tensor<1x100000x!X>, tensor<100000x1x!W> -> tensor<1x1x!A>
+  return %a : tensor<1x1x!A>
+}

@@ -16,12 +16,28 @@
 using namespace mlir;
 using namespace mlir::qnt;
 
+/// Folding materializes every element (per-axis or non-splat constants): a
+/// constant beyond this many elements stays unfolded instead of exhausting
+/// memory. 2^26 elements is 64 MiB of i8 codes.
+static bool fitsInMemory(int64_t numElements) {
+  return numElements <= (int64_t(1) << 26);
+}
+
 OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
   auto input = dyn_cast_if_present<DenseFPElementsAttr>(adaptor.getInput());
   if (!input)
     return {};
   RankedTensorType type = getOutput().getType();
   quant::QuantizedType quantType = getUniformElementType(type);
+  // A splat folds to a splat: one element through the same kernel, never an
+  // expansion (a 2^62-element splat must not allocate).
+  if (input.isSplat() && !isPerAxis(quantType)) {
+    std::vector<int32_t> code = quantopt::ref::quantize(
+        {input.getSplatValue<float>()}, {1}, getQuantParams(quantType));
+    return buildSplatCodesAttr(type.getShape(), quantType, code.front());
+  }
+  if (!fitsInMemory(input.getNumElements()))
+    return {};
   auto values = llvm::to_vector(input.getValues<float>());
   std::vector<int32_t> codes = quantopt::ref::quantize(
       std::vector<float>(values.begin(), values.end()),
@@ -36,6 +52,15 @@ OpFoldResult DequantizeOp::fold(FoldAdaptor adaptor) {
     return {};
   RankedTensorType type = getInput().getType();
   quant::QuantizedType quantType = getUniformElementType(type);
+  if (input.isSplat() && !isPerAxis(quantType)) {
+    std::vector<float> value = quantopt::ref::dequantize(
+        {static_cast<int32_t>(readCode(input.getSplatValue<APInt>(),
+                                       quantType))},
+        {1}, getQuantParams(quantType));
+    return DenseElementsAttr::get(getOutput().getType(), value.front());
+  }
+  if (!fitsInMemory(input.getNumElements()))
+    return {};
   std::vector<float> values = quantopt::ref::dequantize(
       readCodes(input, quantType),
       std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
@@ -58,6 +83,14 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
   if (std::optional<ArrayRef<int64_t>> bounds = getClamp())
     clamp = std::make_pair(static_cast<int32_t>((*bounds)[0]),
                            static_cast<int32_t>((*bounds)[1]));
+  if (input.isSplat() && !isPerAxis(inQuant) && !isPerAxis(outQuant)) {
+    std::vector<int32_t> code = quantopt::ref::requantize(
+        {static_cast<int32_t>(readCode(input.getSplatValue<APInt>(), inQuant))},
+        {1}, getQuantParams(inQuant), getQuantParams(outQuant), *mode, clamp);
+    return buildSplatCodesAttr(inType.getShape(), outQuant, code.front());
+  }
+  if (!fitsInMemory(input.getNumElements()))
+    return {};
   std::vector<int32_t> codes = quantopt::ref::requantize(
       readCodes(input, inQuant),
       std::vector<int64_t>(inType.getShape().begin(), inType.getShape().end()),
@@ -88,9 +121,8 @@ struct StorageCastOfConstant : OpRewritePattern<quant::StorageCastOp> {
     // Codes outside a narrowed storage range are not valid constants.
     int64_t min = quantType.getStorageTypeMin(),
             max = quantType.getStorageTypeMax();
-    if (llvm::any_of(readCodes(value, quantType), [&](int32_t code) {
-          return code < min || code > max;
-        }))
+    CodeRange range = getCodeRange(value, quantType);
+    if (value.getNumElements() != 0 && (range.min < min || range.max > max))
       return failure();
     rewriter.replaceOpWithNewOp<ConstantOp>(op, resultType, value);
     return success();

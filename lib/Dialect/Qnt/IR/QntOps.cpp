@@ -85,7 +85,7 @@ LogicalResult MatmulOp::verify() {
     return failure();
   if (getBias() && failed(verifyBias(*this, getBias(), scaleX, wParams, n)))
     return failure();
-  return verifyAccumulatorBound(*this, k, x, w, getBias());
+  return verifyAccumulatorBound(*this, k, getX(), getW(), getBias());
 }
 
 //===----------------------------------------------------------------------===//
@@ -198,7 +198,8 @@ LogicalResult Conv2DOp::verify() {
     return failure();
   if (getBias() && failed(verifyBias(*this, getBias(), scaleX, wParams, f)))
     return failure();
-  return verifyAccumulatorBound(*this, kh * kw * cPerGroup, x, w, getBias());
+  return verifyAccumulatorBound(*this, kh * kw * cPerGroup, getX(), getW(),
+                                getBias());
 }
 
 //===----------------------------------------------------------------------===//
@@ -268,12 +269,13 @@ LogicalResult ConstantOp::verify() {
     return emitOpError("'value' element type must be ")
            << codeType << " (the storage codes of " << type << "), got "
            << valueType.getElementType();
-  quantopt::ref::QuantParams params = getQuantParams(type);
-  for (int32_t code : readCodes(getValue(), type))
-    if (code < params.storageMin || code > params.storageMax)
-      return emitOpError("'value' code ")
-             << code << " is outside the storage range [" << params.storageMin
-             << ", " << params.storageMax << "]";
+  // One read for a splat: a 2^62-element splat must verify instantly.
+  int64_t lo = type.getStorageTypeMin(), hi = type.getStorageTypeMax();
+  CodeRange range = getCodeRange(getValue(), type);
+  if (valueType.getNumElements() != 0 && (range.min < lo || range.max > hi))
+    return emitOpError("'value' code ")
+           << (range.min < lo ? range.min : range.max)
+           << " is outside the storage range [" << lo << ", " << hi << "]";
   return success();
 }
 

@@ -178,43 +178,78 @@ LogicalResult mlir::qnt::verifyAccumulatorType(
   return success();
 }
 
-/// Static overflow rule: |sum_k (x - z_x)(w - z_w)| <= K * max|x - z_x| *
-/// max|w - z_w| must fit in i32 together with the largest bias magnitude
-/// when the bias is a known constant. A runtime bias is added with i32
-/// saturation (documented in docs/Semantics.md).
+/// Largest |bias| of a constant bias, 0 for none or a runtime bias (added
+/// with saturation, docs/Semantics.md). A splat is read once.
+static uint64_t getMaxConstantBias(Value bias) {
+  if (!bias)
+    return 0;
+  std::optional<DenseIntElementsAttr> codes = matchQuantizedConstant(bias);
+  quant::QuantizedType type = getUniformElementType(bias.getType());
+  if (!codes || !type)
+    return 0;
+  CodeRange range = getCodeRange(*codes, type);
+  return std::max(static_cast<uint64_t>(std::abs(range.min)),
+                  static_cast<uint64_t>(std::abs(range.max)));
+}
+
+/// Emits the bound failure: `what` = `factors` (+ max|bias|) = ... exceeds.
+static LogicalResult checkBound(Operation *op, StringRef what,
+                                StringRef factors, int64_t k, uint64_t a,
+                                uint64_t b, uint64_t maxBias) {
+  bool overflow = false;
+  uint64_t products = llvm::SaturatingMultiply(
+      llvm::SaturatingMultiply(static_cast<uint64_t>(k), a, &overflow), b,
+      &overflow);
+  uint64_t bound = llvm::SaturatingAdd(products, maxBias, &overflow);
+  constexpr uint64_t kMax = std::numeric_limits<int32_t>::max();
+  if (!overflow && bound <= kMax)
+    return success();
+  InFlightDiagnostic diag = op->emitOpError(what) << ": " << factors;
+  if (maxBias)
+    diag << " + max|bias|";
+  diag << " = " << k << " * " << a << " * " << b;
+  if (maxBias)
+    diag << " + " << maxBias;
+  diag << " = " << (overflow ? "more than 2^64" : Twine(bound).str())
+       << " exceeds " << kMax;
+  return diag;
+}
+
+/// |sum_k (x - z_x)(w - z_w)| <= K * max|x - z_x| * max|w - z_w| must fit in
+/// i32 together with the largest constant bias magnitude. The folded form
+/// sum_k x (w - z_w) + [b - z_x sum_k (w - z_w)] needs the bracket in i32
+/// too: |z_x| can exceed max|x - z_x| when the range excludes 0.
+static LogicalResult verifyBound(Operation *op, int64_t k, uint64_t maxX,
+                                 uint64_t maxW, int64_t zeroPointX,
+                                 uint64_t maxBias) {
+  if (failed(checkBound(op, "worst-case accumulator can overflow i32",
+                        "K * max|x - z_x| * max|w - z_w|", k, maxX, maxW,
+                        maxBias)))
+    return failure();
+  return checkBound(op, "zero-point correction can overflow i32",
+                    "K * |z_x| * max|w - z_w|", k,
+                    static_cast<uint64_t>(std::abs(zeroPointX)), maxW, maxBias);
+}
+
 LogicalResult mlir::qnt::verifyAccumulatorBound(Operation *op, int64_t k,
                                                 quant::QuantizedType x,
                                                 quant::QuantizedType w,
                                                 Value bias) {
-  uint64_t maxX = getMaxAbsOffset(x), maxW = getMaxAbsOffset(w);
-  bool overflow = false;
-  uint64_t products = llvm::SaturatingMultiply(
-      llvm::SaturatingMultiply(static_cast<uint64_t>(k), maxX, &overflow), maxW,
-      &overflow);
-  uint64_t maxBias = 0;
-  if (bias) {
-    if (std::optional<DenseIntElementsAttr> codes =
-            matchQuantizedConstant(bias)) {
-      for (const APInt &value : codes->getValues<APInt>())
-        maxBias = std::max(maxBias, value.abs().getZExtValue());
-    }
-  }
-  uint64_t bound = llvm::SaturatingAdd(products, maxBias, &overflow);
-  constexpr uint64_t kMax = std::numeric_limits<int32_t>::max();
-  if (overflow || bound > kMax) {
-    InFlightDiagnostic diag = op->emitOpError(
-        "worst-case accumulator can overflow i32: K * max|x - z_x| * "
-        "max|w - z_w|");
-    if (maxBias)
-      diag << " + max|bias|";
-    diag << " = " << k << " * " << maxX << " * " << maxW;
-    if (maxBias)
-      diag << " + " << maxBias;
-    diag << " = " << (overflow ? "more than 2^64" : Twine(bound).str())
-         << " exceeds " << kMax;
-    return diag;
-  }
-  return success();
+  return verifyBound(op, k, getMaxAbsOffsetOfStorageBits(x),
+                     getMaxAbsOffsetOfStorageBits(w), getZeroPoints(x).front(),
+                     getMaxConstantBias(bias));
+}
+
+LogicalResult mlir::qnt::verifyAccumulatorBound(Operation *op, int64_t k,
+                                                Value x, Value w, Value bias) {
+  auto maxAbsOffset = [](Value value) {
+    quant::QuantizedType type = getUniformElementType(value.getType());
+    return matchQuantizedConstant(value) ? getMaxAbsOffset(type)
+                                         : getMaxAbsOffsetOfStorageBits(type);
+  };
+  return verifyBound(op, k, maxAbsOffset(x), maxAbsOffset(w),
+                     getZeroPoints(getUniformElementType(x.getType())).front(),
+                     getMaxConstantBias(bias));
 }
 
 /// Bias: rank 1 with `channels` entries and the accumulator's own type rules.

@@ -53,10 +53,20 @@ LogicalResult verifyAccumulatorType(Operation *op, StringRef name,
                                     int64_t channels);
 
 /// Static overflow rule: K * max|x - z_x| * max|w - z_w| (+ max|bias| for a
-/// constant bias) must fit in i32.
+/// constant bias) must fit in i32, and so must the zero-point correction
+/// K * |z_x| * max|w - z_w| (+ max|bias|) that qnt-fold-zero-points folds
+/// into the bias. Without the operand values, the maxima are taken over every
+/// bit pattern of the storage width (a narrow range is not trusted).
 LogicalResult verifyAccumulatorBound(Operation *op, int64_t k,
                                      quant::QuantizedType x,
                                      quant::QuantizedType w, Value bias);
+
+/// The same rule for operand values: a verified constant operand holds codes
+/// inside its declared storage range (ConstantCodesInRange), so its maximum
+/// uses that range; any other operand may hold every bit pattern of its
+/// storage width (docs/Semantics.md, "Accumulator range").
+LogicalResult verifyAccumulatorBound(Operation *op, int64_t k, Value x,
+                                     Value w, Value bias);
 
 /// Bias: rank 1 with `channels` entries and the accumulator's own type rules.
 LogicalResult verifyBias(Operation *op, Value bias, double scaleX,

@@ -6,7 +6,9 @@
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/IR/Matchers.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::qnt;
@@ -57,6 +59,17 @@ int64_t mlir::qnt::getMaxAbsOffset(quant::QuantizedType type) {
   return result;
 }
 
+int64_t mlir::qnt::getMaxAbsOffsetOfStorageBits(quant::QuantizedType type) {
+  unsigned width = type.getStorageTypeIntegralWidth();
+  int64_t lo = type.isSigned() ? -(int64_t(1) << (width - 1)) : 0;
+  int64_t hi = type.isSigned() ? (int64_t(1) << (width - 1)) - 1
+                               : (int64_t(1) << width) - 1;
+  int64_t result = 0;
+  for (int64_t zeroPoint : getZeroPoints(type))
+    result = std::max({result, hi - zeroPoint, zeroPoint - lo});
+  return result;
+}
+
 bool mlir::qnt::scalesMatch(double actual, double expected) {
   return std::fabs(actual - expected) <=
          kScaleRelativeTolerance * std::fabs(expected);
@@ -67,6 +80,29 @@ IntegerType mlir::qnt::getCodeType(quant::QuantizedType type) {
                           type.getStorageTypeIntegralWidth(),
                           type.isSigned() ? IntegerType::Signless
                                           : IntegerType::Unsigned);
+}
+
+int64_t mlir::qnt::readCode(const APInt &bits, quant::QuantizedType type) {
+  return type.isSigned() ? bits.getSExtValue()
+                         : static_cast<int64_t>(bits.getZExtValue());
+}
+
+CodeRange mlir::qnt::getCodeRange(DenseIntElementsAttr attr,
+                                  quant::QuantizedType type) {
+  if (attr.getNumElements() == 0)
+    return {};
+  if (attr.isSplat()) {
+    int64_t code = readCode(attr.getSplatValue<APInt>(), type);
+    return {code, code};
+  }
+  CodeRange range{std::numeric_limits<int64_t>::max(),
+                  std::numeric_limits<int64_t>::min()};
+  for (const APInt &bits : attr.getValues<APInt>()) {
+    int64_t code = readCode(bits, type);
+    range.min = std::min(range.min, code);
+    range.max = std::max(range.max, code);
+  }
+  return range;
 }
 
 std::vector<int32_t> mlir::qnt::readCodes(DenseIntElementsAttr attr,
@@ -92,6 +128,16 @@ DenseIntElementsAttr mlir::qnt::buildCodesAttr(ArrayRef<int64_t> shape,
                            /*isSigned=*/true, /*implicitTrunc=*/true));
   return DenseIntElementsAttr::get(RankedTensorType::get(shape, codeType),
                                    values);
+}
+
+DenseIntElementsAttr mlir::qnt::buildSplatCodesAttr(ArrayRef<int64_t> shape,
+                                                    quant::QuantizedType type,
+                                                    int32_t code) {
+  IntegerType codeType = getCodeType(type);
+  APInt bits(codeType.getWidth(), static_cast<uint64_t>(int64_t(code)),
+             /*isSigned=*/true, /*implicitTrunc=*/true);
+  return DenseIntElementsAttr::get(RankedTensorType::get(shape, codeType),
+                                   bits);
 }
 
 std::optional<DenseIntElementsAttr>

@@ -35,8 +35,19 @@ def Qnt_Dialect : Dialect {
   let hasCanonicalizer = 1;
 }
 
+// Verifier rules every qnt op gets (QntTraits.h): no undeclared attribute
+// names, and constant operands hold codes inside their storage range.
+def Qnt_NoUnknownAttributes : NativeOpTrait<"NoUnknownAttributes"> {
+  let cppNamespace = "::mlir::qnt";
+}
+def Qnt_ConstantCodesInRange : NativeOpTrait<"ConstantCodesInRange"> {
+  let cppNamespace = "::mlir::qnt";
+}
+
 class Qnt_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Qnt_Dialect, mnemonic, traits>;
+    : Op<Qnt_Dialect, mnemonic,
+         !listconcat([Qnt_NoUnknownAttributes, Qnt_ConstantCodesInRange],
+                     traits)>;
 
 //===----------------------------------------------------------------------===//
 // Type constraints

@@ -4,6 +4,7 @@
 #define QUANTOPT_DIALECT_QNT_IR_QNTOPS_H
 
 #include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
+#include "QuantOpt/Dialect/Qnt/IR/QntTraits.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/BuiltinTypes.h"

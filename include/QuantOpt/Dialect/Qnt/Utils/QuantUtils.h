@@ -39,6 +39,11 @@ SmallVector<int64_t> getZeroPoints(quant::QuantizedType type);
 /// channels: the factor the static accumulator bound multiplies by.
 int64_t getMaxAbsOffset(quant::QuantizedType type);
 
+/// Largest |code - zero point| over every bit pattern of the storage width
+/// (e.g. [-128, 127] for `i8<-1:1>`): what a value that is not a verified
+/// constant (a function argument, a `quant.scast` of run-time data) can hold.
+int64_t getMaxAbsOffsetOfStorageBits(quant::QuantizedType type);
+
 /// Scales written in MLIR text lose digits, so an accumulator scale is
 /// compared with S_X * S_W up to this relative tolerance.
 constexpr double kScaleRelativeTolerance = 1e-5;
@@ -49,15 +54,32 @@ bool scalesMatch(double actual, double expected);
 /// unsigned storage, so that printed numbers are the codes themselves.
 IntegerType getCodeType(quant::QuantizedType type);
 
+/// One code of a constant, its bits read with the signedness of `type`.
+int64_t readCode(const APInt &bits, quant::QuantizedType type);
+
 /// Reads the codes of a constant (any integer element type of the storage
-/// width), interpreting the bits with the signedness of `type`.
+/// width), interpreting the bits with the signedness of `type`. This expands
+/// a splat to every element: callers that may see large constants handle
+/// `attr.isSplat()` first (see getCodeRange, buildSplatCodesAttr).
 std::vector<int32_t> readCodes(DenseIntElementsAttr attr,
                                quant::QuantizedType type);
+
+/// Smallest and largest code of a constant, without materializing it (one
+/// read for a splat). An empty constant gives {0, 0}.
+struct CodeRange {
+  int64_t min = 0, max = 0;
+};
+CodeRange getCodeRange(DenseIntElementsAttr attr, quant::QuantizedType type);
 
 /// Builds the attribute that `qnt.constant` holds for `codes`.
 DenseIntElementsAttr buildCodesAttr(ArrayRef<int64_t> shape,
                                     quant::QuantizedType type,
                                     ArrayRef<int32_t> codes);
+
+/// The splat attribute of `code` in the layout `qnt.constant` holds.
+DenseIntElementsAttr buildSplatCodesAttr(ArrayRef<int64_t> shape,
+                                         quant::QuantizedType type,
+                                         int32_t code);
 
 /// Matches a constant quantized tensor: `qnt.constant`, or `quant.scast` of
 /// an integer constant. Returns its codes attribute.
