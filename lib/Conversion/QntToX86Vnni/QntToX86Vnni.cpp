@@ -500,6 +500,17 @@ private:
   Location loc;
 };
 
+/// Packing rewrites every weight; a splat is O(1) in the IR but would be
+/// expanded here (10^8 elements took 4 GB and 20 s). Large splats are left
+/// to the generic linalg lowering, which keeps them splats.
+constexpr int64_t kMaxPackedSplatElements = int64_t(1) << 20;
+
+bool isLargeSplat(Value value) {
+  DenseElementsAttr attr;
+  return matchPattern(value, m_Constant(&attr)) && attr.isSplat() &&
+         attr.getNumElements() > kMaxPackedSplatElements;
+}
+
 /// The elements of a constant integer tensor of `bitWidth`-bit elements
 /// (dense or dense_resource), sign- or zero-extended; nullopt otherwise.
 std::optional<std::vector<int64_t>>
@@ -687,6 +698,8 @@ LogicalResult rewriteMatmul(IRRewriter &rewriter, IntMatmulOp op,
   if (m == 0 || kSize == 0 || n == 0)
     return failure();
   bool wUnsigned = op.getWUnsigned(), xUnsigned = op.getXUnsigned();
+  if (isLargeSplat(op.getW()))
+    return failure();
   std::optional<std::vector<int64_t>> codes =
       getConstantInts(op.getW(), 8, wUnsigned);
   if (!codes)
@@ -822,6 +835,8 @@ LogicalResult rewriteConv(IRRewriter &rewriter, IntConv2DOp op) {
     return failure();
 
   bool wUnsigned = op.getWUnsigned(), xUnsigned = op.getXUnsigned();
+  if (isLargeSplat(op.getW()))
+    return failure();
   std::optional<std::vector<int64_t>> codes =
       getConstantInts(op.getW(), 8, wUnsigned);
   if (!codes)

@@ -132,6 +132,39 @@ buildIntegerOperands(RewriterBase &rewriter, Contraction c,
     return result;
   }
 
+  std::optional<DenseIntElementsAttr> biasCodes;
+  if (c.bias)
+    biasCodes = matchQuantizedConstant(c.bias);
+  bool runtimeBias = c.bias && !biasCodes;
+  quant::QuantizedType biasType =
+      c.bias ? getUniformElementType(c.bias.getType()) : nullptr;
+
+  // Splat weights, one zero point and a splat (or no) bias give one
+  // correction for every channel: build a splat instead of expanding 10^8
+  // weights. The verifier's bound keeps the value inside i32.
+  if (wCodes->isSplat() && wParams.zeroPoints.size() == 1 &&
+      (!biasCodes || biasCodes->isSplat())) {
+    int64_t code = readCode(wCodes->getSplatValue<APInt>(), wType);
+    int64_t correction = c.k * int64_t(zx) * (wParams.zeroPoint(0) - code);
+    if (biasCodes)
+      correction += readCode(biasCodes->getSplatValue<APInt>(), biasType);
+    FailureOr<SmallVector<int32_t>> folded =
+        narrowToI32(c.op, {correction},
+                    runtimeBias ? "zero-point correction" : "folded bias");
+    if (failed(folded))
+      return failure();
+    result.inputZeroPoint = 0;
+    result.x = castToStorage(rewriter, loc, c.x);
+    result.w = castToStorage(rewriter, loc, c.w);
+    auto biasTensor = RankedTensorType::get({c.n}, rewriter.getI32Type());
+    result.bias = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseIntElementsAttr::get(biasTensor, folded->front()));
+    if (runtimeBias)
+      result.runtimeBias = castToStorage(rewriter, loc, c.bias);
+    return result;
+  }
+
   // Weights are K x N row-major in both layouts (HWCF flattens to
   // (KH * KW * C/groups) x F), so w[k, n] is codes[k * N + n].
   std::vector<int32_t> codes = readCodes(*wCodes, wType);
@@ -144,13 +177,8 @@ buildIntegerOperands(RewriterBase &rewriter, Contraction c,
                      c.k * int64_t(zx) * int64_t(wParams.zeroPoint(ch));
   }
 
-  std::optional<DenseIntElementsAttr> biasCodes;
-  if (c.bias)
-    biasCodes = matchQuantizedConstant(c.bias);
-  bool runtimeBias = c.bias && !biasCodes;
   if (biasCodes) {
-    std::vector<int32_t> bias =
-        readCodes(*biasCodes, getUniformElementType(c.bias.getType()));
+    std::vector<int32_t> bias = readCodes(*biasCodes, biasType);
     for (int64_t ch = 0; ch < c.n; ++ch)
       correction[ch] += bias[ch];
   }
