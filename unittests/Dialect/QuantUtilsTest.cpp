@@ -83,4 +83,50 @@ TEST_F(QuantUtilsTest, NonUniformTypesAreRejected) {
   EXPECT_FALSE(qnt::getUniformElementType(any));
 }
 
+TEST_F(QuantUtilsTest, ZeroPointsAreReadWithoutTruncation) {
+  // 2^32 narrows to 0 in int32; getZeroPoints keeps it.
+  quant::QuantizedType type = parse("!quant.uniform<i32:f32, 0.5:4294967296>");
+  ASSERT_TRUE(type);
+  EXPECT_EQ(qnt::getZeroPoints(type), SmallVector<int64_t>{4294967296});
+  quant::QuantizedType perAxis =
+      parse("tensor<2x!quant.uniform<i8:f32:0, {0.5:-3, 0.25:7}>>");
+  ASSERT_TRUE(perAxis);
+  EXPECT_EQ(qnt::getZeroPoints(perAxis), (SmallVector<int64_t>{-3, 7}));
+}
+
+TEST_F(QuantUtilsTest, MaxAbsOffsetOfStorageBits) {
+  // i8<-1:1>, z = 0: the declared range gives 1, the i8 bits give 128.
+  quant::QuantizedType narrow = parse("!quant.uniform<i8<-1:1>:f32, 0.5>");
+  ASSERT_TRUE(narrow);
+  EXPECT_EQ(qnt::getMaxAbsOffset(narrow), 1);
+  EXPECT_EQ(qnt::getMaxAbsOffsetOfStorageBits(narrow), 128);
+  // u8<100:101>, z = 100: max(255 - 100, 100 - 0) = 155.
+  quant::QuantizedType u8 = parse("!quant.uniform<u8<100:101>:f32, 0.5:100>");
+  ASSERT_TRUE(u8);
+  EXPECT_EQ(qnt::getMaxAbsOffset(u8), 1);
+  EXPECT_EQ(qnt::getMaxAbsOffsetOfStorageBits(u8), 155);
+}
+
+TEST_F(QuantUtilsTest, SplatCodesAreReadOnce) {
+  quant::QuantizedType u8 = parse("!quant.uniform<u8:f32, 0.25:128>");
+  ASSERT_TRUE(u8);
+  // 2^62 elements: anything that expanded this would abort.
+  int64_t huge = int64_t(1) << 62;
+  DenseIntElementsAttr splat = qnt::buildSplatCodesAttr({huge}, u8, 200);
+  EXPECT_TRUE(splat.isSplat());
+  EXPECT_TRUE(splat.getElementType().isUnsignedInteger(8));
+  qnt::CodeRange range = qnt::getCodeRange(splat, u8);
+  EXPECT_EQ(range.min, 200);
+  EXPECT_EQ(range.max, 200);
+  // The same bits read as i8 are -56.
+  quant::QuantizedType i8 = parse("!quant.uniform<i8:f32, 0.25>");
+  ASSERT_TRUE(i8);
+  EXPECT_EQ(qnt::readCode(splat.getSplatValue<APInt>(), i8), -56);
+
+  DenseIntElementsAttr codes = qnt::buildCodesAttr({3}, i8, {5, -7, 2});
+  range = qnt::getCodeRange(codes, i8);
+  EXPECT_EQ(range.min, -7);
+  EXPECT_EQ(range.max, 5);
+}
+
 } // namespace
