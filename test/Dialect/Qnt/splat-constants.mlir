@@ -46,6 +46,14 @@ func.func @unsigned_splat() -> tensor<1000000000xf32> {
   return %r : tensor<1000000000xf32>
 }
 
+// A valid 10^9-element qnt.constant verifies by reading one code.
+// CHECK-LABEL: func.func @huge_qnt_constant
+// CHECK-NEXT: qnt.constant dense<127> : tensor<1000000000xi8>
+func.func @huge_qnt_constant() -> tensor<1000000000x!quant.uniform<i8<-127:127>:f32, 5.000000e-01>> {
+  %q = qnt.constant dense<127> : tensor<1000000000xi8> -> tensor<1000000000x!quant.uniform<i8<-127:127>:f32, 5.000000e-01>>
+  return %q : tensor<1000000000x!quant.uniform<i8<-127:127>:f32, 5.000000e-01>>
+}
+
 // -----
 
 !X = !quant.uniform<i8:f32, 5.000000e-01>
