@@ -210,6 +210,20 @@ func.func @runtime_narrow_operand_uses_storage_bits(%x: tensor<1x200000x!X>, %w:
 
 // -----
 
+!X = !quant.uniform<i8<-1:1>:f32, 1.000000e+00>
+!W = !quant.uniform<i8:f32, 1.000000e+00>
+!A = !quant.uniform<i32:f32, 1.000000e+00>
+
+// The same shape is fine when x comes from qnt.quantize, which clamps to
+// [-1, 1]: 200000 * 1 * 128 fits (no diagnostic expected).
+func.func @quantized_narrow_operand_uses_declared_range(%f: tensor<1x200000xf32>, %w: tensor<200000x1x!W>) -> tensor<1x1x!A> {
+  %x = qnt.quantize %f : tensor<1x200000xf32> -> tensor<1x200000x!X>
+  %a = qnt.matmul %x, %w : tensor<1x200000x!X>, tensor<200000x1x!W> -> tensor<1x1x!A>
+  return %a : tensor<1x1x!A>
+}
+
+// -----
+
 !X = !quant.uniform<u8<100:101>:f32, 1.000000e+00:100>
 !W = !quant.uniform<u8:f32, 1.000000e+00>
 !A = !quant.uniform<i32:f32, 1.000000e+00>

@@ -6,6 +6,7 @@
 
 #include "QntVerifierUtils.h"
 
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/MathExtras.h"
@@ -242,10 +243,15 @@ LogicalResult mlir::qnt::verifyAccumulatorBound(Operation *op, int64_t k,
 
 LogicalResult mlir::qnt::verifyAccumulatorBound(Operation *op, int64_t k,
                                                 Value x, Value w, Value bias) {
+  // The declared range holds where it is proven: checked constants, and
+  // quantize / requantize, which clamp to it. Anything else (arguments,
+  // quant.scast of run-time data) may carry every bit pattern.
   auto maxAbsOffset = [](Value value) {
     quant::QuantizedType type = getUniformElementType(value.getType());
-    return matchQuantizedConstant(value) ? getMaxAbsOffset(type)
-                                         : getMaxAbsOffsetOfStorageBits(type);
+    bool clamped = isa_and_present<QuantizeOp, RequantizeOp>(
+                       value.getDefiningOp()) ||
+                   matchQuantizedConstant(value);
+    return clamped ? getMaxAbsOffset(type) : getMaxAbsOffsetOfStorageBits(type);
   };
   return verifyBound(op, k, maxAbsOffset(x), maxAbsOffset(w),
                      getZeroPoints(getUniformElementType(x.getType())).front(),

@@ -62,9 +62,10 @@ LogicalResult verifyAccumulatorBound(Operation *op, int64_t k,
                                      quant::QuantizedType w, Value bias);
 
 /// The same rule for operand values: a verified constant operand holds codes
-/// inside its declared storage range (ConstantCodesInRange), so its maximum
-/// uses that range; any other operand may hold every bit pattern of its
-/// storage width (docs/Semantics.md, "Accumulator range").
+/// inside its declared storage range (ConstantCodesInRange), and so does the
+/// result of qnt.quantize / qnt.requantize (they clamp to it), so their
+/// maxima use that range; any other operand may hold every bit pattern of
+/// its storage width (docs/Semantics.md, "Accumulator range").
 LogicalResult verifyAccumulatorBound(Operation *op, int64_t k, Value x,
                                      Value w, Value bias);
 
