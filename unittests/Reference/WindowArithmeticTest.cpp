@@ -97,3 +97,18 @@ TEST(WindowArithmetic, Conv2DShapeUsesCheckedMath) {
 }
 
 } // namespace
+
+namespace {
+TEST(WindowArithmetic, CheckedProduct) {
+  EXPECT_EQ(quantopt::ref::checkedProduct({}), 1);
+  EXPECT_EQ(quantopt::ref::checkedProduct({2, 3, 7}), 42);
+  EXPECT_EQ(quantopt::ref::checkedProduct({5, 0, kMax}), 0);
+  EXPECT_EQ(quantopt::ref::checkedProduct({2, -1}), std::nullopt);
+  // (2^62 + 8) * 8 > 2^63 - 1: the padding of 2^62 on an 8-wide row.
+  EXPECT_EQ(quantopt::ref::checkedProduct({1, (int64_t(1) << 62) + 8, 8, 1}),
+            std::nullopt);
+  EXPECT_EQ(quantopt::ref::checkedProduct({int64_t(1) << 31, int64_t(1) << 31,
+                                           1}),
+            int64_t(1) << 62);
+}
+} // namespace

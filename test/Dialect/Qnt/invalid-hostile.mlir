@@ -49,6 +49,21 @@ func.func @padding_two_to_62(%x: tensor<1x8x8x1x!X>, %w: tensor<1x1x1x1x!W>) -> 
 !W = !quant.uniform<i8:f32, 5.000000e-01>
 !A = !quant.uniform<i32:f32, 2.500000e-01>
 
+// One-sided padding of 2^62 does not overflow the row count itself, but the
+// padded 8-wide input has (2^62 + 8) * 8 elements: more than int64 counts.
+func.func @padding_two_to_62_element_count(%x: tensor<1x8x8x1x!X>, %w: tensor<1x1x1x1x!W>) -> tensor<1x4611686018427387912x8x1x!A> {
+  // expected-error@+1 {{padded input 1x4611686018427387912x8x1 has more elements than int64 can count}}
+  %a = qnt.conv2d %x, %w {padding = array<i64: 4611686018427387904, 0, 0, 0>}
+       : tensor<1x8x8x1x!X>, tensor<1x1x1x1x!W> -> tensor<1x4611686018427387912x8x1x!A>
+  return %a : tensor<1x4611686018427387912x8x1x!A>
+}
+
+// -----
+
+!X = !quant.uniform<i8:f32, 5.000000e-01>
+!W = !quant.uniform<i8:f32, 5.000000e-01>
+!A = !quant.uniform<i32:f32, 2.500000e-01>
+
 // A 0-row kernel made the output (8 - 0 + 1 = 9 rows) taller than the input.
 func.func @zero_kernel_rows(%x: tensor<1x8x8x1x!X>, %w: tensor<0x1x1x1x!W>) -> tensor<1x9x8x1x!A> {
   // expected-error@+1 {{'w' kernel must be at least 1x1 (HWCF), got 0x1}}

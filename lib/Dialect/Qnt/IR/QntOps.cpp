@@ -175,6 +175,16 @@ LogicalResult Conv2DOp::verify() {
   std::optional<int64_t> outH = shape.checkedOutH(), outW = shape.checkedOutW();
   if (!outH || !outW)
     return emitOpError("window arithmetic overflows int64");
+  // The lowering materializes the padded input and the result, addressed in
+  // 64-bit index arithmetic: their element counts must fit int64.
+  if (!quantopt::ref::checkedProduct({n, padded[0], padded[1], c}))
+    return emitOpError("padded input ")
+           << n << "x" << padded[0] << "x" << padded[1] << "x" << c
+           << " has more elements than int64 can count";
+  if (!quantopt::ref::checkedProduct({n, *outH, *outW, f}))
+    return emitOpError("result ")
+           << n << "x" << *outH << "x" << *outW << "x" << f
+           << " has more elements than int64 can count";
   SmallVector<int64_t> expected = {n, *outH, *outW, f};
   if (resultType.getShape() != ArrayRef<int64_t>(expected))
     return emitOpError("result must have shape [")
