@@ -1,7 +1,8 @@
-//===- WindowArithmeticTest.cpp - checked sliding-window shape math -------===//
+//===- WindowArithmeticTest.cpp - checked sliding-window shape math ------===//
 //
 // Expected values are worked by hand from
-//   out = (in + padBefore + padAfter - dilation * (kernel - 1) - 1) / stride + 1
+//   out = (in + padBefore + padAfter - dilation * (kernel - 1) - 1)
+//         / stride + 1
 // and from the int64 limits.
 //
 //===----------------------------------------------------------------------===//

@@ -42,10 +42,12 @@ inline std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
 
 /// Product of sizes (e.g. a tensor's element count); nullopt when a factor
 /// is negative or the product overflows int64.
-inline std::optional<int64_t> checkedProduct(std::initializer_list<int64_t> sizes) {
+inline std::optional<int64_t>
+checkedProduct(std::initializer_list<int64_t> sizes) {
   int64_t result = 1;
   for (int64_t size : sizes) {
-    std::optional<int64_t> next = size < 0 ? std::nullopt : checkedMul(result, size);
+    std::optional<int64_t> next =
+        size < 0 ? std::nullopt : checkedMul(result, size);
     if (!next)
       return std::nullopt;
     result = *next;

@@ -46,6 +46,16 @@ func.func @unsigned_splat() -> tensor<1000000000xf32> {
   return %r : tensor<1000000000xf32>
 }
 
+// Per-axis parameters give each channel its own code, so the splat cannot
+// fold to a splat; expanding 2^62 elements is not an option, so it stays.
+// CHECK-LABEL: func.func @per_axis_huge_splat
+// CHECK: qnt.quantize
+func.func @per_axis_huge_splat() -> tensor<2305843009213693952x2x!quant.uniform<i8:f32:1, {5.000000e-01, 2.500000e-01}>> {
+  %c = arith.constant dense<1.0> : tensor<2305843009213693952x2xf32>
+  %q = qnt.quantize %c : tensor<2305843009213693952x2xf32> -> tensor<2305843009213693952x2x!quant.uniform<i8:f32:1, {5.000000e-01, 2.500000e-01}>>
+  return %q : tensor<2305843009213693952x2x!quant.uniform<i8:f32:1, {5.000000e-01, 2.500000e-01}>>
+}
+
 // A valid 10^9-element qnt.constant verifies by reading one code.
 // CHECK-LABEL: func.func @huge_qnt_constant
 // CHECK-NEXT: qnt.constant dense<127> : tensor<1000000000xi8>

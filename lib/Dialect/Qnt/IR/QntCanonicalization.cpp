@@ -16,11 +16,12 @@
 using namespace mlir;
 using namespace mlir::qnt;
 
-/// Folding materializes every element (per-axis or non-splat constants): a
-/// constant beyond this many elements stays unfolded instead of exhausting
-/// memory. 2^26 elements is 64 MiB of i8 codes.
-static bool fitsInMemory(int64_t numElements) {
-  return numElements <= (int64_t(1) << 26);
+/// A splat that cannot fold to a splat (per-axis parameters) would be
+/// expanded to every element: beyond 2^26 elements (64 MiB of i8 codes) it
+/// stays unfolded instead of exhausting memory. A non-splat constant already
+/// holds its elements, so folding it costs memory in proportion.
+static bool mayExpand(DenseElementsAttr attr) {
+  return !attr.isSplat() || attr.getNumElements() <= (int64_t(1) << 26);
 }
 
 OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
@@ -36,7 +37,7 @@ OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
         {input.getSplatValue<float>()}, {1}, getQuantParams(quantType));
     return buildSplatCodesAttr(type.getShape(), quantType, code.front());
   }
-  if (!fitsInMemory(input.getNumElements()))
+  if (!mayExpand(input))
     return {};
   auto values = llvm::to_vector(input.getValues<float>());
   std::vector<int32_t> codes = quantopt::ref::quantize(
@@ -59,7 +60,7 @@ OpFoldResult DequantizeOp::fold(FoldAdaptor adaptor) {
         {1}, getQuantParams(quantType));
     return DenseElementsAttr::get(getOutput().getType(), value.front());
   }
-  if (!fitsInMemory(input.getNumElements()))
+  if (!mayExpand(input))
     return {};
   std::vector<float> values = quantopt::ref::dequantize(
       readCodes(input, quantType),
@@ -89,7 +90,7 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
         {1}, getQuantParams(inQuant), getQuantParams(outQuant), *mode, clamp);
     return buildSplatCodesAttr(inType.getShape(), outQuant, code.front());
   }
-  if (!fitsInMemory(input.getNumElements()))
+  if (!mayExpand(input))
     return {};
   std::vector<int32_t> codes = quantopt::ref::requantize(
       readCodes(input, inQuant),

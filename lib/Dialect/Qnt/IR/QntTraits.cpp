@@ -22,9 +22,9 @@ LogicalResult mlir::qnt::detail::verifyNoUnknownAttributes(Operation *op) {
       continue;
     InFlightDiagnostic diag = op->emitOpError("unknown attribute '")
                               << name << "'; known attributes: ";
-    ArrayRef<StringAttr> known = op->getRegisteredInfo()
-                                     ? op->getRegisteredInfo()->getAttributeNames()
-                                     : ArrayRef<StringAttr>();
+    std::optional<RegisteredOperationName> info = op->getRegisteredInfo();
+    ArrayRef<StringAttr> known =
+        info ? info->getAttributeNames() : ArrayRef<StringAttr>();
     if (known.empty())
       diag << "none";
     llvm::interleaveComma(known, diag, [&](StringAttr known) {
