@@ -495,7 +495,8 @@ struct IntConv2DConverter : OpConversionPattern<IntConv2DOp> {
         !resultType.hasStaticShape())
       return op.emitOpError("lowering needs static shapes");
 
-    ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
+    ArrayRef<int64_t> strideAttr = op.getStrides(),
+                      dilationAttr = op.getDilations(),
                       padding = op.getPadding();
     int64_t groups = op.getGroups();
     int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(3);
@@ -505,19 +506,19 @@ struct IntConv2DConverter : OpConversionPattern<IntConv2DOp> {
       return op.emitOpError("filter count ")
              << filters << " is not a multiple of groups " << groups;
     if (llvm::any_of(padding, [](int64_t p) { return p < 0; }) ||
-        llvm::any_of(strides, [](int64_t s) { return s <= 0; }) ||
-        llvm::any_of(dilations, [](int64_t d) { return d <= 0; }))
+        llvm::any_of(strideAttr, [](int64_t s) { return s <= 0; }) ||
+        llvm::any_of(dilationAttr, [](int64_t d) { return d <= 0; }))
       return op.emitOpError("needs non-negative padding and positive strides "
                             "and dilations");
     // Checked window math shared with the verifier and the reference model
     // (WindowArithmetic.h): nothing here may wrap.
     int64_t outH = resultType.getDimSize(1), outW = resultType.getDimSize(2);
     std::optional<int64_t> expectedH = quantopt::ref::windowOutputSize(
-        xType.getDimSize(1), padding[0], padding[1], kernelH, strides[0],
-        dilations[0]);
+        xType.getDimSize(1), padding[0], padding[1], kernelH, strideAttr[0],
+        dilationAttr[0]);
     std::optional<int64_t> expectedW = quantopt::ref::windowOutputSize(
-        xType.getDimSize(2), padding[2], padding[3], kernelW, strides[1],
-        dilations[1]);
+        xType.getDimSize(2), padding[2], padding[3], kernelW, strideAttr[1],
+        dilationAttr[1]);
     if (expectedH != outH || expectedW != outW)
       return op.emitOpError("result spatial size ")
              << outH << "x" << outW
@@ -526,6 +527,14 @@ struct IntConv2DConverter : OpConversionPattern<IntConv2DOp> {
     // Both fit int64: windowOutputSize checked these sums.
     int64_t paddedH = xType.getDimSize(1) + padding[0] + padding[1];
     int64_t paddedW = xType.getDimSize(2) + padding[2] + padding[3];
+    // A single output position never moves by its stride, a one-tap kernel
+    // never by its dilation: using 1 there bounds every offset product below
+    // by the padded input size (a dilation of 2^62 on a 1x1 kernel must not
+    // overflow `stride * channels`).
+    SmallVector<int64_t, 2> strides = {outH == 1 ? 1 : strideAttr[0],
+                                       outW == 1 ? 1 : strideAttr[1]};
+    SmallVector<int64_t, 2> dilations = {kernelH == 1 ? 1 : dilationAttr[0],
+                                         kernelW == 1 ? 1 : dilationAttr[1]};
 
     // Padded positions hold pad_value, the original input zero point, as a
     // storage code (low 8 bits for u8).

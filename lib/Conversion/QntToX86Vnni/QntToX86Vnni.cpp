@@ -809,11 +809,11 @@ LogicalResult rewriteConv(IRRewriter &rewriter, IntConv2DOp op) {
   if (!xType.hasStaticShape() || !wType.hasStaticShape() ||
       !resultType.hasStaticShape())
     return failure();
-  ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
-                    padding = op.getPadding();
+  ArrayRef<int64_t> strideAttr = op.getStrides(),
+                    dilationAttr = op.getDilations(), padding = op.getPadding();
   if (llvm::any_of(padding, [](int64_t p) { return p < 0; }) ||
-      llvm::any_of(strides, [](int64_t s) { return s <= 0; }) ||
-      llvm::any_of(dilations, [](int64_t d) { return d <= 0; }))
+      llvm::any_of(strideAttr, [](int64_t s) { return s <= 0; }) ||
+      llvm::any_of(dilationAttr, [](int64_t d) { return d <= 0; }))
     return failure();
   int64_t batch = xType.getDimSize(0), h = xType.getDimSize(1),
           wIn = xType.getDimSize(2), c = xType.getDimSize(3);
@@ -825,13 +825,30 @@ LogicalResult rewriteConv(IRRewriter &rewriter, IntConv2DOp op) {
   int64_t fg = f / groups;
   int64_t oh = resultType.getDimSize(1), ow = resultType.getDimSize(2);
   // Checked window math (WindowArithmetic.h); after it the padded sizes fit.
-  if (quantopt::ref::windowOutputSize(h, padding[0], padding[1], kh, strides[0],
-                                      dilations[0]) != oh ||
+  if (quantopt::ref::windowOutputSize(h, padding[0], padding[1], kh,
+                                      strideAttr[0], dilationAttr[0]) != oh ||
       quantopt::ref::windowOutputSize(wIn, padding[2], padding[3], kw,
-                                      strides[1], dilations[1]) != ow)
+                                      strideAttr[1], dilationAttr[1]) != ow)
     return failure();
   int64_t hp = h + padding[0] + padding[1], wp = wIn + padding[2] + padding[3];
   if (batch * oh * ow == 0 || fg == 0 || cg == 0 || kh == 0 || kw == 0)
+    return failure();
+  // The byte offsets below multiply strides and dilations by padded row and
+  // pixel sizes (channels padded to 4 per group). A stride of one output and
+  // a dilation of one tap never move, so they count as 1; if an offset could
+  // still leave int64, the generic lowering takes the op.
+  SmallVector<int64_t, 2> strides = {oh == 1 ? 1 : op.getStrides()[0],
+                                     ow == 1 ? 1 : op.getStrides()[1]};
+  SmallVector<int64_t, 2> dilations = {kh == 1 ? 1 : op.getDilations()[0],
+                                       kw == 1 ? 1 : op.getDilations()[1]};
+  std::optional<int64_t> cPaddedBound =
+      quantopt::ref::checkedProduct({groups, cg + 3});
+  if (!cPaddedBound ||
+      !quantopt::ref::checkedProduct({batch, hp, wp, *cPaddedBound}) ||
+      !quantopt::ref::checkedProduct(
+          {std::max(strides[0], dilations[0]), wp, *cPaddedBound}) ||
+      !quantopt::ref::checkedProduct(
+          {std::max(strides[1], dilations[1]), *cPaddedBound}))
     return failure();
 
   bool wUnsigned = op.getWUnsigned(), xUnsigned = op.getXUnsigned();
