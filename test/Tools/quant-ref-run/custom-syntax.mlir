@@ -3,6 +3,8 @@
 // runs through %quant_ref_run (generic form first).
 // RUN: not quant-ref-run %s 2>&1 | FileCheck %s --check-prefix=DIRECT
 // RUN: %quant_ref_run %s | FileCheck %s --check-prefix=WRAPPED
+// RUN: %quant_ref_run -e main %s | FileCheck %s --check-prefix=WRAPPED
+// RUN: cat %s | %quant_ref_run - | FileCheck %s --check-prefix=WRAPPED
 
 // DIRECT: error: Dialect `qnt' not found for custom op 'qnt.constant'
 // DIRECT: note: quant-ref-run reads qnt ops in MLIR's generic form only; convert the module with `quant-opt --mlir-print-op-generic FILE | quant-ref-run -`
