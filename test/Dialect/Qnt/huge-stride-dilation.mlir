@@ -1,10 +1,10 @@
 // Strides and dilations of 2^62 are valid where they never move the window
 // (one output position, one kernel tap): the lowerings must not multiply
 // them into wrapped offsets. Compiled output and the reference model agree.
-// RUN: quant-ref-run %s | FileCheck %s
+// RUN: %quant_ref_run %s | FileCheck %s
 // RUN: quant-opt %s --qnt-to-llvm | %mlir_runner_cmd > %t.compiled
 // RUN: FileCheck %s < %t.compiled
-// RUN: quant-ref-run %s > %t.reference
+// RUN: %quant_ref_run %s > %t.reference
 // RUN: %compare_outputs %t.reference %t.compiled
 // The VNNI rewrite (x86) sees the same op; it must compile too.
 // RUN: quant-opt %s --qnt-to-llvm=target=x86_64 -o /dev/null
