@@ -225,18 +225,27 @@ LogicalResult AddOp::verify() {
   quant::QuantizedType y = getUniformElementType(yType);
   quantopt::ref::QuantParams out = getQuantParams(y);
   // (q - z) << left_shift must be exact in i32 (TFLite's integer add
-  // structure); only an i16 input with an 8-bit result can break it.
+  // structure). Run-time codes may use every bit pattern of the storage
+  // width (a narrow range is not enforced on data), so the bound is taken
+  // over all of them; only an i16 input with an 8-bit result can break it.
   if (getRounding() != "float") {
     int leftShift = y.getStorageTypeIntegralWidth() == 8 ? 20 : 15;
     for (auto [name, type] :
          {std::pair<StringRef, RankedTensorType>{"a", aType}, {"b", bType}}) {
-      int64_t maxOffset = getMaxAbsOffset(getUniformElementType(type));
+      quant::QuantizedType q = getUniformElementType(type);
+      unsigned width = q.getStorageTypeIntegralWidth();
+      int64_t lo = q.isSigned() ? -(int64_t(1) << (width - 1)) : 0;
+      int64_t hi = q.isSigned() ? (int64_t(1) << (width - 1)) - 1
+                                : (int64_t(1) << width) - 1;
+      int64_t z = getQuantParams(q).zeroPoints.front();
+      int64_t maxOffset = std::max(hi - z, z - lo);
       if ((maxOffset << leftShift) > std::numeric_limits<int32_t>::max())
         return emitOpError("'")
-               << name << "': max|q - z| = " << maxOffset << " shifted left by "
-               << leftShift << " (the integer add's left_shift for a "
+               << name << "': max|q - z| = " << maxOffset << " over the "
+               << storageName(q) << " codes, shifted left by " << leftShift
+               << " (the integer add's left_shift for a "
                << y.getStorageTypeIntegralWidth()
-               << "-bit result) overflows i32; use an i16 result or "
+               << "-bit result), overflows i32; use an i16 result or "
                   "rounding = \"float\"";
     }
   }
