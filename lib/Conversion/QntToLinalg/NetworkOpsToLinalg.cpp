@@ -50,11 +50,14 @@ static Value truncateTo(OpBuilder &b, Location loc, Value value, Type type) {
 }
 
 /// Erases the constants FixedPointBuilder folded away inside a generic body.
-static void eraseDeadBodyOps(linalg::GenericOp generic) {
+/// Through the rewriter: the conversion driver tracks the ops a pattern
+/// creates, and erasing one behind its back leaves it a dangling pointer.
+static void eraseDeadBodyOps(RewriterBase &rewriter,
+                             linalg::GenericOp generic) {
   for (Operation &op :
        llvm::make_early_inc_range(llvm::reverse(*generic.getBlock())))
     if (isOpTriviallyDead(&op))
-      op.erase();
+      rewriter.eraseOp(&op);
 }
 
 /// The map of a broadcast operand of an elementwise op over `resultShape`:
@@ -240,7 +243,7 @@ struct IntAddConverter : OpConversionPattern<IntAddOp> {
           }
           linalg::YieldOp::create(b, nloc, truncateTo(b, nloc, y, storageType));
         });
-    eraseDeadBodyOps(generic);
+    eraseDeadBodyOps(rewriter, generic);
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }
