@@ -154,8 +154,11 @@ def QntStripQuantTypes : Pass<"qnt-strip-quant-types", "ModuleOp"> {
     signless storage integers (i8 for u8 too; signedness lives on the ops).
     Fails with a diagnostic if a public qnt op is still present.
 
-    The types of calls, returns, block arguments, `scf` control flow and any
-    other region-free op (e.g. `tensor.collapse_shape`) are converted too.
+    The types of calls, returns, block arguments, `scf` control flow,
+    `linalg.transpose` / `linalg.broadcast` and any other region-free op
+    (e.g. `tensor.collapse_shape`) are converted too. Raw unsigned integer
+    codes (`ui8`) become signless as well, so `tensor.bitcast` between
+    `ui8` and `i8` is the identity.
     Function arguments and results that held unsigned codes get the unit
     attribute `qnt.unsigned`, so callers through the C interface know that
     the i8 bits are u8 codes.
@@ -218,6 +221,48 @@ def QntNetworkToInteger : Pass<"qnt-network-to-integer", "func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::qnt::QntDialect",
                            "::mlir::quant::QuantDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def QntVerifyPerAxisShapes : Pass<"qnt-verify-per-axis-shapes", "ModuleOp"> {
+  let summary = "Reject shape ops that move the quantized axis of a per-axis type";
+  let description = [{
+    Upstream shape ops (`tensor.collapse_shape`, `tensor.expand_shape`,
+    `tensor.extract_slice`, `linalg.transpose`) require equal element types
+    on both sides, so a per-axis type keeps its axis *number* while the
+    dimensions move under it. The pipeline runs this check first and reports
+    every shape op after which the per-axis dimension would no longer be the
+    same dimension of the same size: a collapse or expand that merges or
+    splits it with dimensions of size > 1 or shifts its index, a slice that
+    cuts it or drops a dimension before it, a transpose that moves it.
+    Shapes ops on per-tensor types, and those that keep the axis in place,
+    pass unchanged.
+
+    Rejected (axis 3 becomes part of dimension 1):
+    ```mlir
+    %y = tensor.collapse_shape %x [[0], [1, 2, 3]]
+         : tensor<1x2x2x4x!quant.uniform<i8:f32:3, {...}>> into tensor<1x16x!quant.uniform<i8:f32:3, {...}>>
+    ```
+  }];
+  let dependentDialects = ["::mlir::quant::QuantDialect"];
+}
+
+def QntDecomposeFloatIslands : Pass<"qnt-decompose-float-islands",
+                                    "func::FuncOp"> {
+  let summary = "Decompose aggregated linalg ops (linalg.softmax) on tensors";
+  let description = [{
+    Float islands between `qnt.dequantize` and `qnt.quantize` may use
+    `linalg.softmax`, which has no loop lowering: this pass replaces it (and
+    any other op of the `linalg::AggregatedOpInterface`) by its
+    decomposition into `linalg.generic` / `linalg.fill` on tensors
+    (max-reduce, `exp(x - max)`, sum, divide), before bufferization.
+    Math functions are left to the LLVM conversion: `math-to-llvm`, then
+    `math-to-libm` for those without an LLVM intrinsic (`math.erf` becomes
+    a call to `erff`), so every target resolves them from libm.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 
