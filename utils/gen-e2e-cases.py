@@ -20,6 +20,7 @@ import argparse
 import json
 import math
 import random
+import re
 from fractions import Fraction
 
 ROUNDINGS = ["double", "single", "away", "half_even", "float"]
@@ -89,6 +90,7 @@ class Module:
         self.main = []
         self.labels = []
         self.multipliers = []
+        self.stats = {}
         self.counter = 0
 
     def fresh(self):
@@ -551,14 +553,14 @@ def add_scales(rng):
     base = rng.choice([0.5 ** rng.randint(3, 9), round(rng.uniform(0.002, 0.2), 6)])
     if style == "pow2":
         sa, sb, sy = (base * 2.0 ** rng.randint(-2, 2), base * 2.0 ** rng.randint(-2, 2),
-                      base * 2.0 ** rng.randint(-1, 3))
+                      base * 2.0 ** rng.randint(0, 3))
     elif style == "ratio":
         sa = base
         sb = base * rng.choice([1.0, 1.5, 0.75, 3.0, 0.5])
         sy = base * rng.choice([1.0, 1.5, 2.0, 3.0, 0.25, 4.0])
     elif style == "random":
-        sa, sb, sy = (10 ** rng.uniform(-3, -0.5) for _ in range(3))
-        sa, sb, sy = round(sa, 7), round(sb, 7), round(sy, 7)
+        sa, sb = round(10 ** rng.uniform(-3, -0.5), 7), round(10 ** rng.uniform(-3, -0.5), 7)
+        sy = round(max(sa, sb) * 10 ** rng.uniform(-0.3, 1), 7)
     else:
         sa, sb = base, base * rng.choice([1.0, 0.5, 2.0])
         sy = max(sa, sb) * 2.0 ** -20 * rng.choice([1.0, 0.5, 1.5])
@@ -578,11 +580,69 @@ def broadcast_shapes(rng):
     return a, b, out
 
 
+
+# Tie and saturation counts (--stats), so that a suite can show its cases
+# really reach the rounding ties and the saturation it is meant to test. They
+# look at exact rational values, not at any implementation's bits: a tie is
+# an exact rescaled value with fractional part 1/2 at the final rounding, a
+# saturation a real result that lies outside the output range (clamp
+# included) by more than one code.
+
+HALF = Fraction(1, 2)
+
+
+def qm_value(entry, i):
+    """The exact multiplier M0 * 2^-(31 + shift) of entry's i-th rescale."""
+    return Fraction(entry["multipliers"][i]) / Fraction(2) ** (31 + entry["shifts"][i])
+
+
+def is_tie(v):
+    return v - math.floor(v) == HALF
+
+
+def tally(mod, op, ties, saturated, elements):
+    st = mod.stats.setdefault(op, [0, 0, 0])
+    st[0] += ties
+    st[1] += saturated
+    st[2] += elements
+
+
+def add_stats(mod, entry, mode, a, a_shape, za, sa, b, b_shape, zb, sb, y_shape, zy, sy, lo, hi):
+    """Final-rounding ties of the add's rescale and saturated elements."""
+    ties = saturated = 0
+    rank = len(y_shape)
+    strides = lambda sh: [math.prod(sh[d + 1:]) for d in range(rank)]
+    sa_s, sb_s, sy_s = strides(a_shape), strides(b_shape), strides(y_shape)
+    fa, fb = Fraction(entry["float_multipliers"][0]), Fraction(entry["float_multipliers"][1])
+    for i in range(math.prod(y_shape)):
+        idx = [(i // sy_s[d]) % y_shape[d] for d in range(rank)]
+        qa = a[sum((idx[d] if a_shape[d] > 1 else 0) * sa_s[d] for d in range(rank))]
+        qb = b[sum((idx[d] if b_shape[d] > 1 else 0) * sb_s[d] for d in range(rank))]
+        if mode == "float":
+            v = (qa - za) * fa + (qb - zb) * fb
+        else:
+            shift = entry["left_shift"]
+            raw = (((qa - za) << shift) * qm_value(entry, 0)
+                   + ((qb - zb) << shift) * qm_value(entry, 1))
+            v = round(raw) * qm_value(entry, 2)
+        ties += is_tie(v)
+        real = ((qa - za) * Fraction(sa) + (qb - zb) * Fraction(sb)) / Fraction(sy) + zy
+        saturated += real < lo - 1 or real > hi + 1
+    tally(mod, "add", ties, saturated, math.prod(y_shape))
+
 def gen_add(rng, mod, index):
     sta, stb, sty = net_storage(rng), net_storage(rng), net_storage(rng)
+    mode = rng.choice(ROUNDINGS)
+    # An i16 operand shifted left by 20 (the 8-bit result's left_shift)
+    # overflows i32, which the verifier rejects in the integer modes: such
+    # operands go with an i16 result or the float mode.
+    if "i16" in (sta.name, stb.name) and sty.width == 8 and mode != "float":
+        if rng.random() < 0.5:
+            sty = Storage("i16")
+        else:
+            mode = "float"
     sa, sb, sy, style = add_scales(rng)
     za, zb, zy = net_zero_point(rng, sta), net_zero_point(rng, stb), net_zero_point(rng, sty)
-    mode = rng.choice(ROUNDINGS)
     clamp = None
     if rng.random() < 0.3:
         clamp = (rng.randint(sty.lo, zy), rng.randint(zy, sty.hi))
@@ -606,6 +666,9 @@ def gen_add(rng, mod, index):
                 describe_entry(entry)))
     inputs = [("%a", net_codes(rng, math.prod(a_shape), sta), a_shape, sta, ta),
               ("%b", net_codes(rng, math.prod(b_shape), stb), b_shape, stb, tb)]
+    lo, hi = clamp if clamp else (sty.lo, sty.hi)
+    add_stats(mod, entry, mode, inputs[0][1], a_shape, za, sa, inputs[1][1], b_shape, zb, sb,
+              y_shape, zy, sy, lo, hi)
     emit_case(mod, index, inputs, body, [("%y", y_shape, ty, sty, "sum")], desc)
 
 
@@ -646,6 +709,28 @@ def pool_geometry(rng, with_dilation):
         return [n, h, w, c], kernel, strides, dil, pads, [n, oh, ow, c]
 
 
+def pool_stats(mod, codes, x_shape, qtype, st, kernel, strides, pads, cip, y_shape):
+    """Averages that are exact halves (ties of round-half-away)."""
+    zps = [int(z) for z in re.findall(r":(-?\d+)(?=[,}>])", qtype.split(",", 1)[1])]
+    n, h, w, c = x_shape
+    ties = 0
+    for b in range(n):
+        for oy in range(y_shape[1]):
+            for ox in range(y_shape[2]):
+                for ch in range(c):
+                    z = zps[ch] if len(zps) > 1 else zps[0]
+                    total = cnt = 0
+                    for ky in range(kernel[0]):
+                        for kx in range(kernel[1]):
+                            iy = oy * strides[0] - pads[0] + ky
+                            ix = ox * strides[1] - pads[2] + kx
+                            if 0 <= iy < h and 0 <= ix < w:
+                                total += codes[((b * h + iy) * w + ix) * c + ch] - z
+                                cnt += 1
+                    ties += is_tie(Fraction(total, kernel[0] * kernel[1] if cip else cnt))
+    tally(mod, "avg_pool2d", ties, 0, math.prod(y_shape))
+
+
 def gen_pool(rng, mod, index, kind):
     st = net_storage(rng)
     if kind == "global_avg":
@@ -680,6 +765,8 @@ def gen_pool(rng, mod, index, kind):
         codes = [rng.choice([mid, mid + 1]) for _ in range(math.prod(x_shape))]
     else:
         codes = net_codes(rng, math.prod(x_shape), st)
+    if kind != "max":
+        pool_stats(mod, codes, x_shape, t, st, kernel, strides, pads, cip, y_shape)
     emit_case(mod, index, [("%x", codes, x_shape, st, t)], body,
               [("%y", y_shape, t, st, "pooled")], desc)
 
@@ -720,6 +807,13 @@ def gen_concat(rng, mod, index):
         kinds.append("%s s=%s z=%d" % (kind, fmt(so), zo))
         inputs.append(("%%x%d" % i, net_codes(rng, math.prod(s), st), s, st,
                        per_tensor(st, so, zo)))
+        if kind != "same":
+            e = mod.multipliers[-1]
+            m = Fraction(e["float_multipliers"][0]) if mode == "float" else qm_value(e, 0)
+            vals = [(q - zo) * m for q in inputs[-1][1]]
+            real = [(q - zo) * Fraction(so) / Fraction(sy) + zy for q in inputs[-1][1]]
+            tally(mod, "concat", sum(map(is_tie, vals)),
+                  sum(r < st.lo - 1 or r > st.hi + 1 for r in real), len(vals))
     attrs = ["axis = %d : i64" % axis]
     if mode != "double" or rng.random() < 0.5:
         attrs.append('rounding = "%s"' % mode)
@@ -830,6 +924,8 @@ def main():
     parser.add_argument("--ops", choices=["layers", "network"], default="layers",
                         help="case family: matmul / conv2d / requantize / quantize "
                         "(default), or add / pools / concat / chains")
+    parser.add_argument("--stats", action="store_true", help="print per op how many "
+                        "elements hit an exact rounding tie or saturate")
     parser.add_argument("--multipliers", help="output .json: the expected M0 and "
                         "shift of every rescale, in module order (check-multipliers.py)")
     args = parser.parse_args()
@@ -838,6 +934,9 @@ def main():
         f.write(mod.text())
     with open(args.labels, "w") as f:
         json.dump(mod.labels, f, indent=0)
+    if args.stats:
+        for op, (ties, saturated, elements) in sorted(mod.stats.items()):
+            print("%s: %d elements, %d ties, %d saturated" % (op, elements, ties, saturated))
     if args.multipliers:
         with open(args.multipliers, "w") as f:
             json.dump(mod.multipliers, f, indent=0)
