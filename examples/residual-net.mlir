@@ -72,40 +72,9 @@ func.func @forward(%input: tensor<1x8x8x3xf32>)
   %logits = qnt.requantize %a3 : tensor<1x10x!A3> -> tensor<1x10x!Out>
   %real = qnt.dequantize %logits : tensor<1x10x!Out> -> tensor<1x10xf32>
 
-  // Softmax in f32: exp(x - max) / sum(exp(x - max)) over the 10 logits.
-  %ninf = arith.constant 0xFF800000 : f32
-  %zero = arith.constant 0.0 : f32
-  %mi = tensor.empty() : tensor<1xf32>
-  %mi0 = linalg.fill ins(%ninf : f32) outs(%mi : tensor<1xf32>) -> tensor<1xf32>
-  %max = linalg.reduce ins(%real : tensor<1x10xf32>) outs(%mi0 : tensor<1xf32>) dimensions = [1]
-    (%in: f32, %acc: f32) {
-      %v = arith.maximumf %in, %acc : f32
-      linalg.yield %v : f32
-    }
+  // Softmax in f32 over the 10 logits (linalg.softmax: exp(x - max) / sum).
   %e0 = tensor.empty() : tensor<1x10xf32>
-  %exp = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>,
-                                          affine_map<(i, j) -> (i, j)>],
-                         iterator_types = ["parallel", "parallel"]}
-      ins(%real, %max : tensor<1x10xf32>, tensor<1xf32>) outs(%e0 : tensor<1x10xf32>) {
-    ^bb0(%v: f32, %mx: f32, %o: f32):
-      %d = arith.subf %v, %mx : f32
-      %ex = math.exp %d : f32
-      linalg.yield %ex : f32
-  } -> tensor<1x10xf32>
-  %si0 = linalg.fill ins(%zero : f32) outs(%mi : tensor<1xf32>) -> tensor<1xf32>
-  %sum = linalg.reduce ins(%exp : tensor<1x10xf32>) outs(%si0 : tensor<1xf32>) dimensions = [1]
-    (%in: f32, %acc: f32) {
-      %v = arith.addf %in, %acc : f32
-      linalg.yield %v : f32
-    }
-  %prob = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>,
-                                           affine_map<(i, j) -> (i, j)>],
-                          iterator_types = ["parallel", "parallel"]}
-      ins(%exp, %sum : tensor<1x10xf32>, tensor<1xf32>) outs(%e0 : tensor<1x10xf32>) {
-    ^bb0(%v: f32, %t: f32, %o: f32):
-      %p = arith.divf %v, %t : f32
-      linalg.yield %p : f32
-  } -> tensor<1x10xf32>
+  %prob = linalg.softmax dimension(1) ins(%real : tensor<1x10xf32>) outs(%e0 : tensor<1x10xf32>) -> tensor<1x10xf32>
   return %flat, %logits, %real, %prob : tensor<1x8x!S>, tensor<1x10x!Out>, tensor<1x10xf32>, tensor<1x10xf32>
 }
 
