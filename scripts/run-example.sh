@@ -26,8 +26,9 @@ echo "== running the compiled model (mlir-runner)"
   -entry-point-result=void \
   -shared-libs="$LLVM_PREFIX/lib/libmlir_runner_utils.so,$LLVM_PREFIX/lib/libmlir_c_runner_utils.so,$BUILD_DIR/lib/libquant_runner_utils.so" \
   > "$work/compiled.txt"
-echo "== running the reference model (quant-ref-run)"
-"$BUILD_DIR/bin/quant-ref-run" "$MODEL" > "$work/reference.txt"
+echo "== running the reference model (utils/quant-ref-run.py: generic form, quant-ref-run)"
+python3 "$ROOT/utils/quant-ref-run.py" --tools-dir "$BUILD_DIR/bin" "$MODEL" \
+  > "$work/reference.txt"
 python3 "$ROOT/utils/compare-outputs.py" --side-by-side "$work/reference.txt" "$work/compiled.txt"
 
 # Native code for the named targets: quant-opt --qnt-to-llvm=target=T,

@@ -33,9 +33,15 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The golden side of every end-to-end check. Tests call the reference model
 # through this one substitution (`%quant_ref_run FILE`), so how it is invoked
-# is decided here only.
+# is decided here only: utils/quant-ref-run.py prints FILE in generic form
+# with quant-opt (no pass) and pipes it into quant-ref-run, which links no
+# compiler library (docs/ReferenceModel.md).
 config.substitutions.append((
-    "%quant_ref_run", os.path.join(config.quant_opt_tools_dir, "quant-ref-run")))
+    "%quant_ref_run",
+    "%s %s --tools-dir %s" % (
+        config.python_executable,
+        os.path.join(config.quant_opt_src_root, "utils", "quant-ref-run.py"),
+        config.quant_opt_tools_dir)))
 
 # Runs a module lowered by --qnt-to-llvm: upstream runner utils plus ours
 # (printMemrefI8 / printMemrefU8).

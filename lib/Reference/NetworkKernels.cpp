@@ -383,9 +383,6 @@ std::vector<int32_t> quantopt::ref::concat(
     checkSize("concat", "input", inputs[i].size(),
               numElements("concat", shape));
     checkPerTensor("concat", "input", params[i]);
-    if (params[i].storageMin != result.storageMin ||
-        params[i].storageMax != result.storageMax)
-      fatal("concat", "input " + str(i) + " has another storage range");
     std::optional<int64_t> sum = checkedAdd(yShape[axis], shape[axis]);
     if (!sum)
       fatal("concat", "result size along the axis overflows");

@@ -2,10 +2,10 @@
 // (quant-ref-run, no compiler pass involved) and compiled through
 // --qnt-to-llvm and executed by mlir-runner. Both must print the numbers of
 // the worked examples, and the two outputs must be identical.
-// RUN: quant-ref-run %s | FileCheck %s
+// RUN: %quant_ref_run %s | FileCheck %s
 // RUN: quant-opt %s --qnt-to-llvm | %mlir_runner_cmd > %t.compiled
 // RUN: FileCheck %s < %t.compiled
-// RUN: quant-ref-run %s > %t.reference
+// RUN: %quant_ref_run %s > %t.reference
 // RUN: %compare_outputs %t.reference %t.compiled
 
 !XU8 = !quant.uniform<u8:f32, 0.25:128>

@@ -10,7 +10,7 @@
 
 // And it computes what the reference model computes.
 // RUN: quant-opt %s --qnt-to-llvm | %mlir_runner_cmd > %t.compiled
-// RUN: quant-ref-run %s > %t.reference
+// RUN: %quant_ref_run %s > %t.reference
 // RUN: %compare_outputs %t.reference %t.compiled
 
 // CHECK-LABEL: llvm.func @net(

@@ -376,9 +376,10 @@ TEST(NetworkConcatDeathTest, RejectsMismatchedShapes) {
                "input 1 dimension 0 is 3, expected 1");
   EXPECT_DEATH(concat({{1}}, {{1}}, {p}, 1, p, RoundingMode::Double),
                "axis 1 out of range");
-  EXPECT_DEATH(concat({{1}, {1}}, {{1}, {1}}, {p, u8(1, 0)}, 0, p,
-                      RoundingMode::Double),
-               "another storage range");
+  EXPECT_DEATH(concat({{1}, {1}}, {{1}, {1}},
+                      {p, QuantParams::perAxis(0, {1.0}, {0}, -128, 127)}, 0,
+                      p, RoundingMode::Double),
+               "per-axis is not supported");
 }
 
 } // namespace
