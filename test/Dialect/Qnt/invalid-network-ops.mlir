@@ -381,3 +381,23 @@ func.func @concat_empty() {
   %c = "qnt.concat"() {axis = 0 : i64} : () -> tensor<4x3x!A>
   return
 }
+
+// -----
+
+// in = 1, kernel 2, dilation 3 (extent 4), padding 2 before and after: the
+// taps of window 0 are at -2 and 1, on both sides of the single row.
+!I8 = !quant.uniform<i8:f32, 0.5:1>
+func.func @max_pool_window_steps_over_input(%x: tensor<1x1x4x1x!I8>) {
+  // expected-error@+1 {{'qnt.max_pool2d' op window 0 along H holds only padding: its taps step over the input H = 1 (dilation 3); every window must hold a real element}}
+  %y = qnt.max_pool2d %x {kernel = array<i64: 2, 1>, dilations = array<i64: 3, 1>, padding = array<i64: 2, 2, 0, 0>} : tensor<1x1x4x1x!I8> -> tensor<1x2x4x1x!I8>
+  return
+}
+
+// -----
+
+!I8 = !quant.uniform<i8:f32, 0.5:1>
+func.func @max_pool_too_many_dilated_windows(%x: tensor<1x1x4x1x!I8>) {
+  // expected-error@+1 {{'qnt.max_pool2d' op dilation 4194304 exceeds the input H = 1 with 4194305 output positions: too many windows to check that each holds a real element}}
+  %y = qnt.max_pool2d %x {kernel = array<i64: 2, 1>, dilations = array<i64: 4194304, 1>, padding = array<i64: 4194304, 4194304, 0, 0>} : tensor<1x1x4x1x!I8> -> tensor<1x4194306x4x1x!I8>
+  return
+}

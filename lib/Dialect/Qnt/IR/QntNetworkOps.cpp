@@ -72,6 +72,31 @@ static LogicalResult verifyClamp(Operation *op,
   return success();
 }
 
+/// Whether some window of one dimension holds no real element. With pads
+/// smaller than the dilated extent the first and last windows always reach
+/// the input, and a window can only miss it by stepping over it: two taps
+/// straddling an input shorter than the dilation. `outSize` is the checked
+/// output size; at most kMaxWindows windows are examined.
+static std::optional<int64_t> findEmptyWindow(int64_t in, int64_t padBefore,
+                                              int64_t kernel, int64_t stride,
+                                              int64_t dilation,
+                                              int64_t outSize) {
+  if (dilation <= in)
+    return std::nullopt;
+  for (int64_t o = 0; o < outSize; ++o) {
+    // All values stay below the checked padded extent, so nothing overflows.
+    int64_t start = o * stride - padBefore;
+    // The first tap at or after 0, and its index in the window.
+    int64_t k = start >= 0 ? 0 : (-start + dilation - 1) / dilation;
+    if (k >= kernel || start + k * dilation >= in)
+      return o;
+  }
+  return std::nullopt;
+}
+
+/// Windows examined by findEmptyWindow before the verifier gives up.
+static constexpr int64_t kMaxWindows = int64_t(1) << 20;
+
 /// The window rules shared by both pools: NHWC input, result type equal to
 /// the input type except for H and W, per axis only on the channels, and a
 /// window geometry whose every window holds at least one real element.
@@ -141,6 +166,21 @@ static LogicalResult verifyPool(Operation *op, RankedTensorType inType,
              << *extent << " does not fit the padded input "
              << kDimNames[d] << " = " << inType.getDimSize(1 + d) << " + "
              << padding[2 * d] << " + " << padding[2 * d + 1];
+    if (dilations[d] > inType.getDimSize(1 + d) && *size > kMaxWindows)
+      return op->emitOpError("dilation ")
+             << dilations[d] << " exceeds the input " << kDimNames[d] << " = "
+             << inType.getDimSize(1 + d) << " with " << *size
+             << " output positions: too many windows to check that each holds "
+                "a real element";
+    if (std::optional<int64_t> empty = findEmptyWindow(
+            inType.getDimSize(1 + d), padding[2 * d], kernel[d], strides[d],
+            dilations[d], *size))
+      return op->emitOpError("window ")
+             << *empty << " along " << kDimNames[d]
+             << " holds only padding: its taps step over the input "
+             << kDimNames[d] << " = " << inType.getDimSize(1 + d)
+             << " (dilation " << dilations[d]
+             << "); every window must hold a real element";
     expected[1 + d] = *size;
   }
   if (outType.getShape() != ArrayRef<int64_t>(expected))
