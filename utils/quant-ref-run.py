@@ -29,7 +29,15 @@ def main():
             os.path.dirname(os.path.abspath(__file__)), "..", "build", "bin")
     # The first positional argument is the module; the rest go to
     # quant-ref-run (e.g. `-e forward`).
-    positional = [i for i, a in enumerate(args) if not a.startswith("-")]
+    # `-` is stdin; `-e NAME` takes a separate value.
+    positional, skip = [], False
+    for i, a in enumerate(args):
+        if skip:
+            skip = False
+        elif a in ("-e", "--e"):
+            skip = True
+        elif a == "-" or not a.startswith("-"):
+            positional.append(i)
     if not positional:
         sys.stderr.write("quant-ref-run.py: no input file\n")
         return 2
@@ -39,6 +47,7 @@ def main():
     ref_run = os.path.join(tools_dir, "quant-ref-run")
     generic = subprocess.run(
         [quant_opt, "--mlir-print-op-generic", module],
+        stdin=None if module != "-" else sys.stdin.buffer,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if generic.returncode != 0:
         sys.stderr.write("quant-ref-run.py: quant-opt could not print %s in "

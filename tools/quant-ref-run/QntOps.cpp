@@ -443,6 +443,19 @@ LogicalResult Interpreter::evalAdd(Operation *op) {
   auto clamp = readClamp(op, *y);
   if (failed(clamp))
     return failure();
+  // The integer modes shift (q - z) left by 20 (8-bit result) or 15 (16-bit)
+  // and need the result exact in i32: an i16 operand feeding an 8-bit result
+  // breaks it (contract: "exact in i32").
+  const unsigned yBits = readStorage(op, "result", yType)->width;
+  if (*mode != ref::RoundingMode::Float) {
+    const int64_t leftShift = ref::addLeftShift(yBits);
+    for (auto [what, p] : {std::make_pair("'a'", &*a), std::make_pair("'b'", &*b)})
+      if ((maxAbsOffset(*p) << leftShift) > std::numeric_limits<int32_t>::max())
+        return op->emitError("quant-ref-run: ")
+               << what << ": max|q - z| = " << maxAbsOffset(*p)
+               << " shifted left by " << leftShift
+               << " (the integer add's left_shift) overflows i32";
+  }
   const Tensor *av = codesOf(op, lookup(op, op->getOperand(0)), "'a'");
   const Tensor *bv = codesOf(op, lookup(op, op->getOperand(1)), "'b'");
   if (!av || !bv)
@@ -450,8 +463,7 @@ LogicalResult Interpreter::evalAdd(Operation *op) {
   Tensor t;
   t.shape = *yShape;
   t.codes = ref::add(av->codes, *aShape, *a, bv->codes, *bShape, *b, t.shape,
-                     *y, readStorage(op, "result", yType)->width, *mode,
-                     *clamp);
+                     *y, yBits, *mode, *clamp);
   set(op->getResult(0), std::move(t));
   return success();
 }

@@ -111,7 +111,9 @@ std::vector<int32_t> avgPool2d(const Pool2DShape &s,
 //===----------------------------------------------------------------------===//
 
 /// Concatenation along `axis`. All inputs have the result's rank and dims
-/// except along axis, whose result size is the sum. An input whose (per
+/// except along axis, whose result size is the sum. Inputs share the
+/// result's storage type (width and signedness; QuantParams only holds the
+/// range, so the caller checks it; narrow and full ranges may mix). An input whose (per
 /// tensor) scale or zero point differs from the result's is requantized to
 /// it exactly as `requantize` does (rounding `mode`, storage range, no
 /// clamp); the others are copied bit for bit.
