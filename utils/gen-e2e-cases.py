@@ -885,23 +885,37 @@ def gen_chain(rng, mod, index):
               desc)
 
 
-def gen_network_case(rng, mod, index):
+# One-case generators with the (rng, mod, index) signature that importers
+# (utils/diff-fuzz.py picks up every gen_*(rng, mod, index)) can call.
+def gen_max_pool(rng, mod, index):
+    gen_pool(rng, mod, index, "max")
+
+
+def gen_avg_pool(rng, mod, index):
+    gen_pool(rng, mod, index, "avg")
+
+
+def gen_global_avg_pool(rng, mod, index):
+    gen_pool(rng, mod, index, "global_avg")
+
+
+def network_case(rng, mod, index):
     r = rng.random()
     if r < 0.35:
         gen_add(rng, mod, index)
     elif r < 0.5:
-        gen_pool(rng, mod, index, "max")
+        gen_max_pool(rng, mod, index)
     elif r < 0.62:
-        gen_pool(rng, mod, index, "avg")
+        gen_avg_pool(rng, mod, index)
     elif r < 0.68:
-        gen_pool(rng, mod, index, "global_avg")
+        gen_global_avg_pool(rng, mod, index)
     elif r < 0.88:
         gen_concat(rng, mod, index)
     else:
         gen_chain(rng, mod, index)
 
 
-def gen_layers_case(rng, mod, index):
+def layers_case(rng, mod, index):
     r = rng.random()
     if r < 0.4:
         gen_layer(rng, mod, index, "matmul")
@@ -917,7 +931,7 @@ def generate(seed, cases, ops="layers"):
     """The module for a seed: `cases` cases of the chosen family."""
     rng = random.Random(seed)
     mod = Module(seed)
-    gen = gen_network_case if ops == "network" else gen_layers_case
+    gen = network_case if ops == "network" else layers_case
     for i in range(cases):
         gen(rng, mod, i)
     return mod
