@@ -5,16 +5,35 @@ Writes one MLIR module whose @main calls every case and prints each result
 through printMemref*, plus a labels file naming every printed tensor. The
 module is run twice by the tests: compiled (quant-opt --qnt-to-llvm |
 mlir-runner) and on the reference model (quant-ref-run); the two transcripts
-must agree bit for bit (utils/compare-outputs.py --labels ...). Nothing here
-computes an expected value: the golden values come from the reference model.
+must agree bit for bit (utils/compare-outputs.py --labels ...). The golden
+output values come from the reference model; the generator itself only
+derives, from exact rationals, the fixed-point multipliers the compiler must
+pick (--multipliers, checked by utils/check-multipliers.py) and counts the
+ties and saturations its cases reach (--stats).
 
-Cases cover matmul and conv2d (padding, stride, dilation, groups, depthwise),
+Two case families, chosen with --ops (a seed's output never changes with
+the other family's code):
+
+layers (default): matmul and conv2d (padding, stride, dilation, groups, depthwise),
 per-tensor and per-channel weights, u8 and i8 inputs, symmetric and
 asymmetric weights, weights given as codes, as float constants (folded by
 qnt.quantize) or at run time, bias none / constant / run time, fused clamps,
 i8 / u8 / i16 outputs, and all five rounding modes, plus requantize-only
 cases on extreme accumulators (INT32_MIN, INT32_MAX, ties, M >= 1, tiny M)
 and quantize / dequantize round trips printed as raw bits.
+
+network: qnt.add in all five rounding modes with numpy broadcasting of
+size-1 dims on equal ranks, clamps, u8 / i8 / i16 operands and results
+mixed, scale ratios that are powers of two or small fractions (ties) or
+tiny output scales (M_out >= 1, saturation); max_pool2d with kernel /
+stride / dilation / padding, avg_pool2d with count_include_pad, global
+average pooling, per tensor or per axis on the channels; concat of 1-4
+operands along any axis, each equal to the result's parameters or
+requantized, in every rounding mode; and conv -> requantize (ReLU) ->
+residual add -> max / global average pool chains.
+
+Importers (utils/diff-fuzz.py) call generate(seed, cases, ops) or any
+gen_*(rng, mod, index) one-case generator on a Module.
 """
 import argparse
 import json
