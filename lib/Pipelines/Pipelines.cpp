@@ -349,6 +349,9 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Deallocation clones a returned function argument (bufferization.clone):
+  // an alloc + memref.copy, which CopyToLinalgPass then makes a loop.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // Loops, then the LLVM dialect.
   pm.addNestedPass<func::FuncOp>(std::make_unique<CopyToLinalgPass>());

@@ -33,9 +33,8 @@ static quant::UniformQuantizedPerAxisType getPerAxisType(Type type) {
 /// `keep` has static size 1 (so the group is the quantized dimension alone).
 static bool othersAreUnit(ArrayRef<int64_t> group, int64_t keep,
                           ArrayRef<int64_t> shape) {
-  return llvm::all_of(group, [&](int64_t d) {
-    return d == keep || shape[d] == 1;
-  });
+  return llvm::all_of(group,
+                      [&](int64_t d) { return d == keep || shape[d] == 1; });
 }
 
 /// The index the quantized dimension `axis` of the source has in the
@@ -51,8 +50,7 @@ static std::optional<int64_t> mapAxis(Operation *op, int64_t axis) {
   }
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
     ArrayRef<int64_t> shape = expand.getResultType().getShape();
-    SmallVector<ReassociationIndices> groups =
-        expand.getReassociationIndices();
+    SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
     if (axis >= static_cast<int64_t>(groups.size()))
       return std::nullopt;
     // The one non-unit result dimension of the group carries the axis.
