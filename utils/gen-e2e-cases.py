@@ -812,10 +812,8 @@ def gen_concat(rng, mod, index):
     for i, s in enumerate(shapes):
         r = rng.random()
         # A lone operand equal to the result makes @case_N return its
-        # argument unchanged, which --qnt-to-llvm does not lower yet (an
-        # unconverted bufferization.clone; test/Integration/
-        # identity-function.test): such concats get different parameters.
-        if r < 0.35 and count > 1:
+        # argument unchanged (test/Integration/identity-function.mlir).
+        if r < 0.35:
             so, zo, kind = sy, zy, "same"
         else:
             # Scale ratios 2^k and 3/2 give exact ties; random ones general M.
@@ -824,10 +822,7 @@ def gen_concat(rng, mod, index):
             zo = net_zero_point(rng, st) if rng.random() < 0.6 else zy
             kind = "requantized"
             if so == sy and zo == zy:
-                if count == 1:
-                    zo = zy + 1 if zy < st.hi else zy - 1
-                else:
-                    kind = "same"
+                kind = "same"
             if kind != "same":
                 mod.multipliers.append(rescale_entry(name, "concat operand %d" % i, [so], [sy]))
         kinds.append("%s s=%s z=%d" % (kind, fmt(so), zo))

@@ -1,13 +1,8 @@
 // A function that returns its tensor argument unchanged (e.g. a qnt.concat
 // of one operand whose parameters equal the result's, which folds to its
-// operand) must compile through --qnt-to-llvm and run. Today the pipeline
-// leaves a `bufferization.clone` of the argument unconverted and mlir-runner
-// rejects the output ("Dialect `bufferization' not found for custom op
-// 'bufferization.clone'"): lib/Pipelines/Pipelines.cpp has no lowering of
-// bufferization.clone (e.g. convert-bufferization-to-memref) after one-shot
-// bufferization. The random suites avoid single-operand identity concats
-// until then (utils/gen-e2e-cases.py, gen_concat).
-// XFAIL: *
+// operand) compiles through --qnt-to-llvm and runs: the pipeline once left a
+// `bufferization.clone` of the argument unconverted, which mlir-runner
+// rejected. The random network suites draw such concats too.
 // RUN: quant-opt %s --qnt-to-llvm | %mlir_runner_cmd | FileCheck %s
 // CHECK: [3, -4, 127, -128]
 
