@@ -11,6 +11,8 @@
 //   qnt.quantize   -> qnt.int_quantize   (scales, zero points, range as attrs)
 //   qnt.dequantize -> qnt.int_dequantize
 //   qnt.constant   -> arith.constant     (the same bits, signless)
+//   tensor.bitcast -> its operand        (ui8 <-> i8: raw unsigned codes are
+//                                         signless too)
 //   quant.scast    -> its converted operand
 //
 // Signedness of 8-bit codes is carried by the integer ops' unit attributes;
@@ -40,15 +42,30 @@ using namespace mlir::qnt;
 static constexpr StringLiteral kUnsignedAttrName = "qnt.unsigned";
 
 namespace {
+/// Raw unsigned codes (`ui8`, e.g. the operand of a `tensor.bitcast` to
+/// `i8`) also become signless: LLVM integers carry no sign.
+static Type getSignlessIntegerType(Type type) {
+  auto integer = dyn_cast<IntegerType>(type);
+  if (!integer || integer.isSignless())
+    return type;
+  return IntegerType::get(type.getContext(), integer.getWidth());
+}
+
 class QuantTypeConverter : public TypeConverter {
 public:
   QuantTypeConverter() {
     addConversion([](Type type) { return type; });
+    addConversion([](IntegerType type) -> Type {
+      return getSignlessIntegerType(type);
+    });
     addConversion([](quant::QuantizedType type) -> Type {
       return getSignlessStorageType(type);
     });
-    addConversion(
-        [](ShapedType type) -> Type { return getStorageTensorType(type); });
+    addConversion([](ShapedType type) -> Type {
+      Type converted = getStorageTensorType(type);
+      auto shaped = cast<ShapedType>(converted);
+      return shaped.clone(getSignlessIntegerType(shaped.getElementType()));
+    });
   }
 };
 } // namespace
@@ -127,6 +144,46 @@ struct StorageCastLowering : OpConversionPattern<quant::StorageCastOp> {
       return rewriter.notifyMatchFailure(op, "operand and result differ "
                                              "after conversion");
     rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+/// `tensor.bitcast` between same-width integers (ui8 <-> i8) keeps the bits:
+/// on signless storage integers it is the identity.
+struct BitcastLowering : OpConversionPattern<tensor::BitcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tensor::BitcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!resultType)
+      return failure();
+    if (adaptor.getSource().getType() == resultType) {
+      rewriter.replaceOp(op, adaptor.getSource());
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<tensor::BitcastOp>(op, resultType,
+                                                   adaptor.getSource());
+    return success();
+  }
+};
+
+/// A constant of unsigned integers (`dense<[200, 1]> : tensor<2xui8>`) keeps
+/// its bits as signless integers (`[-56, 1] : tensor<2xi8>`).
+struct UnsignedConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        dyn_cast<ShapedType>(getTypeConverter()->convertType(op.getType()));
+    auto value = dyn_cast<DenseIntElementsAttr>(op.getValue());
+    if (!type || !value || type == op.getType())
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, type, cast<TypedAttr>(value.bitcast(type.getElementType())));
     return success();
   }
 };
@@ -217,7 +274,10 @@ static LogicalResult checkNoPublicComputeOps(ModuleOp module) {
 static void markUnsignedSignatures(ModuleOp module) {
   auto isUnsigned = [](Type type) {
     quant::QuantizedType quantType = getUniformElementType(type);
-    return quantType && !quantType.isSigned();
+    if (quantType)
+      return !quantType.isSigned();
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.getElementType().isUnsignedInteger();
   };
   Builder builder(module.getContext());
   module.walk([&](func::FuncOp func) {
@@ -261,8 +321,8 @@ struct QntStripQuantTypesPass
 
     RewritePatternSet patterns(ctx);
     patterns.add<QuantizeLowering, DequantizeLowering, ConstantLowering,
-                 StorageCastLowering, TransposeLowering, BroadcastLowering>(
-        converter, ctx);
+                 StorageCastLowering, TransposeLowering, BroadcastLowering,
+                 BitcastLowering, UnsignedConstantLowering>(converter, ctx);
     patterns.add<GenericTypeConversion>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
