@@ -107,3 +107,56 @@ void baseline_dequantize_i16(const int16_t *q, float *r, long n, float s,
   for (long i = 0; i < n; ++i)
     r[i] = ((float)q[i] - (float)z) * s;
 }
+
+/* gemmlowp's SaturatingRoundingDoublingHighMul and RoundingDivideByPOT. */
+static inline int32_t high_mul(int32_t a, int32_t b) {
+  if (a == INT32_MIN && b == INT32_MIN)
+    return INT32_MAX;
+  int64_t ab = (int64_t)a * b;
+  int64_t nudge = ab >= 0 ? (1ll << 30) : 1 - (1ll << 30);
+  return (int32_t)((ab + nudge) / (1ll << 31));
+}
+
+static inline int32_t divide_by_pot(int32_t x, int shift) {
+  int32_t mask = (int32_t)((1u << shift) - 1);
+  int32_t remainder = x & mask;
+  int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> shift) + (remainder > threshold ? 1 : 0);
+}
+
+void baseline_add(long n, const int8_t *a, const int8_t *b, int8_t *y,
+                  const struct add_params *p) {
+  for (long i = 0; i < n; ++i) {
+    int32_t a1 = (a[i] - p->za) * (1 << p->left_shift);
+    int32_t b1 = (b[i] - p->zb) * (1 << p->left_shift);
+    int32_t sa = divide_by_pot(high_mul(a1, p->m0_a), p->shift_a);
+    int32_t sb = divide_by_pot(high_mul(b1, p->m0_b), p->shift_b);
+    int32_t v =
+        divide_by_pot(high_mul(sa + sb, p->m0_out), p->shift_out) + p->zy;
+    y[i] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+  }
+}
+
+void baseline_maxpool(int h, int w, int c, int k, int stride, int pad,
+                      const int8_t *x, int8_t *y) {
+  int oh = (h + 2 * pad - k) / stride + 1, ow = (w + 2 * pad - k) / stride + 1;
+  for (int r = 0; r < oh; ++r)
+    for (int s = 0; s < ow; ++s) {
+      int8_t *out = y + ((long)r * ow + s) * c;
+      for (int ch = 0; ch < c; ++ch)
+        out[ch] = -128;
+      for (int u = 0; u < k; ++u) {
+        int ih = r * stride + u - pad;
+        if (ih < 0 || ih >= h)
+          continue;
+        for (int v = 0; v < k; ++v) {
+          int iw = s * stride + v - pad;
+          if (iw < 0 || iw >= w)
+            continue;
+          const int8_t *px = x + ((long)ih * w + iw) * c;
+          for (int ch = 0; ch < c; ++ch)
+            out[ch] = px[ch] > out[ch] ? px[ch] : out[ch];
+        }
+      }
+    }
+}

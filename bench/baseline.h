@@ -32,6 +32,24 @@ void baseline_dequantize_i8(const int8_t *q, float *r, long n, float s, int z);
 void baseline_dequantize_i16(const int16_t *q, float *r, long n, float s,
                              int z);
 
+/* TFLite's integer add ("double" rounding, all multipliers < 1): each input
+ * (q - z) << left_shift is rescaled by its own Q31 multiplier, the sum by the
+ * output multiplier, then z_y is added and the result saturated to i8. */
+struct add_params {
+  int left_shift;
+  int32_t m0_a, m0_b, m0_out;
+  int shift_a, shift_b, shift_out;
+  int32_t za, zb, zy;
+};
+
+void baseline_add(long n, const int8_t *a, const int8_t *b, int8_t *y,
+                  const struct add_params *p);
+
+/* NHWC (batch 1) max pool, k x k window, stride, symmetric padding that
+ * never wins. */
+void baseline_maxpool(int h, int w, int c, int k, int stride, int pad,
+                      const int8_t *x, int8_t *y);
+
 #ifdef __cplusplus
 }
 #endif

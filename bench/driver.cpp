@@ -58,6 +58,9 @@ void _mlir_ciface_quantize_i8(Memref<int8_t, 1> *, Memref<float, 1> *);
 void _mlir_ciface_quantize_u8(Memref<uint8_t, 1> *, Memref<float, 1> *);
 void _mlir_ciface_dequantize_i8(Memref<float, 1> *, Memref<int8_t, 1> *);
 void _mlir_ciface_dequantize_i16(Memref<float, 1> *, Memref<int16_t, 1> *);
+void _mlir_ciface_add(Memref<int8_t, 4> *, Memref<int8_t, 4> *,
+                      Memref<int8_t, 4> *);
+void _mlir_ciface_maxpool(Memref<int8_t, 4> *, Memref<int8_t, 4> *);
 }
 
 namespace {
@@ -355,6 +358,70 @@ int main(int argc, char **argv) {
         budget);
     rows.push_back(
         {"dequantize i16->f32 4Mi", tOurs, tC, 6.0 * n, true, exact});
+  }
+
+  // Whole-network ops: GB/s = bytes read + written.
+  {
+    const int h = BENCH_ADD_H, wd = BENCH_ADD_W, c = BENCH_ADD_C;
+    const long count = long(BENCH_ADD_N) * h * wd * c;
+    const add_params params = {
+        BENCH_ADD_LEFT_SHIFT, BENCH_ADD_M0_A, BENCH_ADD_M0_B, BENCH_ADD_M0_OUT,
+        BENCH_ADD_SHIFT_A,    BENCH_ADD_SHIFT_B, BENCH_ADD_SHIFT_OUT,
+        BENCH_ADD_ZA,         BENCH_ADD_ZB,      BENCH_ADD_ZY};
+    std::vector<int8_t> a(count), b(count), yc(count);
+    for (auto &v : a)
+      v = data.code();
+    for (auto &v : b)
+      v = data.code();
+    auto ia = view<int8_t, 4>(a.data(), {BENCH_ADD_N, h, wd, c});
+    auto ib = view<int8_t, 4>(b.data(), {BENCH_ADD_N, h, wd, c});
+    Memref<int8_t, 4> out{};
+    _mlir_ciface_add(&out, &ia, &ib);
+    baseline_add(count, a.data(), b.data(), yc.data(), &params);
+    bool exact = same(out.aligned, yc.data(), count);
+    std::free(out.allocated);
+    double tOurs = timeCall(
+        [&] {
+          Memref<int8_t, 4> o{};
+          _mlir_ciface_add(&o, &ia, &ib);
+          std::free(o.allocated);
+        },
+        budget);
+    double tC = timeCall(
+        [&] { baseline_add(count, a.data(), b.data(), yc.data(), &params); },
+        budget);
+    char name[96];
+    std::snprintf(name, sizeof name, "add i8 1x%dx%dx%d", h, wd, c);
+    rows.push_back({name, tOurs, tC, 3.0 * count, true, exact});
+  }
+  {
+    const int h = BENCH_POOL_H, wd = BENCH_POOL_W, c = BENCH_POOL_C,
+              k = BENCH_POOL_K, st = BENCH_POOL_STRIDE, pad = BENCH_POOL_PAD;
+    const int oh = (h + 2 * pad - k) / st + 1, ow = (wd + 2 * pad - k) / st + 1;
+    std::vector<int8_t> x(size_t(h) * wd * c), yc(size_t(oh) * ow * c);
+    for (auto &v : x)
+      v = data.code();
+    auto in = view<int8_t, 4>(x.data(), {1, h, wd, c});
+    Memref<int8_t, 4> out{};
+    _mlir_ciface_maxpool(&out, &in);
+    baseline_maxpool(h, wd, c, k, st, pad, x.data(), yc.data());
+    bool exact = same(out.aligned, yc.data(), yc.size());
+    std::free(out.allocated);
+    double tOurs = timeCall(
+        [&] {
+          Memref<int8_t, 4> o{};
+          _mlir_ciface_maxpool(&o, &in);
+          std::free(o.allocated);
+        },
+        budget);
+    double tC = timeCall(
+        [&] { baseline_maxpool(h, wd, c, k, st, pad, x.data(), yc.data()); },
+        budget);
+    char name[96];
+    std::snprintf(name, sizeof name, "max_pool %dx%d s%d 1x%dx%dx%d", k, k, st,
+                  h, wd, c);
+    rows.push_back(
+        {name, tOurs, tC, double(x.size() + yc.size()), true, exact});
   }
 
   double peak2 = measurePeakGops(), ghz2 = measureGhz();

@@ -5,21 +5,42 @@ Writes one MLIR module whose @main calls every case and prints each result
 through printMemref*, plus a labels file naming every printed tensor. The
 module is run twice by the tests: compiled (quant-opt --qnt-to-llvm |
 mlir-runner) and on the reference model (quant-ref-run); the two transcripts
-must agree bit for bit (utils/compare-outputs.py --labels ...). Nothing here
-computes an expected value: the golden values come from the reference model.
+must agree bit for bit (utils/compare-outputs.py --labels ...). The golden
+output values come from the reference model; the generator itself only
+derives, from exact rationals, the fixed-point multipliers the compiler must
+pick (--multipliers, checked by utils/check-multipliers.py) and counts the
+ties and saturations its cases reach (--stats).
 
-Cases cover matmul and conv2d (padding, stride, dilation, groups, depthwise),
+Two case families, chosen with --ops (a seed's output never changes with
+the other family's code):
+
+layers (default): matmul and conv2d (padding, stride, dilation, groups, depthwise),
 per-tensor and per-channel weights, u8 and i8 inputs, symmetric and
 asymmetric weights, weights given as codes, as float constants (folded by
 qnt.quantize) or at run time, bias none / constant / run time, fused clamps,
 i8 / u8 / i16 outputs, and all five rounding modes, plus requantize-only
 cases on extreme accumulators (INT32_MIN, INT32_MAX, ties, M >= 1, tiny M)
 and quantize / dequantize round trips printed as raw bits.
+
+network: qnt.add in all five rounding modes with numpy broadcasting of
+size-1 dims on equal ranks, clamps, u8 / i8 / i16 operands and results
+mixed, scale ratios that are powers of two or small fractions (ties) or
+tiny output scales (M_out >= 1, saturation); max_pool2d with kernel /
+stride / dilation / padding, avg_pool2d with count_include_pad, global
+average pooling, per tensor or per axis on the channels; concat of 1-4
+operands along any axis, each equal to the result's parameters or
+requantized, in every rounding mode; and conv -> requantize (ReLU) ->
+residual add -> max / global average pool chains.
+
+Importers (utils/diff-fuzz.py) call generate(seed, cases, ops) or any
+gen_*(rng, mod, index) one-case generator on a Module.
 """
 import argparse
 import json
 import math
 import random
+import re
+from fractions import Fraction
 
 ROUNDINGS = ["double", "single", "away", "half_even", "float"]
 RANGES = {"u8": (0, 255), "i8": (-128, 127), "i16": (-32768, 32767)}
@@ -87,6 +108,8 @@ class Module:
         self.funcs = []
         self.main = []
         self.labels = []
+        self.multipliers = []
+        self.stats = {}
         self.counter = 0
 
     def fresh(self):
@@ -290,6 +313,7 @@ def gen_layer(rng, mod, index, kind):
     out_st, m, zy, mode, clamp = random_output(rng, a_scales[0])
     sy = a_scales[0] / m
     y_t = per_tensor(out_st, sy, zy)
+    mod.multipliers.append(rescale_entry("case_%d" % index, "requantize", a_scales, [sy]))
     lines.append(requantize_text("%a", a_t, y_t, acc_shape, mode, clamp))
 
     name = "case_%d" % index
@@ -333,6 +357,7 @@ def gen_requantize(rng, mod, index):
     out_scale = in_scale / m
     a_t = acc_type([in_scale], None)
     y_t = per_tensor(out_st, out_scale, zy)
+    mod.multipliers.append(rescale_entry("case_%d" % index, "requantize", [in_scale], [out_scale]))
     specials = [-(1 << 31), (1 << 31) - 1, 0, 1, -1, 2, -2, 3, -3, 5, -5, 10, -10]
     codes = specials + [rng.randint(-(1 << 31), (1 << 31) - 1) for _ in range(n - len(specials))]
     name = "case_%d" % index
@@ -382,29 +407,574 @@ def gen_quantize_roundtrip(rng, mod, index):
     mod.labels.append(desc + " [dequantized f32 bits]")
 
 
+# ---------------------------------------------------------------------------
+# Expected fixed-point multipliers, from exact rationals.
+#
+# The compiler and the reference model share quantopt::ref::quantizeMultiplier;
+# a bug there would hide on both sides of the bit-for-bit comparison. So the
+# generator derives M0 and the shift of every rescale it emits on its own,
+# from the contract's rules (TFLite's QuantizeMultiplier), with Fractions:
+#  - the ratio of two scales is one IEEE double division (TFLite computes it
+#    in double): the exact quotient rounded once to the nearest double;
+#  - frexp: m = q * 2^e, q in [1/2, 1); M0 = round_half_away(q * 2^31);
+#  - M0 == 2^31 (q rounds up to 1) is halved and e bumped;
+#  - e < -31 (m < 2^-32) flushes to (0, 0); e > 30 clamps to (2^31 - 1, -30);
+#  - shift = -e (> 0 divides, < 0 shifts left), m == 0 gives (0, 0).
+# The float mode's multipliers are f32(S_in) / f32(S_out), one f32 division:
+# the exact quotient of the two f32 values rounded once to f32.
+
+INT32_MAX = (1 << 31) - 1
+
+
+def double_quotient(num, den):
+    """num / den for doubles, rounded once to the nearest double (exact int
+    true division in CPython is correctly rounded)."""
+    q = Fraction(num) / Fraction(den)
+    return Fraction(q.numerator / q.denominator)
+
+
+def frexp_exponent(m):
+    """e with 2^(e-1) <= m < 2^e for a positive Fraction m."""
+    e = m.numerator.bit_length() - m.denominator.bit_length()
+    while m >= Fraction(2) ** e:
+        e += 1
+    while m < Fraction(2) ** (e - 1):
+        e -= 1
+    return e
+
+
+def quantize_multiplier(m):
+    """(M0, shift) for a non-negative Fraction m, by the rules above."""
+    if m <= 0:
+        return 0, 0
+    e = frexp_exponent(m)
+    t = m / Fraction(2) ** e * (1 << 31)
+    fixed = math.floor(t + Fraction(1, 2))     # ties away from zero (t > 0)
+    if fixed == 1 << 31:
+        fixed //= 2
+        e += 1
+    if e < -31:
+        return 0, 0
+    if e > 30:
+        return INT32_MAX, -30
+    return fixed, -e
+
+
+def round_to_f32(x):
+    """Fraction x rounded to the nearest f32 (ties to even), as a Fraction."""
+    if x == 0:
+        return Fraction(0)
+    sign = 1 if x > 0 else -1
+    x = abs(x)
+    e = max(frexp_exponent(x) - 1, -126)       # 2^e <= x < 2^(e+1), normals
+    ulp = Fraction(2) ** (e - 23)
+    q = x / ulp
+    n = math.floor(q)
+    rest = q - n
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and n % 2 == 1):
+        n += 1
+    return sign * n * ulp
+
+
+def f32_quotient(num, den):
+    """f32(num) / f32(den) in f32 arithmetic, as a Python float."""
+    return float(round_to_f32(round_to_f32(Fraction(num)) / round_to_f32(Fraction(den))))
+
+
+def rescale_entry(func, kind, scales_in, scales_out):
+    """The expected int_requantize-style parameters of one rescale: one
+    channel per pair (a per-tensor side is repeated)."""
+    n = max(len(scales_in), len(scales_out))
+    ins = scales_in * n if len(scales_in) == 1 else scales_in
+    outs = scales_out * n if len(scales_out) == 1 else scales_out
+    qms = [quantize_multiplier(double_quotient(a, b)) for a, b in zip(ins, outs)]
+    return {"func": func, "kind": kind,
+            "multipliers": [m for m, _ in qms], "shifts": [s for _, s in qms],
+            "float_multipliers": [f32_quotient(a, b) for a, b in zip(ins, outs)]}
+
+
+def add_entry(func, sa, sb, sy, out_width):
+    """TFLite's add parameters: left_shift, and M_a, M_b, M_out as (M0, shift),
+    each ratio one double operation on the type's scales."""
+    left_shift = 20 if out_width == 8 else 15
+    twice_max = 2 * max(Fraction(sa), Fraction(sb))     # exact in double
+    ma = quantize_multiplier(double_quotient(sa, twice_max))
+    mb = quantize_multiplier(double_quotient(sb, twice_max))
+    # 2^left_shift * S_y is exact in double, so M_out is one rounding too.
+    mo = quantize_multiplier(double_quotient(twice_max, (1 << left_shift) * Fraction(sy)))
+    return {"func": func, "kind": "add", "left_shift": left_shift,
+            "multipliers": [ma[0], mb[0], mo[0]], "shifts": [ma[1], mb[1], mo[1]],
+            "float_multipliers": [f32_quotient(sa, sy), f32_quotient(sb, sy)]}
+
+
+def describe_entry(entry):
+    parts = ["M0=%d n=%d" % (m, s) for m, s in zip(entry["multipliers"], entry["shifts"])]
+    if entry["kind"] == "add":
+        return "left_shift=%d M_a: %s, M_b: %s, M_out: %s" % (
+            entry["left_shift"], parts[0], parts[1], parts[2])
+    return "Q31 " + ", ".join(parts[:4]) + (" ..." if len(parts) > 4 else "")
+
+
+# ---------------------------------------------------------------------------
+# Whole-network ops (--ops network): add, max / avg pooling, concat, chains.
+
+def net_storage(rng, kinds=("u8", "i8", "i8", "i16")):
+    name = rng.choice(kinds)
+    if name == "i8" and rng.random() < 0.2:
+        return Storage("i8", -127, 127)      # narrow range
+    return Storage(name)
+
+
+def net_zero_point(rng, st):
+    if rng.random() < 0.2:
+        return 0 if st.lo <= 0 else st.lo
+    if st.name == "i16":
+        return rng.randint(-100, 100)
+    return rng.randint(st.lo, st.hi)
+
+
+def net_codes(rng, n, st):
+    """Random codes with the storage extremes mixed in (saturation)."""
+    return [rng.choice([st.lo, st.hi]) if rng.random() < 0.15 else rng.randint(st.lo, st.hi)
+            for _ in range(n)]
+
+
+def tensor_t(shape, qtype):
+    return "tensor<%sx%s>" % (shape_str(shape), qtype)
+
+
+def emit_case(mod, index, inputs, body, results, desc):
+    """One @case_N over run-time inputs [(ssa, codes, shape, storage, qtype)]
+    returning results [(ssa, shape, qtype, storage, label)], called from @main
+    on constant codes and each result printed."""
+    name = "case_%d" % index
+    args = ", ".join("%s: %s" % (v, tensor_t(sh, t)) for v, _, sh, _, t in inputs)
+    rtypes = ", ".join(tensor_t(sh, t) for _, sh, t, _, _ in results)
+    mod.funcs.append("func.func @%s(%s) -> (%s) {" % (name, args, rtypes))
+    mod.funcs += body
+    mod.funcs.append("  return %s : %s" % (", ".join(r[0] for r in results), rtypes))
+    mod.funcs.append("}")
+    mod.funcs.append("")
+    call_args = [mod.const_codes(c, sh, st, t) for _, c, sh, st, t in inputs]
+    outs = [mod.fresh() for _ in results]
+    mod.main.append("  %s = call @%s(%s) : (%s) -> (%s)" % (
+        ", ".join(outs), name, ", ".join(call_args),
+        ", ".join(tensor_t(sh, t) for _, _, sh, _, t in inputs), rtypes))
+    for v, (_, sh, t, st, label) in zip(outs, results):
+        mod.print_codes(v, sh, t, st.name, "seed %d case %d: %s [%s]" % (mod.seed, index, desc, label))
+
+
+def add_scales(rng):
+    """(S_a, S_b, S_y): power-of-two and small-integer ratios make the
+    rescales exact, so that ties really occur; random ones exercise general
+    multipliers; a tiny S_y gives M_out >= 1 (saturation)."""
+    style = rng.choice(["pow2", "pow2", "ratio", "random", "random", "tiny_out"])
+    base = rng.choice([0.5 ** rng.randint(3, 9), round(rng.uniform(0.002, 0.2), 6)])
+    if style == "pow2":
+        sa, sb, sy = (base * 2.0 ** rng.randint(-2, 2), base * 2.0 ** rng.randint(-2, 2),
+                      base * 2.0 ** rng.randint(0, 3))
+    elif style == "ratio":
+        sa = base
+        sb = base * rng.choice([1.0, 1.5, 0.75, 3.0, 0.5])
+        sy = base * rng.choice([1.0, 1.5, 2.0, 3.0, 0.25, 4.0])
+    elif style == "random":
+        sa, sb = round(10 ** rng.uniform(-3, -0.5), 7), round(10 ** rng.uniform(-3, -0.5), 7)
+        sy = round(max(sa, sb) * 10 ** rng.uniform(-0.3, 1), 7)
+    else:
+        sa, sb = base, base * rng.choice([1.0, 0.5, 2.0])
+        sy = max(sa, sb) * 2.0 ** -20 * rng.choice([1.0, 0.5, 1.5])
+    return sa, sb, sy, style
+
+
+def broadcast_shapes(rng):
+    rank = rng.randint(1, 4)
+    out = [rng.randint(1, 5) for _ in range(rank)]
+    a, b = list(out), list(out)
+    for d in range(rank):
+        if out[d] > 1 and rng.random() < 0.4:
+            if rng.random() < 0.5:
+                a[d] = 1
+            else:
+                b[d] = 1
+    return a, b, out
+
+
+
+# Tie and saturation counts (--stats), so that a suite can show its cases
+# really reach the rounding ties and the saturation it is meant to test. They
+# look at exact rational values, not at any implementation's bits: a tie is
+# an exact rescaled value with fractional part 1/2 at the final rounding, a
+# saturation a real result that lies outside the output range (clamp
+# included) by more than one code.
+
+HALF = Fraction(1, 2)
+
+
+def qm_value(entry, i):
+    """The exact multiplier M0 * 2^-(31 + shift) of entry's i-th rescale."""
+    return Fraction(entry["multipliers"][i]) / Fraction(2) ** (31 + entry["shifts"][i])
+
+
+def is_tie(v):
+    return v - math.floor(v) == HALF
+
+
+def tally(mod, op, ties, saturated, elements):
+    st = mod.stats.setdefault(op, [0, 0, 0])
+    st[0] += ties
+    st[1] += saturated
+    st[2] += elements
+
+
+def add_stats(mod, entry, mode, a, a_shape, za, sa, b, b_shape, zb, sb, y_shape, zy, sy, lo, hi):
+    """Final-rounding ties of the add's rescale and saturated elements."""
+    ties = saturated = 0
+    rank = len(y_shape)
+    strides = lambda sh: [math.prod(sh[d + 1:]) for d in range(rank)]
+    sa_s, sb_s, sy_s = strides(a_shape), strides(b_shape), strides(y_shape)
+    fa, fb = Fraction(entry["float_multipliers"][0]), Fraction(entry["float_multipliers"][1])
+    for i in range(math.prod(y_shape)):
+        idx = [(i // sy_s[d]) % y_shape[d] for d in range(rank)]
+        qa = a[sum((idx[d] if a_shape[d] > 1 else 0) * sa_s[d] for d in range(rank))]
+        qb = b[sum((idx[d] if b_shape[d] > 1 else 0) * sb_s[d] for d in range(rank))]
+        if mode == "float":
+            v = (qa - za) * fa + (qb - zb) * fb
+        else:
+            shift = entry["left_shift"]
+            raw = (((qa - za) << shift) * qm_value(entry, 0)
+                   + ((qb - zb) << shift) * qm_value(entry, 1))
+            v = round(raw) * qm_value(entry, 2)
+        ties += is_tie(v)
+        real = ((qa - za) * Fraction(sa) + (qb - zb) * Fraction(sb)) / Fraction(sy) + zy
+        saturated += real < lo - 1 or real > hi + 1
+    tally(mod, "add", ties, saturated, math.prod(y_shape))
+
+def gen_add(rng, mod, index):
+    sta, stb, sty = net_storage(rng), net_storage(rng), net_storage(rng)
+    mode = rng.choice(ROUNDINGS)
+    # An i16 operand shifted left by 20 (the 8-bit result's left_shift)
+    # overflows i32, which the verifier rejects in the integer modes: such
+    # operands go with an i16 result or the float mode.
+    if "i16" in (sta.name, stb.name) and sty.width == 8 and mode != "float":
+        if rng.random() < 0.5:
+            sty = Storage("i16")
+        else:
+            mode = "float"
+    sa, sb, sy, style = add_scales(rng)
+    za, zb, zy = net_zero_point(rng, sta), net_zero_point(rng, stb), net_zero_point(rng, sty)
+    clamp = None
+    if rng.random() < 0.3:
+        clamp = (rng.randint(sty.lo, zy), rng.randint(zy, sty.hi))
+    a_shape, b_shape, y_shape = broadcast_shapes(rng)
+    ta, tb, ty = per_tensor(sta, sa, za), per_tensor(stb, sb, zb), per_tensor(sty, sy, zy)
+    attrs = []
+    if mode != "double" or rng.random() < 0.5:
+        attrs.append('rounding = "%s"' % mode)
+    if clamp:
+        attrs.append("clamp = array<i64: %d, %d>" % clamp)
+    body = ["  %%y = qnt.add %%a, %%b%s : %s, %s -> %s" % (
+        " {%s}" % ", ".join(attrs) if attrs else "",
+        tensor_t(a_shape, ta), tensor_t(b_shape, tb), tensor_t(y_shape, ty))]
+    name = "case_%d" % index
+    entry = add_entry(name, sa, sb, sy, sty.width)
+    mod.multipliers.append(entry)
+    desc = ("add %s + %s -> %s, a %s s=%s z=%d, b %s s=%s z=%d, out %s s=%s z=%d, "
+            "scales %s, rounding=%s clamp=%s; expected %s" % (
+                a_shape, b_shape, y_shape, sta.spelling(), fmt(sa), za, stb.spelling(),
+                fmt(sb), zb, sty.spelling(), fmt(sy), zy, style, mode, clamp,
+                describe_entry(entry)))
+    inputs = [("%a", net_codes(rng, math.prod(a_shape), sta), a_shape, sta, ta),
+              ("%b", net_codes(rng, math.prod(b_shape), stb), b_shape, stb, tb)]
+    lo, hi = clamp if clamp else (sty.lo, sty.hi)
+    add_stats(mod, entry, mode, inputs[0][1], a_shape, za, sa, inputs[1][1], b_shape, zb, sb,
+              y_shape, zy, sy, lo, hi)
+    emit_case(mod, index, inputs, body, [("%y", y_shape, ty, sty, "sum")], desc)
+
+
+def pool_input_type(rng, st, channels):
+    """Per-tensor, or per-axis on the channel dimension (3)."""
+    if rng.random() < 0.35:
+        scales = [round(rng.uniform(0.005, 0.2), 6) for _ in range(channels)]
+        zps = [net_zero_point(rng, st) for _ in range(channels)]
+        return per_axis(st, 3, scales, zps), "per-axis"
+    return per_tensor(st, round(rng.uniform(0.005, 0.2), 6), net_zero_point(rng, st)), "per-tensor"
+
+
+def window_ok(size, pad_before, kernel, stride, dilation, out):
+    """Every window holds at least one real (non-padded) position."""
+    for o in range(out):
+        start = o * stride - pad_before
+        if not any(0 <= start + k * dilation < size for k in range(kernel)):
+            return False
+    return True
+
+
+def pool_geometry(rng, with_dilation):
+    while True:
+        n, h, w, c = rng.randint(1, 2), rng.randint(1, 7), rng.randint(1, 7), rng.randint(1, 5)
+        kernel = [rng.randint(1, 3), rng.randint(1, 3)]
+        strides = [rng.randint(1, 3), rng.randint(1, 3)]
+        dil = [rng.randint(1, 2), rng.randint(1, 2)] if with_dilation else [1, 1]
+        ext = [dil[i] * (kernel[i] - 1) + 1 for i in range(2)]
+        pads = [rng.randint(0, ext[0] - 1) if rng.random() < 0.6 else 0 for _ in range(2)] + \
+               [rng.randint(0, ext[1] - 1) if rng.random() < 0.6 else 0 for _ in range(2)]
+        oh = (h + pads[0] + pads[1] - ext[0]) // strides[0] + 1
+        ow = (w + pads[2] + pads[3] - ext[1]) // strides[1] + 1
+        if h + pads[0] + pads[1] < ext[0] or w + pads[2] + pads[3] < ext[1]:
+            continue
+        if not (window_ok(h, pads[0], kernel[0], strides[0], dil[0], oh)
+                and window_ok(w, pads[2], kernel[1], strides[1], dil[1], ow)):
+            continue
+        return [n, h, w, c], kernel, strides, dil, pads, [n, oh, ow, c]
+
+
+def pool_stats(mod, codes, x_shape, qtype, st, kernel, strides, pads, cip, y_shape):
+    """Averages that are exact halves (ties of round-half-away)."""
+    zps = [int(z) for z in re.findall(r":(-?\d+)(?=[,}>])", qtype.split(",", 1)[1])]
+    n, h, w, c = x_shape
+    ties = 0
+    for b in range(n):
+        for oy in range(y_shape[1]):
+            for ox in range(y_shape[2]):
+                for ch in range(c):
+                    z = zps[ch] if len(zps) > 1 else zps[0]
+                    total = cnt = 0
+                    for ky in range(kernel[0]):
+                        for kx in range(kernel[1]):
+                            iy = oy * strides[0] - pads[0] + ky
+                            ix = ox * strides[1] - pads[2] + kx
+                            if 0 <= iy < h and 0 <= ix < w:
+                                total += codes[((b * h + iy) * w + ix) * c + ch] - z
+                                cnt += 1
+                    ties += is_tie(Fraction(total, kernel[0] * kernel[1] if cip else cnt))
+    tally(mod, "avg_pool2d", ties, 0, math.prod(y_shape))
+
+
+def gen_pool(rng, mod, index, kind):
+    st = net_storage(rng)
+    if kind == "global_avg":
+        n, h, w, c = rng.randint(1, 2), rng.randint(1, 8), rng.randint(1, 8), rng.randint(1, 6)
+        x_shape, kernel, strides, dil, pads = [n, h, w, c], [h, w], [1, 1], [1, 1], [0, 0, 0, 0]
+        y_shape = [n, 1, 1, c]
+    else:
+        x_shape, kernel, strides, dil, pads, y_shape = pool_geometry(rng, kind == "max")
+    t, layout = pool_input_type(rng, st, x_shape[3])
+    attrs = ["kernel = array<i64: %d, %d>" % tuple(kernel)]
+    if strides != [1, 1] or rng.random() < 0.3:
+        attrs.append("strides = array<i64: %d, %d>" % tuple(strides))
+    if kind == "max" and (dil != [1, 1] or rng.random() < 0.3):
+        attrs.append("dilations = array<i64: %d, %d>" % tuple(dil))
+    if pads != [0, 0, 0, 0] or rng.random() < 0.3:
+        attrs.append("padding = array<i64: %d, %d, %d, %d>" % tuple(pads))
+    cip = None
+    if kind != "max":
+        cip = rng.random() < 0.5
+        if cip or rng.random() < 0.3:
+            attrs.append("count_include_pad = %s" % ("true" if cip else "false"))
+    op = "qnt.max_pool2d" if kind == "max" else "qnt.avg_pool2d"
+    body = ["  %%y = %s %%x {%s} : %s -> %s" % (op, ", ".join(attrs), tensor_t(x_shape, t),
+                                               tensor_t(y_shape, t))]
+    desc = ("%s %s -> %s, %s %s kernel=%s strides=%s dilations=%s padding=%s "
+            "count_include_pad=%s" % (kind + "_pool2d" if kind != "global_avg" else
+                                      "global avg_pool2d", x_shape, y_shape, st.spelling(),
+                                      layout, kernel, strides, dil, pads, cip))
+    # Avg pooling of codes near one value makes sums land on halves (ties).
+    if kind != "max" and rng.random() < 0.4:
+        mid = rng.randint(st.lo, st.hi - 1)
+        codes = [rng.choice([mid, mid + 1]) for _ in range(math.prod(x_shape))]
+    else:
+        codes = net_codes(rng, math.prod(x_shape), st)
+    if kind != "max":
+        pool_stats(mod, codes, x_shape, t, st, kernel, strides, pads, cip, y_shape)
+    emit_case(mod, index, [("%x", codes, x_shape, st, t)], body,
+              [("%y", y_shape, t, st, "pooled")], desc)
+
+
+def gen_concat(rng, mod, index):
+    st = net_storage(rng, ("u8", "i8", "i16"))
+    rank = rng.randint(1, 4)
+    axis = rng.randrange(rank)
+    count = rng.randint(1, 4)
+    base = [rng.randint(1, 4) for _ in range(rank)]
+    shapes = []
+    for _ in range(count):
+        s = list(base)
+        s[axis] = rng.randint(1, 4)
+        shapes.append(s)
+    y_shape = list(base)
+    y_shape[axis] = sum(s[axis] for s in shapes)
+    sy = rng.choice([0.5 ** rng.randint(3, 8), round(rng.uniform(0.005, 0.2), 6)])
+    zy = net_zero_point(rng, st)
+    ty = per_tensor(st, sy, zy)
+    mode = rng.choice(ROUNDINGS)
+    name = "case_%d" % index
+    inputs, kinds = [], []
+    for i, s in enumerate(shapes):
+        r = rng.random()
+        # A lone operand equal to the result makes @case_N return its
+        # argument unchanged (test/Integration/identity-function.mlir).
+        if r < 0.35:
+            so, zo, kind = sy, zy, "same"
+        else:
+            # Scale ratios 2^k and 3/2 give exact ties; random ones general M.
+            so = sy * rng.choice([2.0, 0.5, 1.5, 3.0, 0.75, 4.0, 0.25, 1.0]) \
+                if rng.random() < 0.7 else round(sy * 10 ** rng.uniform(-1, 1), 7)
+            zo = net_zero_point(rng, st) if rng.random() < 0.6 else zy
+            kind = "requantized"
+            if so == sy and zo == zy:
+                kind = "same"
+            if kind != "same":
+                mod.multipliers.append(rescale_entry(name, "concat operand %d" % i, [so], [sy]))
+        kinds.append("%s s=%s z=%d" % (kind, fmt(so), zo))
+        inputs.append(("%%x%d" % i, net_codes(rng, math.prod(s), st), s, st,
+                       per_tensor(st, so, zo)))
+        if kind != "same":
+            e = mod.multipliers[-1]
+            m = Fraction(e["float_multipliers"][0]) if mode == "float" else qm_value(e, 0)
+            vals = [(q - zo) * m for q in inputs[-1][1]]
+            real = [(q - zo) * Fraction(so) / Fraction(sy) + zy for q in inputs[-1][1]]
+            tally(mod, "concat", sum(map(is_tie, vals)),
+                  sum(r < st.lo - 1 or r > st.hi + 1 for r in real), len(vals))
+    attrs = ["axis = %d : i64" % axis]
+    if mode != "double" or rng.random() < 0.5:
+        attrs.append('rounding = "%s"' % mode)
+    body = ["  %%y = qnt.concat %s {%s} : %s -> %s" % (
+        ", ".join(v for v, _, _, _, _ in inputs), ", ".join(attrs),
+        ", ".join(tensor_t(sh, t) for _, _, sh, _, t in inputs), tensor_t(y_shape, ty))]
+    desc = ("concat axis=%d of %s -> %s, %s out s=%s z=%d rounding=%s, operands: %s" % (
+        axis, shapes, y_shape, st.spelling(), fmt(sy), zy, mode, "; ".join(kinds)))
+    emit_case(mod, index, inputs, body, [("%y", y_shape, ty, st, "concatenated")], desc)
+
+
+def gen_chain(rng, mod, index):
+    """conv -> requantize (ReLU clamp) -> add of the skip -> max or avg pool."""
+    st_x = net_storage(rng, ("u8", "i8"))
+    n, h, w, c = 1, rng.randint(2, 6), rng.randint(2, 6), rng.randint(1, 4)
+    sx, zx = round(rng.uniform(0.01, 0.1), 6), net_zero_point(rng, st_x)
+    tx = per_tensor(st_x, sx, zx)
+    sw = round(rng.uniform(0.005, 0.05), 6)
+    tw = per_tensor(Storage("i8", -127, 127), sw, 0)
+    sa = sx * sw
+    ta = acc_type([sa], None)
+    st_h = net_storage(rng, ("u8", "i8"))
+    sh = round(sa * 10 ** rng.uniform(0.5, 2.0), 7)
+    zh = net_zero_point(rng, st_h)
+    th = per_tensor(st_h, sh, zh)
+    st_y = net_storage(rng, ("u8", "i8", "i16"))
+    sy = rng.choice([sx, sh, round(max(sx, sh) * rng.uniform(0.5, 3), 7)])
+    zy = net_zero_point(rng, st_y)
+    ty = per_tensor(st_y, sy, zy)
+    mode = rng.choice(ROUNDINGS)
+    add_mode = rng.choice(ROUNDINGS)
+    shape = [n, h, w, c]
+    wcodes = [rng.randint(-127, 127) for _ in range(9 * c * c)]
+    name = "case_%d" % index
+    body = [
+        "  %%w = qnt.constant dense<%s> : tensor<3x3x%dx%dxi8> -> %s" % (
+            nested(wcodes, [3, 3, c, c]), c, c, tensor_t([3, 3, c, c], tw)),
+        "  %%acc = qnt.conv2d %%x, %%w {padding = array<i64: 1, 1, 1, 1>} : %s, %s -> %s" % (
+            tensor_t(shape, tx), tensor_t([3, 3, c, c], tw), tensor_t(shape, ta)),
+        "  %%h = qnt.requantize %%acc {rounding = \"%s\", clamp = array<i64: %d, %d>} : %s -> %s" % (
+            mode, zh, st_h.hi, tensor_t(shape, ta), tensor_t(shape, th)),
+        "  %%s = qnt.add %%h, %%x {rounding = \"%s\"} : %s, %s -> %s" % (
+            add_mode, tensor_t(shape, th), tensor_t(shape, tx), tensor_t(shape, ty)),
+    ]
+    mod.multipliers.append(rescale_entry(name, "requantize", [sa], [sh]))
+    mod.multipliers.append(add_entry(name, sh, sx, sy, st_y.width))
+    if rng.random() < 0.5:
+        kind = "max_pool2d 2x2 stride 2 (padding bottom/right for odd sizes)"
+        oh, ow = (h + 1) // 2, (w + 1) // 2
+        body.append("  %%p = qnt.max_pool2d %%s {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, "
+                    "padding = array<i64: 0, %d, 0, %d>} : %s -> %s" % (
+                        h % 2, w % 2, tensor_t(shape, ty), tensor_t([n, oh, ow, c], ty)))
+    else:
+        kind = "global avg_pool2d"
+        oh, ow = 1, 1
+        body.append("  %%p = qnt.avg_pool2d %%s {kernel = array<i64: %d, %d>} : %s -> %s" % (
+            h, w, tensor_t(shape, ty), tensor_t([n, 1, 1, c], ty)))
+    desc = ("chain conv3x3 %s -> requantize(%s, ReLU) -> add skip (%s) -> %s; x %s, h %s, y %s" % (
+        shape, mode, add_mode, kind, tx, th, ty))
+    emit_case(mod, index, [("%x", net_codes(rng, math.prod(shape), st_x), shape, st_x, tx)], body,
+              [("%s", shape, ty, st_y, "residual sum"), ("%p", [n, oh, ow, c], ty, st_y, "pooled")],
+              desc)
+
+
+# One-case generators with the (rng, mod, index) signature that importers
+# (utils/diff-fuzz.py picks up every gen_*(rng, mod, index)) can call.
+def gen_max_pool(rng, mod, index):
+    gen_pool(rng, mod, index, "max")
+
+
+def gen_avg_pool(rng, mod, index):
+    gen_pool(rng, mod, index, "avg")
+
+
+def gen_global_avg_pool(rng, mod, index):
+    gen_pool(rng, mod, index, "global_avg")
+
+
+def network_case(rng, mod, index):
+    r = rng.random()
+    if r < 0.35:
+        gen_add(rng, mod, index)
+    elif r < 0.5:
+        gen_max_pool(rng, mod, index)
+    elif r < 0.62:
+        gen_avg_pool(rng, mod, index)
+    elif r < 0.68:
+        gen_global_avg_pool(rng, mod, index)
+    elif r < 0.88:
+        gen_concat(rng, mod, index)
+    else:
+        gen_chain(rng, mod, index)
+
+
+def layers_case(rng, mod, index):
+    r = rng.random()
+    if r < 0.4:
+        gen_layer(rng, mod, index, "matmul")
+    elif r < 0.8:
+        gen_layer(rng, mod, index, "conv2d")
+    elif r < 0.9:
+        gen_requantize(rng, mod, index)
+    else:
+        gen_quantize_roundtrip(rng, mod, index)
+
+
+def generate(seed, cases, ops="layers"):
+    """The module for a seed: `cases` cases of the chosen family."""
+    rng = random.Random(seed)
+    mod = Module(seed)
+    gen = network_case if ops == "network" else layers_case
+    for i in range(cases):
+        gen(rng, mod, i)
+    return mod
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--cases", type=int, default=50)
     parser.add_argument("--module", required=True, help="output .mlir")
     parser.add_argument("--labels", required=True, help="output labels .json")
+    parser.add_argument("--ops", choices=["layers", "network"], default="layers",
+                        help="case family: matmul / conv2d / requantize / quantize "
+                        "(default), or add / pools / concat / chains")
+    parser.add_argument("--stats", action="store_true", help="print per op how many "
+                        "elements hit an exact rounding tie or saturate")
+    parser.add_argument("--multipliers", help="output .json: the expected M0 and "
+                        "shift of every rescale, in module order (check-multipliers.py)")
     args = parser.parse_args()
-    rng = random.Random(args.seed)
-    mod = Module(args.seed)
-    for i in range(args.cases):
-        r = rng.random()
-        if r < 0.4:
-            gen_layer(rng, mod, i, "matmul")
-        elif r < 0.8:
-            gen_layer(rng, mod, i, "conv2d")
-        elif r < 0.9:
-            gen_requantize(rng, mod, i)
-        else:
-            gen_quantize_roundtrip(rng, mod, i)
+    mod = generate(args.seed, args.cases, args.ops)
     with open(args.module, "w") as f:
         f.write(mod.text())
     with open(args.labels, "w") as f:
         json.dump(mod.labels, f, indent=0)
+    if args.stats:
+        for op, (ties, saturated, elements) in sorted(mod.stats.items()):
+            print("%s: %d elements, %d ties, %d saturated" % (op, elements, ties, saturated))
+    if args.multipliers:
+        with open(args.multipliers, "w") as f:
+            json.dump(mod.multipliers, f, indent=0)
 
 
 if __name__ == "__main__":
