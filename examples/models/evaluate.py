@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""Imports each digits model, compiles it, runs it on the held-out digits
+and compares with torch and with the reference model. No torch needed.
+
+For each model (digits_*.onnx next to this script):
+  quant-import-onnx MODEL --input-shape input=Nx1x8x8 --entry model
+  + a @main that feeds the N held-out images and prints the logits
+  host:   quant-opt --qnt-to-llvm | mlir-runner
+  others: utils/run-on-target.py --target T (qemu for aarch64 / riscv64)
+  quant-ref-run on the same module (the reference model)
+
+Prints per model and target: torch float accuracy, torch fake-quant accuracy
+(digits.json), our int8 accuracy, the share of logits equal to the reference
+model's, and the largest distance to torch's fake-quant logits in output
+steps (and the share within one step).
+
+Usage: examples/models/evaluate.py [--build-dir build] [--targets host,aarch64]
+       [--models cnn,resnet,mlp] [--limit N]
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+LLVM_BIN = "/usr/lib/llvm-22/bin"
+LLVM_LIB = "/usr/lib/llvm-22/lib"
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        raise RuntimeError("%s failed:\n%s" % (" ".join(cmd[:2]),
+                                               r.stderr[-2000:]))
+    return r.stdout
+
+
+def driver(module_text, pixels):
+    """Appends a @main that calls @model on the images and prints logits."""
+    x = pixels.astype(np.float32).reshape(-1, 1, 8, 8) / 16.0
+    n = x.shape[0]
+    m = re.search(r"func\.func @model\([^)]*\) -> (tensor<[^>]*>)", module_text)
+    out_type = m.group(1)
+    shape = re.match(r"tensor<([0-9x]+)xf32>", out_type).group(1)
+    dense = "[" + ",".join(
+        "[[[" + "],[".join(",".join("%.6f" % v for v in row) for row in img[0]) + "]]]"
+        for img in x) + "]"
+    main = """
+  func.func private @printMemrefF32(memref<*xf32>)
+  func.func @main() {
+    %%x = arith.constant dense<%s> : tensor<%dx1x8x8xf32>
+    %%y = call @model(%%x) : (tensor<%dx1x8x8xf32>) -> %s
+    %%m = bufferization.to_buffer %%y : %s to memref<%sxf32>
+    %%u = memref.cast %%m : memref<%sxf32> to memref<*xf32>
+    call @printMemrefF32(%%u) : (memref<*xf32>) -> ()
+    return
+  }
+""" % (dense, n, n, out_type, out_type, shape, shape)
+    body = module_text.rstrip()
+    assert body.endswith("}")
+    return body[:-1] + main + "}\n"
+
+
+def logits(transcript, n):
+    data = transcript.partition("data =")[2]
+    vals = re.findall(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)", data)
+    return np.array([float(v) for v in vals], dtype=np.float64).reshape(n, -1)
+
+
+def output_scale(module_text):
+    """Scale of the quantized logits (the last qnt.dequantize)."""
+    m = re.findall(r"qnt\.dequantize %\S+ : tensor<[0-9x]+x!quant\.uniform<[^:]+:f32, ([^:>]+)(?::(-?\d+))?>>",
+                   module_text)
+    return float(m[-1][0])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--targets", default="host")
+    ap.add_argument("--models", default="cnn,resnet,mlp")
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--rounding", default="float")
+    args = ap.parse_args()
+    bindir = os.path.join(args.build_dir, "bin")
+    with open(os.path.join(HERE, "digits.json")) as f:
+        report = json.load(f)
+    held = np.load(os.path.join(HERE, "digits_heldout.npz"))
+    pixels, labels = held["pixels"], held["labels"]
+    if args.limit:
+        pixels, labels = pixels[:args.limit], labels[:args.limit]
+    n = len(labels)
+    runner_libs = ",".join([
+        os.path.join(LLVM_LIB, "libmlir_runner_utils.so"),
+        os.path.join(LLVM_LIB, "libmlir_c_runner_utils.so"),
+        os.path.join(args.build_dir, "lib", "libquant_runner_utils.so")])
+
+    rows = []
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.models.split(","):
+            info = report["models"][name]
+            fq = held["fq_logits_" + name][:n].astype(np.float64)
+            imported = run([os.path.join(bindir, "quant-import-onnx"),
+                            os.path.join(HERE, info["file"]),
+                            "--input-shape", "input=%dx1x8x8" % n,
+                            "--entry", "model", "--rounding", args.rounding])
+            scale = output_scale(imported)
+            path = os.path.join(tmp, name + ".mlir")
+            with open(path, "w") as f:
+                f.write(driver(imported, pixels))
+            try:
+                ref = logits(run([os.path.join(bindir, "quant-ref-run"), path]), n)
+            except RuntimeError as e:
+                ref = None
+                print("%s: reference model: %s" % (name, str(e).splitlines()[-1]),
+                      file=sys.stderr)
+            for target in args.targets.split(","):
+                if target == "host":
+                    lowered = run([os.path.join(bindir, "quant-opt"), path,
+                                   "--qnt-to-llvm"])
+                    out = run([os.path.join(LLVM_BIN, "mlir-runner"), "-e", "main",
+                               "-entry-point-result=void",
+                               "-shared-libs=" + runner_libs], input=lowered)
+                else:
+                    out = run([sys.executable,
+                               os.path.join(ROOT, "utils", "run-on-target.py"),
+                               "--tools-dir", bindir, "--llvm-bin", LLVM_BIN,
+                               "--target", target, path])
+                ours = logits(out, n)
+                acc = float((ours.argmax(1) == labels).mean())
+                same = float((ours == ref).mean()) if ref is not None else float("nan")
+                steps = np.abs(ours - fq) / scale
+                rows.append((name, target, info["float_accuracy"],
+                             info["fake_quant_accuracy"], acc, same,
+                             float(steps.max()), float((steps <= 1.0 + 1e-3).mean())))
+                if ref is not None and same != 1.0:
+                    failed = True
+
+    print("%-7s %-8s %8s %8s %8s %9s %10s %9s" % (
+        "model", "target", "float", "fq", "int8", "=ref", "max steps", "<=1 step"))
+    for r in rows:
+        print("%-7s %-8s %7.2f%% %7.2f%% %7.2f%% %8.2f%% %10.2f %8.2f%%" % (
+            r[0], r[1], 100 * r[2], 100 * r[3], 100 * r[4], 100 * r[5], r[6],
+            100 * r[7]))
+    print("(%d held-out digits; steps are output quantization steps of the "
+          "logits)" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
