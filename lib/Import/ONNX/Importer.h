@@ -70,7 +70,7 @@ enum class Kind {
   Pending,
 };
 
-enum class PendingOp { Contraction, Add, AvgPool, Clamp };
+enum class PendingOp { Contraction, Add, AvgPool, Concat, Clamp };
 
 struct ImportedValue;
 
@@ -86,8 +86,9 @@ struct PendingInfo {
   /// already at scale S_X * S_W (QLinearConv, DequantizeLinear'd int32).
   std::optional<std::vector<double>> floatBias;
   std::optional<std::vector<int64_t>> intBias;
-  // AvgPool.
+  // AvgPool (kernel, strides, padding) and Concat (axis, logical).
   std::vector<int64_t> kernel;
+  int64_t axis = 0;
   bool countIncludePad = false;
   /// Real bounds of fused Relu / Clip.
   double lo = -std::numeric_limits<double>::infinity();
@@ -239,6 +240,8 @@ public:
   mlir::FailureOr<ImportedValue> emitAdd(PendingInfo &p, const QParams &out);
   mlir::FailureOr<ImportedValue> emitAvgPool(PendingInfo &p,
                                              const QParams &out);
+  mlir::FailureOr<ImportedValue> emitConcat(PendingInfo &p,
+                                            const QParams &out);
 
 private:
   std::string fileName;

@@ -138,6 +138,8 @@ FailureOr<ImportedValue> Importer::emitPending(ImportedValue &v,
     return emitAdd(p, out);
   case PendingOp::AvgPool:
     return emitAvgPool(p, out);
+  case PendingOp::Concat:
+    return emitConcat(p, out);
   case PendingOp::Clamp: {
     ImportedValue &src = p.operands[0];
     ImportedValue res = src;
