@@ -45,9 +45,18 @@ static LogicalResult readBias(Importer &im, unsigned idx, int64_t channels,
     return success();
   }
   if (v.kind == Kind::Dequant && v.codes && v.q.width == 32) {
-    // Checked against S_X * S_W when the contraction is emitted.
+    // Its scale must be S_X * S_W, channel by channel.
+    const QParams &xq = p.operands[0].q, &wq = p.operands[1].q;
+    for (int64_t c = 0; c < channels; ++c) {
+      double want = xq.scales[0] * wq.scales[wq.perAxis() ? c : 0];
+      double have = v.q.scales[v.q.perAxis() ? c : 0];
+      if (!qnt::scalesMatch(have, want))
+        return im.fail("mismatched scales: bias scale " + str(have) +
+                       " is not S_X * S_W = " + str(want));
+      if (v.q.zeroPoints[v.q.perAxis() ? c : 0] != 0)
+        return im.fail("the bias zero point must be 0");
+    }
     p.intBias = broadcast(*v.codes);
-    p.operands.push_back(v);
     return success();
   }
   if (v.kind == Kind::Const && !v.i.empty() &&
@@ -204,19 +213,6 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
         codes.push_back(int32_t(r));
       }
     } else {
-      // DequantizeLinear'd int32 bias: its scale must be S_X * S_W.
-      if (p.operands.size() > 2) {
-        const QParams &bq = p.operands[2].q;
-        for (int64_t c = 0; c < channels; ++c) {
-          double want = acc.scales[acc.perAxis() ? c : 0];
-          double have = bq.scales[bq.perAxis() ? c : 0];
-          if (!qnt::scalesMatch(have, want))
-            return fail("mismatched scales: bias scale " + str(have) +
-                        " is not S_X * S_W = " + str(want));
-          if (bq.zeroPoints[bq.perAxis() ? c : 0] != 0)
-            return fail("bias zero point must be 0");
-        }
-      }
       for (int64_t c : *p.intBias) {
         if (c < INT32_MIN || c > INT32_MAX)
           return fail("bias does not fit int32");

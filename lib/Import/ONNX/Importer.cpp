@@ -32,8 +32,13 @@ Importer::Importer(MLIRContext *ctx, const ImportOptions &options,
 
 InFlightDiagnostic Importer::error() {
   InFlightDiagnostic diag = emitError(loc);
-  if (node)
-    diag << "node '" << node->name() << "' (" << node->op_type() << "): ";
+  if (node) {
+    if (node->name().empty())
+      diag << "node #" << nodeIndex;
+    else
+      diag << "node '" << node->name() << "'";
+    diag << " (" << node->op_type() << "): ";
+  }
   return diag;
 }
 
@@ -315,6 +320,8 @@ FailureOr<Value> Importer::floatValue(ImportedValue &v, bool nhwc) {
     return fail("integer tensor where a float tensor is expected (no "
                 "DequantizeLinear or Cast before it)");
   case Kind::Pending:
+    if (succeeded(settle(v)))
+      return floatValue(v, nhwc);
     return fail("this float result needs a QuantizeLinear: float islands "
                 "after a quantized contraction / add / pool are not "
                 "supported");
@@ -420,7 +427,16 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   // Function signature from the graph inputs that are not initializers.
   SmallVector<Type> argTypes;
   std::vector<std::pair<std::string, ImportedValue>> args;
-  llvm::StringSet<> seenShapes;
+  llvm::StringSet<> graphInputs;
+  for (const auto &in : graph.input())
+    if (!values.count(in.name()))
+      graphInputs.insert(in.name());
+  for (const auto &entry : options.inputShapes)
+    if (!graphInputs.count(entry.getKey())) {
+      emitError(loc) << "--input-shape names '" << entry.getKey()
+                     << "', which is not a graph input";
+      return nullptr;
+    }
   for (const auto &in : graph.input()) {
     if (values.count(in.name()))
       continue;
@@ -441,7 +457,6 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     v.kind = tt.elem_type() == onnx::TensorProto::FLOAT ? Kind::Float : Kind::Int;
     auto it = options.inputShapes.find(in.name());
     if (it != options.inputShapes.end()) {
-      seenShapes.insert(in.name());
       v.shape.assign(it->second.begin(), it->second.end());
       if (tt.has_shape() && tt.shape().dim_size() != int(v.shape.size())) {
         emitError(loc) << "--input-shape for '" << in.name() << "' has rank "
@@ -477,12 +492,6 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     argTypes.push_back(RankedTensorType::get(v.shape, *elem));
     args.push_back({in.name(), v});
   }
-  for (const auto &entry : options.inputShapes)
-    if (!seenShapes.count(entry.getKey())) {
-      emitError(loc) << "--input-shape names '" << entry.getKey()
-                     << "', which is not a graph input";
-      return nullptr;
-    }
 
   auto func = func::FuncOp::create(b, loc, options.entry,
                                    b.getFunctionType(argTypes, {}));
@@ -493,9 +502,11 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     values[arg.first] = arg.second;
   }
 
-  for (const auto &n : graph.node())
+  for (const auto &n : graph.node()) {
     if (failed(importNode(n)))
       return nullptr;
+    ++nodeIndex;
+  }
   node = nullptr;
 
   // Results in the graph's layout and element types.

@@ -145,6 +145,7 @@ public:
   mlir::Location loc;
   llvm::StringMap<ImportedValue> values;
   const onnx::NodeProto *node = nullptr;
+  int nodeIndex = 0;
   int64_t opset = 0;
 
   /// Emits "node 'NAME' (OP): MSG" and returns failure.
@@ -198,8 +199,11 @@ public:
 
   // QuantizeOps.cpp: QuantizeLinear, DequantizeLinear and the emission of
   // pending values.
-  mlir::FailureOr<QParams> readQParams(unsigned scaleIdx, unsigned zpIdx,
-                                       int64_t rank);
+  /// Without a zero point, its type is `defaultType` (ONNX: the input's
+  /// type for DequantizeLinear, uint8 for QuantizeLinear).
+  mlir::FailureOr<QParams>
+  readQParams(unsigned scaleIdx, unsigned zpIdx, int64_t rank,
+              int32_t defaultType = onnx::TensorProto::UINT8);
   mlir::LogicalResult importQuantizeLinear();
   mlir::LogicalResult importDequantizeLinear();
   mlir::FailureOr<ImportedValue> emitPending(ImportedValue &v,
@@ -208,6 +212,9 @@ public:
   /// Dequant value; anything else fails with `why`.
   mlir::FailureOr<ImportedValue *> requireQuantized(unsigned idx,
                                                     llvm::StringRef what);
+  /// Turns a pending Relu / Clip on dequantized codes into a Dequant value
+  /// where that is exact; fails (silently) otherwise.
+  mlir::LogicalResult settle(ImportedValue &v);
   std::pair<int64_t, int64_t> clampCodes(const PendingInfo &p,
                                          const QParams &out) const;
   mlir::Value requantize(mlir::Value in, mlir::Type resultType, int64_t lo,

@@ -35,7 +35,7 @@ int64_t quantopt::onnx_import::detail::quantizeLinear(double x, double scale,
 }
 
 FailureOr<QParams> Importer::readQParams(unsigned scaleIdx, unsigned zpIdx,
-                                         int64_t rank) {
+                                         int64_t rank, int32_t defaultType) {
   auto s = input(scaleIdx);
   if (failed(s))
     return failure();
@@ -47,7 +47,7 @@ FailureOr<QParams> Importer::readQParams(unsigned scaleIdx, unsigned zpIdx,
   for (double x : q.scales)
     if (!(x > 0) || !std::isfinite(x))
       return fail("scale " + str(x) + " is not positive and finite");
-  int32_t zpType = onnx::TensorProto::UINT8;
+  int32_t zpType = defaultType;
   if (hasInput(zpIdx)) {
     auto z = input(zpIdx);
     if (failed(z))
@@ -173,40 +173,47 @@ FailureOr<ImportedValue> Importer::emitPending(ImportedValue &v,
   return failure();
 }
 
+LogicalResult Importer::settle(ImportedValue &v) {
+  if (v.kind != Kind::Pending || v.pending->op != PendingOp::Clamp)
+    return failure();
+  // Relu / Clip straight on dequantized codes keeps the grid when its
+  // bounds are grid points (Relu: the zero point).
+  ImportedValue &src = v.pending->operands[0];
+  if (src.q.perAxis())
+    return failure();
+  auto [lo, hi] = clampCodes(*v.pending, src.q);
+  auto exact = [&](double bound, int64_t code) {
+    return !std::isfinite(bound) ||
+           double(code - src.q.zeroPoints[0]) * src.q.scales[0] == bound ||
+           code == src.q.qmin() || code == src.q.qmax();
+  };
+  if (!exact(v.pending->lo, lo) || !exact(v.pending->hi, hi))
+    return failure();
+  QParams q = src.q;
+  auto settled = emitPending(v, q);
+  if (failed(settled))
+    return failure();
+  settled->kind = Kind::Dequant;
+  v = std::move(*settled);
+  return success();
+}
+
 FailureOr<ImportedValue *> Importer::requireQuantized(unsigned idx,
                                                       StringRef what) {
   auto in = input(idx);
   if (failed(in))
     return failure();
   ImportedValue &v = **in;
-  if (v.isQuantized())
+  if (v.isQuantized() || succeeded(settle(v)))
     return &v;
-  if (v.kind == Kind::Pending && v.pending->op == PendingOp::Clamp) {
-    // Relu / Clip straight on dequantized codes keeps the grid when its
-    // bounds are grid points (Relu: the zero point).
-    ImportedValue &src = v.pending->operands[0];
-    if (!src.q.perAxis()) {
-      auto [lo, hi] = clampCodes(*v.pending, src.q);
-      auto exact = [&](double bound, int64_t code) {
-        return !std::isfinite(bound) ||
-               double(code - src.q.zeroPoints[0]) * src.q.scales[0] == bound ||
-               code == src.q.qmin() || code == src.q.qmax();
-      };
-      if (exact(v.pending->lo, lo) && exact(v.pending->hi, hi)) {
-        QParams q = src.q;
-        auto settled = emitPending(v, q);
-        if (failed(settled))
-          return failure();
-        settled->kind = Kind::Dequant;
-        v = std::move(*settled);
-        return &v;
-      }
-    }
-  }
-  if (v.kind == Kind::Float || v.kind == Kind::Pending)
-    return fail(what + " is a float value without DequantizeLinear: float "
-                       "islands are not supported here; add "
-                       "QuantizeLinear / DequantizeLinear before the node");
+  if (v.kind == Kind::Pending)
+    return fail(what + " is a float result that no QuantizeLinear brings "
+                       "back to integers (a float island, not supported); "
+                       "add QuantizeLinear / DequantizeLinear before the "
+                       "node");
+  if (v.kind == Kind::Float)
+    return fail(what + " is a float tensor without DequantizeLinear (a "
+                       "float island, not supported)");
   if (v.kind == Kind::Const)
     return fail(what + " is a float constant without QuantizeLinear / "
                        "DequantizeLinear");
@@ -304,7 +311,14 @@ LogicalResult Importer::importDequantizeLinear() {
   if (failed(x))
     return failure();
   ImportedValue in = **x;
-  auto q = readQParams(1, 2, in.shape.size());
+  int32_t inType = in.dtype;
+  if (in.isQuantized())
+    inType = in.q.width == 32   ? onnx::TensorProto::INT32
+             : in.q.width == 16 ? (in.q.isSigned ? onnx::TensorProto::INT16
+                                                 : onnx::TensorProto::UINT16)
+                                : (in.q.isSigned ? onnx::TensorProto::INT8
+                                                 : onnx::TensorProto::UINT8);
+  auto q = readQParams(1, 2, in.shape.size(), inType);
   if (failed(q))
     return failure();
   if (q->perAxis() && q->scales.size() != size_t(in.shape[q->axis]))
