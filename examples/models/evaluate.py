@@ -87,6 +87,11 @@ def main():
     ap.add_argument("--models", default="cnn,resnet,mlp")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--rounding", default="float")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 unless every row meets the issue's bar: "
+                         "int8 accuracy within 0.5 points of torch's "
+                         "fake-quant accuracy, 100%% equal to the reference "
+                         "model, >= 99%% of logits within one step of torch")
     args = ap.parse_args()
     bindir = os.path.join(args.build_dir, "bin")
     with open(os.path.join(HERE, "digits.json")) as f:
@@ -142,6 +147,9 @@ def main():
                              float(steps.max()), float((steps <= 1.0 + 1e-3).mean())))
                 if ref is not None and same != 1.0:
                     failed = True
+                if args.check and (abs(acc - info["fake_quant_accuracy"]) > 0.005
+                                   or same != 1.0 or rows[-1][7] < 0.99):
+                    failed = True
 
     print("%-7s %-8s %8s %8s %8s %9s %10s %9s" % (
         "model", "target", "float", "fq", "int8", "=ref", "max steps", "<=1 step"))
@@ -151,6 +159,8 @@ def main():
             100 * r[7]))
     print("(%d held-out digits; steps are output quantization steps of the "
           "logits)" % n)
+    if args.check:
+        print("check: %s" % ("FAILED" if failed else "all rows meet the bar"))
     return 1 if failed else 0
 
 
