@@ -177,7 +177,24 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
   if (w.q.perAxis())
     acc.axis = p.isConv ? 1 : 1;
 
-  auto xv = quantValue(x, /*nhwc=*/true);
+  FailureOr<Value> xv = failure();
+  if (!p.isConv && !x.flattenedFromNhwc.empty() && !x.codes) {
+    // x holds its K dimension in (h, w, c) order: permute the weight rows
+    // to match at compile time instead of transposing x at run time.
+    ArrayRef<int64_t> s = x.flattenedFromNhwc;
+    int64_t c = s[1], h = s[2], wd = s[3], n = w.shape[1];
+    std::vector<int64_t> rows(w.codes->size());
+    for (int64_t hi = 0; hi < h; ++hi)
+      for (int64_t wi = 0; wi < wd; ++wi)
+        for (int64_t ci = 0; ci < c; ++ci) {
+          int64_t kp = (hi * wd + wi) * c + ci, kl = (ci * h + hi) * wd + wi;
+          std::copy_n(w.codes->begin() + kl * n, n, rows.begin() + kp * n);
+        }
+    w.codes = std::move(rows);
+    xv = x.value;
+  } else {
+    xv = quantValue(x, /*nhwc=*/true);
+  }
   auto wv = buildWeight(*this, w, p.isConv);
   if (failed(xv) || failed(wv))
     return failure();

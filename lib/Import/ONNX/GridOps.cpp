@@ -112,6 +112,14 @@ static LogicalResult reshapeTo(Importer &im, ImportedValue v,
                      "supported");
     if (v.codes)
       break;
+    if (v.nhwc && v.shape.size() == 4 && v.flattenedFromNhwc.empty() &&
+        shape.size() == 2 && shape[0] == v.shape[0]) {
+      // Flatten of NHWC codes: keep the NHWC order and let the consumer
+      // (a MatMul permutes its weight rows) or quantValue deal with it.
+      out.value = im.reshape(v.value, shape);
+      out.flattenedFromNhwc.assign(v.shape.begin(), v.shape.end());
+      break;
+    }
     auto q = im.quantValue(v, false);
     if (failed(q))
       return failure();

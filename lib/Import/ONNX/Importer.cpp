@@ -267,6 +267,14 @@ FailureOr<Value> Importer::quantValue(ImportedValue &v, bool nhwc) {
   }
   if (!v.value)
     return fail("quantized value has no definition");
+  if (!v.flattenedFromNhwc.empty()) {
+    // Logical order needed after all: NHWC rows back to NCHW.
+    ArrayRef<int64_t> s = v.flattenedFromNhwc;
+    Value t = reshape(v.value, {s[0], s[2], s[3], s[1]});
+    t = transpose(t, kToNchw);
+    v.value = reshape(t, v.shape);
+    v.flattenedFromNhwc.clear();
+  }
   bool have = v.nhwc && v.shape.size() == 4;
   if (have == want)
     return v.value;

@@ -115,6 +115,11 @@ struct ImportedValue {
   mlir::Value value;
   /// The MLIR value of a rank-4 tensor is NHWC rather than NCHW.
   bool nhwc = false;
+  /// Set on a Flatten of an NHWC value: `value` holds the codes in N x
+  /// (H*W*C) order while the logical order is N x (C*H*W); this is the
+  /// NCHW shape before flattening. A following MatMul permutes its weight
+  /// rows instead of transposing the activations.
+  llvm::SmallVector<int64_t, 4> flattenedFromNhwc;
 
   std::shared_ptr<PendingInfo> pending;
 
