@@ -318,6 +318,7 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   // Public qnt ops to explicit integer IR.
   pm.addPass(createCanonicalizerPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(qnt::createQntNetworkToInteger());
   funcPm.addPass(qnt::createQntFoldZeroPoints());
   funcPm.addPass(qnt::createQntSymmetricWeights());
   funcPm.addPass(qnt::createQntFixedPointMultiplier());

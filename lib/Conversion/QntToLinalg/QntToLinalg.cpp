@@ -18,6 +18,7 @@
 #include "QuantOpt/Conversion/QntToLinalg/QntToLinalg.h"
 
 #include "FixedPointBuilder.h"
+#include "NetworkOpsToLinalg.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -782,4 +783,5 @@ void mlir::qnt::populateQntToLinalgConversionPatterns(
   patterns.add<IntMatmulConverter, IntConv2DConverter, IntRequantizeConverter,
                IntQuantizeConverter, IntDequantizeConverter>(
       patterns.getContext());
+  populateQntNetworkOpsToLinalgPatterns(patterns);
 }

@@ -36,7 +36,7 @@ struct QntToLinalgPass : qnt::impl::QntToLinalgBase<QntToLinalgPass> {
     WalkResult publicOps = getOperation().walk([](Operation *op) {
       if (!isa<QntDialect>(op->getDialect()) ||
           isa<IntMatmulOp, IntConv2DOp, IntRequantizeOp, IntQuantizeOp,
-              IntDequantizeOp>(op))
+              IntDequantizeOp, IntAddOp, IntMaxPool2DOp, IntAvgPool2DOp>(op))
         return WalkResult::advance();
       op->emitOpError("must be rewritten to explicit integer ops (the qnt "
                       "passes up to qnt-strip-quant-types) before "

@@ -8,6 +8,9 @@
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 
 #include "QuantOpt/Reference/FixedPoint.h"
+#include "QuantOpt/Reference/WindowArithmetic.h"
+
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::qnt;
@@ -133,4 +136,96 @@ LogicalResult IntDequantizeOp::verify() {
   return verifyAffineConversion(*this, getInput().getType(),
                                 getOutput().getType(), getAxis(),
                                 getScales().size(), getZeroPoints().size());
+}
+
+//===----------------------------------------------------------------------===//
+// Whole-network integer ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult IntAddOp::verify() {
+  RankedTensorType a = getA().getType(), b = getB().getType(),
+                   y = getOutput().getType();
+  if (!a.hasStaticShape() || !b.hasStaticShape() || !y.hasStaticShape() ||
+      a.getRank() != y.getRank() || b.getRank() != y.getRank())
+    return emitOpError("expects static operands of the result rank");
+  for (int64_t d = 0, e = y.getRank(); d < e; ++d)
+    for (int64_t size : {a.getDimSize(d), b.getDimSize(d)})
+      if (size != 1 && size != y.getDimSize(d))
+        return emitOpError("operand dimension ")
+               << d << " of size " << size << " does not broadcast to "
+               << y.getDimSize(d);
+  if (!quantopt::ref::parseRoundingMode(getRounding()))
+    return emitOpError("unknown rounding \"") << getRounding() << "\"";
+  int32_t leftShift = static_cast<int32_t>(getLeftShift());
+  if (leftShift < 0 || leftShift > 30)
+    return emitOpError("'left_shift' must lie in [0, 30], got ") << leftShift;
+  for (auto [name, multiplier, shift] :
+       {std::tuple<StringRef, uint32_t, uint32_t>{"a", getAMultiplier(),
+                                                  getAShift()},
+        {"b", getBMultiplier(), getBShift()},
+        {"output", getOutputMultiplier(), getOutputShift()}}) {
+    if (static_cast<int32_t>(multiplier) < 0)
+      return emitOpError("'") << name << "_multiplier' must be a non-negative "
+                                         "Q31 value";
+    int32_t s = static_cast<int32_t>(shift);
+    if (s < -30 || s > 31)
+      return emitOpError("'") << name << "_shift' must lie in [-30, 31], got "
+                              << s;
+  }
+  if (static_cast<int32_t>(getMin()) > static_cast<int32_t>(getMax()))
+    return emitOpError("'min' must not exceed 'max'");
+  return success();
+}
+
+/// Shared by the integer pools: NHWC, 2 kernel / stride / dilation values,
+/// 4 paddings, and the result shape of the window arithmetic.
+static LogicalResult verifyIntPool(Operation *op, RankedTensorType in,
+                                   RankedTensorType out,
+                                   ArrayRef<int64_t> kernel,
+                                   ArrayRef<int64_t> strides,
+                                   ArrayRef<int64_t> dilations,
+                                   ArrayRef<int64_t> padding) {
+  if (in.getRank() != 4 || out.getRank() != 4 || !in.hasStaticShape() ||
+      !out.hasStaticShape())
+    return op->emitOpError("expects static NHWC input and result");
+  if (in.getElementType() != out.getElementType())
+    return op->emitOpError("result element type must equal the input's");
+  if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2 ||
+      padding.size() != 4)
+    return op->emitOpError("expects 2 kernel sizes, 2 strides, 2 dilations "
+                           "and 4 paddings");
+  SmallVector<int64_t> expected = {in.getDimSize(0), 0, 0, in.getDimSize(3)};
+  for (int d = 0; d < 2; ++d) {
+    std::optional<int64_t> extent =
+        quantopt::ref::dilatedKernelExtent(kernel[d], dilations[d]);
+    std::optional<int64_t> size = quantopt::ref::windowOutputSize(
+        in.getDimSize(1 + d), padding[2 * d], padding[2 * d + 1], kernel[d],
+        strides[d], dilations[d]);
+    if (!extent || !size || padding[2 * d] >= *extent ||
+        padding[2 * d + 1] >= *extent)
+      return op->emitOpError("invalid window geometry in dimension ")
+             << 1 + d;
+    expected[1 + d] = *size;
+  }
+  if (out.getShape() != ArrayRef<int64_t>(expected))
+    return op->emitOpError("result shape must be [")
+           << ArrayRef<int64_t>(expected) << "]";
+  return success();
+}
+
+LogicalResult IntMaxPool2DOp::verify() {
+  return verifyIntPool(*this, getInput().getType(), getOutput().getType(),
+                       getKernel(), getStrides(), getDilations(), getPadding());
+}
+
+LogicalResult IntAvgPool2DOp::verify() {
+  static const int64_t kNoDilation[] = {1, 1};
+  RankedTensorType in = getInput().getType();
+  if (failed(verifyIntPool(*this, in, getOutput().getType(), getKernel(),
+                           getStrides(), kNoDilation, getPadding())))
+    return failure();
+  if (static_cast<int32_t>(getMin()) > static_cast<int32_t>(getMax()))
+    return emitOpError("'min' must not exceed 'max'");
+  return verifyChannelArray(*this, "zero_points", getZeroPoints().size(),
+                            in.getDimSize(3));
 }

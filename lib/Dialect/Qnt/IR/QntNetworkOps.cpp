@@ -253,6 +253,13 @@ LogicalResult ConcatOp::verify() {
              << name << "' storage " << storageName(q)
              << " must equal the result storage " << storageName(y)
              << " (concat requantizes scales, not storage types)";
+    quantopt::ref::QuantParams qp = getQuantParams(q), yp = getQuantParams(y);
+    if (qp.storageMin < yp.storageMin || qp.storageMax > yp.storageMax)
+      return emitOpError("'")
+             << name << "' storage range [" << qp.storageMin << ", "
+             << qp.storageMax << "] must lie within the result storage range ["
+             << yp.storageMin << ", " << yp.storageMax
+             << "] (codes of equal scale and zero point are copied)";
     if (type.getRank() != rank)
       return emitOpError("'") << name << "' must have the result rank "
                               << rank << ", got " << type;

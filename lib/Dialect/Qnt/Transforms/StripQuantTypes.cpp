@@ -167,6 +167,8 @@ static LogicalResult checkNoPublicComputeOps(ModuleOp module) {
       pass = "qnt-fold-zero-points";
     else if (isa<RequantizeOp>(op))
       pass = "qnt-fixed-point-multiplier";
+    else if (isa<AddOp, MaxPool2DOp, AvgPool2DOp, ConcatOp>(op))
+      pass = "qnt-network-to-integer";
     else
       return;
     op->emitOpError("is still present in qnt-strip-quant-types: run ")
@@ -210,7 +212,8 @@ struct QntStripQuantTypesPass
     QuantTypeConverter converter;
     ConversionTarget target(*ctx);
     target.addIllegalOp<QuantizeOp, DequantizeOp, ConstantOp, MatmulOp,
-                        Conv2DOp, RequantizeOp, quant::StorageCastOp>();
+                        Conv2DOp, RequantizeOp, AddOp, MaxPool2DOp,
+                        AvgPool2DOp, ConcatOp, quant::StorageCastOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return converter.isSignatureLegal(op.getFunctionType()) &&
              converter.isLegal(&op.getBody());

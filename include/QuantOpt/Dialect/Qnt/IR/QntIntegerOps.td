@@ -114,4 +114,86 @@ def Qnt_IntDequantizeOp : Qnt_Op<"int_dequantize", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Whole-network ops (docs/NetworkOps.md)
+//===----------------------------------------------------------------------===//
+
+def Qnt_IntAddOp : Qnt_Op<"int_add", [Pure]> {
+  let summary = "TFLite-structured integer add of two broadcast code tensors";
+  let description = [{
+    Explicit integer form of `qnt.add`. `a` and `b` broadcast numpy-style
+    (equal ranks, size-1 dimensions stretched) to the result. In the integer
+    modes, per element:
+    ```
+    sa  = multiplyByQuantizedMultiplier((a - a_zero_point) << left_shift,
+                                        a_multiplier, a_shift, rounding)
+    sb  = (the same for b)
+    y   = clamp(multiplyByQuantizedMultiplier(sa + sb, output_multiplier,
+                output_shift, rounding) + output_zero_point, min, max)
+    ```
+    with saturation as in `qnt.int_requantize`. In mode `float`:
+    `y = clamp(round_half_even(f32(a - za) * a_float_multiplier +
+    f32(b - zb) * b_float_multiplier) + output_zero_point, min, max)` in f32
+    (two products, one add, no fusion). Codes are read as unsigned where
+    `a_unsigned` / `b_unsigned` is set.
+  }];
+  let arguments = (ins Qnt_CodeTensor:$a, Qnt_CodeTensor:$b,
+                       I32Attr:$a_zero_point, I32Attr:$b_zero_point,
+                       I32Attr:$output_zero_point,
+                       I32Attr:$left_shift,
+                       I32Attr:$a_multiplier, I32Attr:$a_shift,
+                       I32Attr:$b_multiplier, I32Attr:$b_shift,
+                       I32Attr:$output_multiplier, I32Attr:$output_shift,
+                       F32Attr:$a_float_multiplier, F32Attr:$b_float_multiplier,
+                       I32Attr:$min, I32Attr:$max,
+                       StrAttr:$rounding,
+                       UnitAttr:$a_unsigned, UnitAttr:$b_unsigned,
+                       UnitAttr:$output_unsigned);
+  let results = (outs Qnt_CodeTensor:$output);
+  let assemblyFormat = [{
+    $a `,` $b attr-dict `:` type($a) `,` type($b) `->` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+def Qnt_IntMaxPool2DOp : Qnt_Op<"int_max_pool2d", [Pure]> {
+  let summary = "NHWC max pooling of raw codes; padding never wins";
+  let description = [{
+    Explicit integer form of `qnt.max_pool2d`: the maximum of the real codes
+    of each window, compared as unsigned when `input_unsigned` is set. No
+    zero point is involved: max commutes with the affine map.
+  }];
+  let arguments = (ins Qnt_CodeTensor:$input,
+                       DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$padding,
+                       UnitAttr:$input_unsigned);
+  let results = (outs Qnt_CodeTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def Qnt_IntAvgPool2DOp : Qnt_Op<"int_avg_pool2d", [Pure]> {
+  let summary = "NHWC average pooling of raw codes with exact rounding";
+  let description = [{
+    Explicit integer form of `qnt.avg_pool2d`:
+    `y = clamp(z + round_half_away_from_zero(sum(q - z) / count), min, max)`
+    by exact integer division, `z = zero_points[c]` (1 entry or one per
+    channel), `count` the number of window positions inside the input, or
+    `kernel[0] * kernel[1]` when `count_include_pad` is set.
+  }];
+  let arguments = (ins Qnt_CodeTensor:$input,
+                       DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$padding,
+                       DenseI32ArrayAttr:$zero_points,
+                       I32Attr:$min, I32Attr:$max,
+                       UnitAttr:$count_include_pad,
+                       UnitAttr:$input_unsigned);
+  let results = (outs Qnt_CodeTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
 #endif // QUANTOPT_DIALECT_QNT_IR_QNTINTEGEROPS_TD

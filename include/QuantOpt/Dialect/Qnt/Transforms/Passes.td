@@ -182,4 +182,43 @@ def QntStripQuantTypes : Pass<"qnt-strip-quant-types", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def QntNetworkToInteger : Pass<"qnt-network-to-integer", "func::FuncOp"> {
+  let summary = "Rewrite add, pooling and concat into explicit integer IR";
+  let description = [{
+    Runs before `qnt-fixed-point-multiplier` (docs/NetworkOps.md):
+
+    - `qnt.add` becomes `qnt.int_add` with TFLite's integer add parameters
+      computed in double from the scales as the types hold them:
+      `left_shift` = 20 (8-bit result) or 15 (16-bit), `twice_max =
+      2 max(S_a, S_b)`, `M_a = S_a / twice_max`, `M_b = S_b / twice_max`,
+      `M_out = twice_max / (2^left_shift S_y)`, each turned into a Q31
+      multiplier and right shift by the reference model's
+      `quantizeMultiplier`; the f32 ratios `f32(S_a) / f32(S_y)` and
+      `f32(S_b) / f32(S_y)` of mode `float` are filled in too.
+    - `qnt.max_pool2d` / `qnt.avg_pool2d` become `qnt.int_max_pool2d` /
+      `qnt.int_avg_pool2d` (zero points per channel, storage range).
+    - `qnt.concat` becomes a `qnt.requantize` of each operand whose scale or
+      zero point differs from the result's, then upstream `tensor.concat` on
+      the (now equal) quantized types.
+
+    Before (S_a = 0.5, S_b = 0.25, S_y = 1, 8-bit result):
+    ```mlir
+    %y = qnt.add %a, %b : tensor<4x!A>, tensor<4x!B> -> tensor<4x!Y>
+    ```
+    After (twice_max = 1: M_a = 0.5 = 2^30 * 2^-31, M_b = 0.25 = 2^30 *
+    2^-31 * 2^-1, M_out = 2^-20 = 2^30 * 2^-31 * 2^-19):
+    ```mlir
+    %ai = quant.scast %a : tensor<4x!A> to tensor<4xi8>
+    %bi = quant.scast %b : tensor<4x!B> to tensor<4xi8>
+    %yi = qnt.int_add %ai, %bi {a_multiplier = 1073741824 : i32, a_shift = 0 : i32, ...,
+            left_shift = 20 : i32, output_multiplier = 1073741824 : i32, output_shift = 19 : i32, ...}
+          : tensor<4xi8>, tensor<4xi8> -> tensor<4xi8>
+    %y = quant.scast %yi : tensor<4xi8> to tensor<4x!Y>
+    ```
+  }];
+  let dependentDialects = ["::mlir::qnt::QntDialect",
+                           "::mlir::quant::QuantDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // QUANTOPT_DIALECT_QNT_TRANSFORMS_PASSES_TD

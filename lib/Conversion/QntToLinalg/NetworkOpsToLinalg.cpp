@@ -1,0 +1,383 @@
+//===- NetworkOpsToLinalg.cpp - int_add / int pools to linalg -------------===//
+//
+// qnt.int_add is one elementwise linalg.generic whose operand maps broadcast
+// (a size-1 dimension reads index 0), so nothing is materialized; its body is
+// the FixedPointBuilder transcription of the reference add.
+//
+// The pools iterate (n, oh, ow, kh, kw, c): the window loops sit outside the
+// channel loop, so the innermost loop walks contiguous NHWC channels and
+// LLVM vectorizes it. Padding is a tensor.pad with a value that cannot
+// change the result: the smallest code for max (every window holds a real
+// element, verified), code 0 for the average's raw sum (the real-position
+// count times the zero point is subtracted afterwards).
+//
+//===----------------------------------------------------------------------===//
+
+#include "NetworkOpsToLinalg.h"
+
+#include "FixedPointBuilder.h"
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::qnt;
+using quantopt::ref::RoundingMode;
+
+/// I32Attr values come back as uint32_t from ODS.
+static int32_t asI32(uint32_t value) { return static_cast<int32_t>(value); }
+
+/// Extends a code to `type` (i32 or i64), unsigned codes with zero extension.
+static Value extendCode(OpBuilder &b, Location loc, Value code, Type type,
+                        bool isUnsigned) {
+  if (code.getType() == type)
+    return code;
+  if (isUnsigned)
+    return arith::ExtUIOp::create(b, loc, type, code);
+  return arith::ExtSIOp::create(b, loc, type, code);
+}
+
+static Value truncateTo(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  return b.createOrFold<arith::TruncIOp>(loc, type, value);
+}
+
+/// Erases the constants FixedPointBuilder folded away inside a generic body.
+static void eraseDeadBodyOps(linalg::GenericOp generic) {
+  for (Operation &op :
+       llvm::make_early_inc_range(llvm::reverse(*generic.getBlock())))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+}
+
+/// The map of a broadcast operand of an elementwise op over `resultShape`:
+/// a dimension of size 1 that the result stretches reads index 0.
+static AffineMap getBroadcastMap(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                 ArrayRef<int64_t> resultShape) {
+  SmallVector<AffineExpr> exprs;
+  for (auto [d, size] : llvm::enumerate(shape))
+    exprs.push_back(size == 1 && resultShape[d] != 1
+                        ? getAffineConstantExpr(0, ctx)
+                        : getAffineDimExpr(d, ctx));
+  return AffineMap::get(resultShape.size(), 0, exprs, ctx);
+}
+
+/// The smallest code of a storage integer type.
+static int64_t minCode(IntegerType type, bool isUnsigned) {
+  return isUnsigned ? 0 : -(int64_t(1) << (type.getWidth() - 1));
+}
+
+/// Pads H and W of an NHWC tensor with `padValue` (no-op without padding).
+static Value padSpatial(OpBuilder &b, Location loc, Value input,
+                        ArrayRef<int64_t> padding, int64_t padValue) {
+  if (llvm::all_of(padding, [](int64_t p) { return p == 0; }))
+    return input;
+  auto type = cast<RankedTensorType>(input.getType());
+  auto paddedType = RankedTensorType::get(
+      {type.getDimSize(0), type.getDimSize(1) + padding[0] + padding[1],
+       type.getDimSize(2) + padding[2] + padding[3], type.getDimSize(3)},
+      type.getElementType());
+  SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(padding[0]),
+                                   b.getIndexAttr(padding[2]),
+                                   b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> high = {
+      b.getIndexAttr(0), b.getIndexAttr(padding[1]), b.getIndexAttr(padding[3]),
+      b.getIndexAttr(0)};
+  Value value = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type.getElementType(), padValue));
+  return tensor::PadOp::create(b, loc, paddedType, input, low, high, value);
+}
+
+/// A window reduction over the (padded) NHWC input into `init` with the
+/// loop order (n, oh, ow, kh, kw, c); `combine(b, loc, element, acc)`.
+static Value buildWindowReduction(
+    OpBuilder &b, Location loc, Value padded, Value init,
+    ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> dilations,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr n = getAffineDimExpr(0, ctx), oh = getAffineDimExpr(1, ctx),
+             ow = getAffineDimExpr(2, ctx), kh = getAffineDimExpr(3, ctx),
+             kw = getAffineDimExpr(4, ctx), c = getAffineDimExpr(5, ctx);
+  AffineMap inputMap = AffineMap::get(
+      6, 0,
+      {n, oh * strides[0] + kh * dilations[0],
+       ow * strides[1] + kw * dilations[1], c},
+      ctx);
+  AffineMap outputMap = AffineMap::get(6, 0, {n, oh, ow, c}, ctx);
+  // tensor.empty of the window shape: linalg needs the kh, kw extents from
+  // an operand.
+  Value window = tensor::EmptyOp::create(b, loc, kernel, b.getI8Type());
+  AffineMap windowMap = AffineMap::get(6, 0, {kh, kw}, ctx);
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators = {
+      IteratorType::parallel,  IteratorType::parallel,
+      IteratorType::parallel,  IteratorType::reduction,
+      IteratorType::reduction, IteratorType::parallel};
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), ValueRange{padded, window}, init,
+      ArrayRef<AffineMap>{inputMap, windowMap, outputMap}, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc,
+                                combine(nb, nloc, args[0], args[2]));
+      });
+  return generic.getResult(0);
+}
+
+namespace {
+
+struct IntAddConverter : OpConversionPattern<IntAddOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(IntAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<RoundingMode> mode =
+        quantopt::ref::parseRoundingMode(op.getRounding());
+    if (!mode)
+      return op.emitOpError("unknown rounding \"") << op.getRounding() << "\"";
+    Location loc = op.getLoc();
+    RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
+                     yType = op.getOutput().getType();
+    MLIRContext *ctx = op.getContext();
+    int64_t rank = yType.getRank();
+    SmallVector<AffineMap> maps = {
+        getBroadcastMap(ctx, aType.getShape(), yType.getShape()),
+        getBroadcastMap(ctx, bType.getShape(), yType.getShape()),
+        rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+
+    int32_t za = asI32(op.getAZeroPoint()), zb = asI32(op.getBZeroPoint()),
+            zy = asI32(op.getOutputZeroPoint());
+    int32_t min = asI32(op.getMin()), max = asI32(op.getMax());
+    bool exactF32Bounds = FixedPointBuilder::boundsExactInF32(min, max, {zy});
+    bool aUnsigned = op.getAUnsigned(), bUnsigned = op.getBUnsigned();
+    Type storageType = yType.getElementType();
+    Value init = tensor::EmptyOp::create(rewriter, loc, yType.getShape(),
+                                         storageType);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, yType, ValueRange{adaptor.getA(), adaptor.getB()}, init,
+        maps, iterators, [&](OpBuilder &b, Location nloc, ValueRange args) {
+          FixedPointBuilder fp(b, nloc);
+          Type i32 = b.getI32Type();
+          // (q - z) is exact in i32 for 8- and 16-bit codes.
+          auto centered = [&](Value code, bool isUnsigned, int32_t z) {
+            Value x = extendCode(b, nloc, code, i32, isUnsigned);
+            return z == 0 ? x : arith::SubIOp::create(b, nloc, x, fp.i32Const(z));
+          };
+          Value xa = centered(args[0], aUnsigned, za);
+          Value xb = centered(args[1], bUnsigned, zb);
+          Value y;
+          if (*mode == RoundingMode::Float) {
+            // ONNX Runtime's QLinearAdd: two f32 products, one add.
+            Type f32 = b.getF32Type();
+            Value va = arith::MulFOp::create(
+                b, nloc, arith::SIToFPOp::create(b, nloc, f32, xa),
+                fp.f32Const(op.getAFloatMultiplier().convertToFloat()));
+            Value vb = arith::MulFOp::create(
+                b, nloc, arith::SIToFPOp::create(b, nloc, f32, xb),
+                fp.f32Const(op.getBFloatMultiplier().convertToFloat()));
+            y = fp.roundAddZeroPointClamp(
+                arith::AddFOp::create(b, nloc, va, vb), fp.i32Const(zy),
+                fp.i32Const(min), fp.i32Const(max), exactF32Bounds);
+          } else {
+            // TFLite: each input shifted up by left_shift (exact in i32, see
+            // the qnt.add verifier) and scaled by M <= 1/2, so |sa|, |sb| <=
+            // 2^30 and their sum is exact in i32.
+            Value shift = fp.i32Const(asI32(op.getLeftShift()));
+            auto scaled = [&](Value x, uint32_t multiplier, uint32_t rshift) {
+              Value shifted = arith::ShLIOp::create(b, nloc, x, shift);
+              Value s = fp.multiplyByQuantizedMultiplier(
+                  shifted, fp.i32Const(asI32(multiplier)),
+                  fp.i32Const(asI32(rshift)), *mode);
+              return truncateTo(b, nloc, s, i32);
+            };
+            Value sa = scaled(xa, op.getAMultiplier(), op.getAShift());
+            Value sb = scaled(xb, op.getBMultiplier(), op.getBShift());
+            Value raw = arith::AddIOp::create(b, nloc, sa, sb);
+            RescaleOperands rescale;
+            rescale.multiplier = fp.i32Const(asI32(op.getOutputMultiplier()));
+            rescale.rightShift = fp.i32Const(asI32(op.getOutputShift()));
+            y = fp.applyRescale(*mode, rescale, raw, fp.i32Const(zy),
+                                fp.i32Const(min), fp.i32Const(max),
+                                exactF32Bounds);
+          }
+          linalg::YieldOp::create(b, nloc,
+                                  truncateTo(b, nloc, y, storageType));
+        });
+    eraseDeadBodyOps(generic);
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct IntMaxPool2DConverter : OpConversionPattern<IntMaxPool2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(IntMaxPool2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType yType = op.getOutput().getType();
+    auto codeType = cast<IntegerType>(yType.getElementType());
+    bool isUnsigned = op.getInputUnsigned();
+    // The smallest code never beats a real element, and every window holds
+    // one (verified), so padding and the initial value cannot win.
+    int64_t lowest = minCode(codeType, isUnsigned);
+    Value padded =
+        padSpatial(rewriter, loc, adaptor.getInput(), op.getPadding(), lowest);
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, yType.getShape(), codeType);
+    Value lowestValue = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getIntegerAttr(codeType, lowest));
+    Value init =
+        linalg::FillOp::create(rewriter, loc, lowestValue, empty).getResult(0);
+    Value result = buildWindowReduction(
+        rewriter, loc, padded, init, op.getKernel(), op.getStrides(),
+        op.getDilations(), [&](OpBuilder &b, Location nloc, Value x, Value acc) {
+          if (isUnsigned)
+            return arith::MaxUIOp::create(b, nloc, x, acc).getResult();
+          return arith::MaxSIOp::create(b, nloc, x, acc).getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct IntAvgPool2DConverter : OpConversionPattern<IntAvgPool2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(IntAvgPool2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    RankedTensorType xType = op.getInput().getType(),
+                     yType = op.getOutput().getType();
+    auto codeType = cast<IntegerType>(yType.getElementType());
+    bool isUnsigned = op.getInputUnsigned();
+    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
+                      padding = op.getPadding();
+    ArrayRef<int32_t> zeroPoints = op.getZeroPoints();
+    int64_t inH = xType.getDimSize(1), inW = xType.getDimSize(2);
+    int64_t outH = yType.getDimSize(1), outW = yType.getDimSize(2);
+    int64_t windowSize = kernel[0] * kernel[1];
+
+    // Real positions per output row / column (no dilation).
+    auto inside = [](int64_t o, int64_t stride, int64_t padBefore, int64_t k,
+                     int64_t in) {
+      int64_t start = o * stride - padBefore;
+      return std::min(start + k, in) - std::max<int64_t>(start, 0);
+    };
+    SmallVector<int64_t> counts;
+    for (int64_t oh = 0; oh < outH; ++oh)
+      for (int64_t ow = 0; ow < outW; ++ow)
+        counts.push_back(inside(oh, strides[0], padding[0], kernel[0], inH) *
+                         inside(ow, strides[1], padding[2], kernel[1], inW));
+
+    // Sum of raw codes; the accumulator widens to i64 only when the window
+    // could overflow i32 (|code| + |z| <= 2^16 per element).
+    uint64_t maxAbsCode = isUnsigned ? (uint64_t(1) << codeType.getWidth()) - 1
+                                     : uint64_t(1) << (codeType.getWidth() - 1);
+    uint64_t maxAbsZero = 0;
+    for (int32_t z : zeroPoints)
+      maxAbsZero = std::max<uint64_t>(maxAbsZero, std::abs(int64_t(z)));
+    bool wide = (maxAbsCode + maxAbsZero + 1) * uint64_t(windowSize) >
+                uint64_t(std::numeric_limits<int32_t>::max());
+    Type accType = wide ? rewriter.getI64Type() : rewriter.getI32Type();
+
+    Value padded =
+        padSpatial(rewriter, loc, adaptor.getInput(), padding, /*padValue=*/0);
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, yType.getShape(), accType);
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getIntegerAttr(accType, 0));
+    Value init = linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+    static const int64_t kNoDilation[] = {1, 1};
+    Value sums = buildWindowReduction(
+        rewriter, loc, padded, init, kernel, strides, kNoDilation,
+        [&](OpBuilder &b, Location nloc, Value x, Value acc) -> Value {
+          return arith::AddIOp::create(
+              b, nloc, acc, extendCode(b, nloc, x, accType, isUnsigned));
+        });
+
+    // Finalize: s = sum - count * z, y = clamp(z + roundAway(s / d)).
+    AffineMap identity = rewriter.getMultiDimIdentityMap(4);
+    SmallVector<Value> inputs = {sums};
+    SmallVector<AffineMap> maps = {identity};
+    bool uniformCount = llvm::all_equal(counts);
+    if (!uniformCount) {
+      auto type = RankedTensorType::get({outH, outW}, accType);
+      SmallVector<APInt> values;
+      for (int64_t c : counts)
+        values.push_back(APInt(accType.getIntOrFloatBitWidth(), c));
+      inputs.push_back(arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(type, values)));
+      maps.push_back(AffineMap::get(
+          4, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx));
+    }
+    bool uniformZero = llvm::all_equal(zeroPoints);
+    if (!uniformZero) {
+      auto type = RankedTensorType::get({int64_t(zeroPoints.size())},
+                                        rewriter.getI32Type());
+      inputs.push_back(arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(type, zeroPoints)));
+      maps.push_back(AffineMap::get(4, 0, {getAffineDimExpr(3, ctx)}, ctx));
+    }
+    maps.push_back(identity);
+    Value out = tensor::EmptyOp::create(rewriter, loc, yType.getShape(),
+                                        codeType);
+    int32_t min = asI32(op.getMin()), max = asI32(op.getMax());
+    bool includePad = op.getCountIncludePad();
+    SmallVector<utils::IteratorType> iterators(4,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, yType, inputs, out, maps, iterators,
+        [&](OpBuilder &b, Location nloc, ValueRange args) {
+          auto accConst = [&](int64_t v) -> Value {
+            return arith::ConstantOp::create(b, nloc,
+                                             b.getIntegerAttr(accType, v));
+          };
+          unsigned next = 1;
+          Value count = uniformCount ? accConst(counts.front()) : args[next++];
+          Value z32 = uniformZero ? arith::ConstantOp::create(
+                                        b, nloc, b.getI32IntegerAttr(
+                                                     zeroPoints.front()))
+                                        .getResult()
+                                  : args[next++];
+          Value z = extendCode(b, nloc, z32, accType, /*isUnsigned=*/false);
+          Value s = arith::SubIOp::create(
+              b, nloc, args[0], arith::MulIOp::create(b, nloc, count, z));
+          Value divisor = includePad ? accConst(windowSize) : count;
+          // Round half away from zero: add +-floor(d / 2), divide toward 0.
+          Value half = arith::DivSIOp::create(b, nloc, divisor, accConst(2));
+          Value negative = arith::CmpIOp::create(
+              b, nloc, arith::CmpIPredicate::slt, s, accConst(0));
+          Value bias = arith::SelectOp::create(
+              b, nloc, negative, arith::SubIOp::create(b, nloc, accConst(0), half),
+              half);
+          Value q = arith::DivSIOp::create(
+              b, nloc, arith::AddIOp::create(b, nloc, s, bias), divisor);
+          Value y = arith::AddIOp::create(b, nloc, q, z);
+          y = arith::MaxSIOp::create(b, nloc, y, accConst(min));
+          y = arith::MinSIOp::create(b, nloc, y, accConst(max));
+          linalg::YieldOp::create(b, nloc, truncateTo(b, nloc, y, codeType));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::qnt::populateQntNetworkOpsToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<IntAddConverter, IntMaxPool2DConverter, IntAvgPool2DConverter>(
+      patterns.getContext());
+}

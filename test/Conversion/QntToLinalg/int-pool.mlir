@@ -1,0 +1,103 @@
+// RUN: quant-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(qnt-to-linalg))" | FileCheck %s
+
+// Max pool of u8 codes: padding and the initial value are the smallest code
+// (0 unsigned), which never beats a real element; the window loops (d3, d4)
+// sit outside the channel loop d5, so the innermost loop walks contiguous
+// channels. Input index: oh * 2 + kh (stride 2), ow + kw * 2 (dilation 2).
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 + d4 * 2, d5)>
+// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>
+// CHECK-LABEL: func.func @max_u8
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 1, 0] high[0, 0, 0, 0]
+// CHECK: tensor.yield %c0_i8
+// CHECK: } : tensor<1x4x4x2xi8> to tensor<1x4x5x2xi8>
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%c0_i8{{.*}} : i8) outs(%{{.*}} : tensor<1x2x3x2xi8>)
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[WIN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+// CHECK-SAME: ins(%[[P]], %{{.*}} : tensor<1x4x5x2xi8>, tensor<2x2xi8>) outs(%[[INIT]] : tensor<1x2x3x2xi8>)
+// CHECK: arith.maxui
+func.func @max_u8(%x: tensor<1x4x4x2xi8>) -> tensor<1x2x3x2xi8> {
+  %y = qnt.int_max_pool2d %x {dilations = array<i64: 1, 2>, input_unsigned, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0, 1, 0>, strides = array<i64: 2, 1>}
+       : tensor<1x4x4x2xi8> -> tensor<1x2x3x2xi8>
+  return %y : tensor<1x2x3x2xi8>
+}
+
+// -----
+
+// Signed: -128 pads and initializes; no padding means no tensor.pad.
+// CHECK-LABEL: func.func @max_i8
+// CHECK-NOT: tensor.pad
+// CHECK: linalg.fill ins(%c-128_i8
+// CHECK: arith.maxsi
+func.func @max_i8(%x: tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8> {
+  %y = qnt.int_max_pool2d %x {dilations = array<i64: 1, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>}
+       : tensor<1x4x4x8xi8> -> tensor<1x2x2x8xi8>
+  return %y : tensor<1x2x2x8xi8>
+}
+
+// -----
+
+// Average pool, 3x3 input, 2x2 window, stride 2, top/left padding 1: raw
+// codes (padding 0) are summed in i32, then the real-position counts
+// [[1, 2], [2, 4]] (row 0 of the output sees 1 input row, row 1 two; the
+// same for columns) and the per-channel zero points [1, -2] are constant
+// operands: s = sum - count * z, y = clamp(z + (s +- count / 2) / count).
+// CHECK-DAG: #[[CNT:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2)>
+// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2, d3) -> (d3)>
+// CHECK-LABEL: func.func @avg_per_channel
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 0, 0, 0]
+// CHECK: tensor.yield %c0_i8
+// CHECK: %[[SUM:.*]] = linalg.generic
+// CHECK-SAME: outs(%{{.*}} : tensor<1x2x2x2xi32>)
+// CHECK: arith.extsi %{{.*}} : i8 to i32
+// CHECK: arith.addi
+// CHECK: %[[COUNTS:.*]] = arith.constant dense<{{\[}}[1, 2], [2, 4]]> : tensor<2x2xi32>
+// CHECK: %[[ZPS:.*]] = arith.constant dense<[1, -2]> : tensor<2xi32>
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[CNT]], #[[CH]], #{{.*}}]
+// CHECK-SAME: ins(%[[SUM]], %[[COUNTS]], %[[ZPS]] : tensor<1x2x2x2xi32>, tensor<2x2xi32>, tensor<2xi32>)
+// CHECK: ^bb0(%[[S:.*]]: i32, %[[N:.*]]: i32, %[[Z:.*]]: i32, %{{.*}}: i8):
+// CHECK: %[[NZ:.*]] = arith.muli %[[N]], %[[Z]]
+// CHECK: %[[C:.*]] = arith.subi %[[S]], %[[NZ]]
+// CHECK: %[[HALF:.*]] = arith.divsi %[[N]], %c2_i32
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[C]], %c0_i32
+// CHECK: %[[BIAS:.*]] = arith.select %[[NEG]]
+// CHECK: %[[R:.*]] = arith.addi %[[C]], %[[BIAS]]
+// CHECK: %[[Q:.*]] = arith.divsi %[[R]], %[[N]]
+// CHECK: arith.addi %[[Q]], %[[Z]]
+// CHECK: arith.maxsi %{{.*}}, %c-128_i32
+// CHECK: arith.minsi %{{.*}}, %c127_i32
+func.func @avg_per_channel(%x: tensor<1x3x3x2xi8>) -> tensor<1x2x2x2xi8> {
+  %y = qnt.int_avg_pool2d %x {kernel = array<i64: 2, 2>, max = 127 : i32, min = -128 : i32, padding = array<i64: 1, 0, 1, 0>, strides = array<i64: 2, 2>, zero_points = array<i32: 1, -2>}
+       : tensor<1x3x3x2xi8> -> tensor<1x2x2x2xi8>
+  return %y : tensor<1x2x2x2xi8>
+}
+
+// -----
+
+// count_include_pad divides by the window size 4 while the zero-point term
+// still uses the real count (padding contributes q - z = 0); uniform
+// parameters become constants in the body.
+// CHECK-LABEL: func.func @avg_include_pad
+// CHECK: arith.constant dense<{{\[}}[1, 2], [2, 4]]>
+// CHECK: ^bb0(%[[S:.*]]: i32, %[[N:.*]]: i32, %{{.*}}: i8):
+// CHECK: arith.muli %[[N]], %c128_i32
+// CHECK: arith.divsi %c4_i32, %c2_i32
+// CHECK: arith.divsi %{{.*}}, %c4_i32
+func.func @avg_include_pad(%x: tensor<1x3x3x4xi8>) -> tensor<1x2x2x4xi8> {
+  %y = qnt.int_avg_pool2d %x {count_include_pad, input_unsigned, kernel = array<i64: 2, 2>, max = 255 : i32, min = 0 : i32, padding = array<i64: 1, 0, 1, 0>, strides = array<i64: 2, 2>, zero_points = array<i32: 128>}
+       : tensor<1x3x3x4xi8> -> tensor<1x2x2x4xi8>
+  return %y : tensor<1x2x2x4xi8>
+}
+
+// -----
+
+// A 256 x 256 window of i16 codes can sum to 2^16 * 32768 = 2^31: the sum
+// widens to i64.
+// CHECK-LABEL: func.func @avg_wide
+// CHECK: linalg.fill ins(%c0_i64 : i64)
+// CHECK: arith.extsi %{{.*}} : i16 to i64
+// CHECK: arith.trunci %{{.*}} : i64 to i16
+func.func @avg_wide(%x: tensor<1x256x256x1xi16>) -> tensor<1x1x1x1xi16> {
+  %y = qnt.int_avg_pool2d %x {kernel = array<i64: 256, 256>, max = 32767 : i32, min = -32768 : i32, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, zero_points = array<i32: 0>}
+       : tensor<1x256x256x1xi16> -> tensor<1x1x1x1xi16>
+  return %y : tensor<1x1x1x1xi16>
+}

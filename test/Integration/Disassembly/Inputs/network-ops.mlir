@@ -1,0 +1,21 @@
+// Inputs of network-ops-vectorized.mlir: 64 channels, NHWC.
+!A = !quant.uniform<i8:f32, 0.05:-3>
+!B = !quant.uniform<i8:f32, 0.1:4>
+!Y = !quant.uniform<i8:f32, 0.125:-1>
+!X = !quant.uniform<u8:f32, 0.25:128>
+func.func @add_i8(%a: tensor<1x8x8x64x!A>, %b: tensor<1x8x8x64x!B>) -> tensor<1x8x8x64x!Y> {
+  %y = qnt.add %a, %b : tensor<1x8x8x64x!A>, tensor<1x8x8x64x!B> -> tensor<1x8x8x64x!Y>
+  return %y : tensor<1x8x8x64x!Y>
+}
+func.func @add_float(%a: tensor<1x8x8x64x!A>, %b: tensor<1x1x1x64x!B>) -> tensor<1x8x8x64x!Y> {
+  %y = qnt.add %a, %b {rounding = "float"} : tensor<1x8x8x64x!A>, tensor<1x1x1x64x!B> -> tensor<1x8x8x64x!Y>
+  return %y : tensor<1x8x8x64x!Y>
+}
+func.func @max_pool_u8(%x: tensor<1x8x8x64x!X>) -> tensor<1x4x4x64x!X> {
+  %m = qnt.max_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<1x8x8x64x!X> -> tensor<1x4x4x64x!X>
+  return %m : tensor<1x4x4x64x!X>
+}
+func.func @avg_pool_u8(%x: tensor<1x8x8x64x!X>) -> tensor<1x1x1x64x!X> {
+  %p = qnt.avg_pool2d %x {kernel = array<i64: 8, 8>} : tensor<1x8x8x64x!X> -> tensor<1x1x1x64x!X>
+  return %p : tensor<1x1x1x64x!X>
+}
