@@ -12,6 +12,8 @@
 #include "Importer.h"
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 
 #include <cmath>
 
@@ -147,8 +149,54 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
   auto in = quantValue(x, /*nhwc=*/true);
   if (failed(in))
     return failure();
-  // qnt.avg_pool2d averages codes on the input grid (TFLite's rule); the
-  // change to the output grid is one requantize.
+  auto [lo, hi] = clampCodes(p, out);
+  bool unpadded = llvm::all_of(p.padding, [](int64_t v) { return v == 0; });
+  if ((out != x.q || lo != out.qmin() || hi != out.qmax()) &&
+      (unpadded || p.countIncludePad)) {
+    // To another grid: rounding the average on the input grid first would
+    // add a rounding the float graph does not have (up to half an input
+    // step, more than an output step when the output grid is finer).
+    // Instead sum exactly, as a depthwise conv with weights 1 at scale
+    // 1 / count, and requantize the sum once: M = S_x / (count * S_y).
+    int64_t channels = x.shape[1];
+    int64_t count = p.kernel[0] * p.kernel[1];
+    QParams ones;
+    ones.width = 8;
+    ones.isSigned = true;
+    ones.scales = {1.0 / double(count)};
+    ones.zeroPoints = {0};
+    SmallVector<int64_t> wShape = {p.kernel[0], p.kernel[1], 1, channels};
+    auto wType = RankedTensorType::get(wShape, quantElementType(ones, -1));
+    std::vector<int32_t> codes(count * channels, 1);
+    Value w = qnt::ConstantOp::create(
+                  b, loc, wType,
+                  qnt::buildCodesAttr(
+                      wShape, cast<quant::QuantizedType>(wType.getElementType()),
+                      codes))
+                  .getResult();
+    QParams acc;
+    acc.width = 32;
+    acc.isSigned = true;
+    acc.scales = {x.q.scales[0] / double(count)};
+    acc.zeroPoints = {0};
+    ImportedValue sum = x;
+    sum.codes.reset();
+    sum.kind = Kind::Quant;
+    sum.nhwc = true;
+    sum.q = acc;
+    sum.shape = pooledShape(x, p.kernel, p.strides, {1, 1}, p.padding);
+    Value accValue =
+        qnt::Conv2DOp::create(b, loc, quantTensorType(sum), *in, w, Value(),
+                              p.strides, ArrayRef<int64_t>{1, 1}, p.padding,
+                              uint64_t(channels))
+            .getResult();
+    ImportedValue y = sum;
+    y.q = out;
+    y.value = requantize(accValue, quantTensorType(y), lo, hi, out);
+    return y;
+  }
+  // On the input grid: qnt.avg_pool2d averages codes (TFLite's rule,
+  // count_include_pad respected); a different output grid is one requantize.
   ImportedValue pooled = x;
   pooled.codes.reset();
   pooled.kind = Kind::Quant;
@@ -158,7 +206,6 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
                                        p.kernel, p.strides, p.padding,
                                        p.countIncludePad)
                   .getResult();
-  auto [lo, hi] = clampCodes(p, out);
   ImportedValue y = pooled;
   y.q = out;
   if (out == x.q && lo == out.qmin() && hi == out.qmax())

@@ -345,6 +345,118 @@ def case_conv_flatten_gemm():
     return m, {"x": x}, {"y": ("codes", y, y_s, y_z), "f": ("codes", f, h_s, h_z)}
 
 
+def qdq(nodes, inits, name, s, z, dtype=np.uint8):
+    """Q -> DQ of graph input `name` with its own parameters."""
+    nodes += [helper.make_node("QuantizeLinear", [name, name + "_s", name + "_z"], [name + "q"]),
+              helper.make_node("DequantizeLinear", [name + "q", name + "_s", name + "_z"], [name + "d"])]
+    inits += [init(name + "_s", F32(s)), init(name + "_z", np.asarray(z, dtype))]
+
+
+def qdq_out(nodes, inits, src, name, s, z, dtype=np.uint8):
+    nodes += [helper.make_node("QuantizeLinear", [src, name + "_s", name + "_z"], [name + "q"]),
+              helper.make_node("DequantizeLinear", [name + "q", name + "_s", name + "_z"], [name])]
+    inits += [init(name + "_s", F32(s)), init(name + "_z", np.asarray(z, dtype))]
+
+
+def case_add_relu():
+    """DQ(a) + DQ(b) (b broadcast over H, W) -> Relu -> Q: qnt.add with
+    ONNX Runtime's QLinearAdd rule and the ReLU as clamp."""
+    r = rng(9)
+    a = r.uniform(-1, 1, (1, 3, 4, 4)).astype(F32)
+    bb = r.uniform(-2, 2, (1, 3, 1, 1)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "a", 0.01, 100)
+    qdq(nodes, inits, "b", 0.02, 128)
+    nodes += [helper.make_node("Add", ["ad", "bd"], ["s"]),
+              helper.make_node("Relu", ["s"], ["r"])]
+    y_s, y_z = 0.015, 20
+    qdq_out(nodes, inits, "r", "y", y_s, y_z)
+    m = model(nodes, [tin("a", [1, 3, 4, 4]), tin("b", [1, 3, 1, 1])],
+              [tin("y", [1, 3, 4, 4])], inits)
+    aq = quantize(a, 0.01, 100, np.uint8) - 100
+    bq = quantize(bb, 0.02, 128, np.uint8) - 128
+    ma = (F32(0.01) / F32(y_s)).astype(F32)
+    mb = (F32(0.02) / F32(y_s)).astype(F32)
+    v = (aq.astype(F32) * ma).astype(F32) + (bq.astype(F32) * mb).astype(F32)
+    y = np.clip(np.round(v.astype(F32)) + y_z, y_z, 255).astype(np.int64)
+    return m, {"a": a, "b": bb}, {"y": ("codes", y, y_s, y_z)}
+
+
+def case_maxpool_gap():
+    """MaxPool (padded, stride 2) keeps the codes; GlobalAveragePool -> Q
+    to another grid sums exactly and requantizes once."""
+    r = rng(10)
+    x = r.uniform(-1, 1, (2, 3, 5, 5)).astype(F32)
+    nodes, inits = [], []
+    x_s, x_z = 0.01, 120
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [helper.make_node("MaxPool", ["xd"], ["mp"], kernel_shape=[3, 3],
+                               strides=[2, 2], pads=[1, 1, 1, 1]),
+              helper.make_node("GlobalAveragePool", ["mp"], ["g"])]
+    g_s, g_z = 0.003, 10
+    qdq_out(nodes, inits, "g", "y", g_s, g_z)
+    nodes.append(helper.make_node("Identity", ["mp"], ["m"]))
+    m = model(nodes, [tin("x", [2, 3, 5, 5])],
+              [tin("y", [2, 3, 1, 1]), tin("m", [2, 3, 3, 3])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    xp = np.full((2, 3, 7, 7), -1, np.int64)
+    xp[:, :, 1:6, 1:6] = xq
+    mp = np.zeros((2, 3, 3, 3), np.int64)
+    for i in range(3):
+        for j in range(3):
+            mp[:, :, i, j] = xp[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3].max(axis=(2, 3))
+    sums = (mp - x_z).sum(axis=(2, 3), keepdims=True)
+    y = requantize(sums, np.float64(F32(x_s)) / 9, g_s, g_z, np.uint8)
+    return m, {"x": x}, {"y": ("codes", y, g_s, g_z), "m": ("codes", mp, x_s, x_z)}
+
+
+def case_avgpool_pad():
+    """AveragePool with padding and count_include_pad = 0: qnt.avg_pool2d
+    (TFLite's rule: z + round_half_away(sum / count), count = positions
+    inside) on the input grid, then one requantize to the output grid."""
+    r = rng(11)
+    x = r.uniform(-1, 1, (1, 2, 4, 4)).astype(F32)
+    nodes, inits = [], []
+    x_s, x_z = 0.02, 130
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes.append(helper.make_node("AveragePool", ["xd"], ["p"], kernel_shape=[3, 3],
+                                  pads=[1, 1, 1, 1], strides=[1, 1]))
+    y_s, y_z = 0.03, 128
+    qdq_out(nodes, inits, "p", "y", y_s, y_z)
+    m = model(nodes, [tin("x", [1, 2, 4, 4])], [tin("y", [1, 2, 4, 4])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8) - x_z
+    avg = np.zeros((1, 2, 4, 4), np.int64)
+    for i in range(4):
+        for j in range(4):
+            win = xq[:, :, max(i - 1, 0):i + 2, max(j - 1, 0):j + 2]
+            total, count = win.sum(axis=(2, 3)), win.shape[2] * win.shape[3]
+            # round half away from zero by exact integer arithmetic
+            q = (2 * np.abs(total) + count) // (2 * count)
+            avg[:, :, i, j] = np.sign(total) * q
+    y = requantize(avg, x_s, y_s, y_z, np.uint8)
+    return m, {"x": x}, {"y": ("codes", y, y_s, y_z)}
+
+
+def case_concat_mixed():
+    """Concat on channels of two inputs with different parameters -> Q:
+    qnt.concat requantizes the operand whose grid differs."""
+    r = rng(12)
+    a = r.uniform(-1, 1, (1, 2, 2, 3)).astype(F32)
+    bb = r.uniform(-1, 1, (1, 1, 2, 3)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "a", 0.01, 128)
+    qdq(nodes, inits, "b", 0.013, 120)
+    nodes.append(helper.make_node("Concat", ["ad", "bd"], ["c"], axis=1))
+    qdq_out(nodes, inits, "c", "y", 0.01, 128)
+    m = model(nodes, [tin("a", [1, 2, 2, 3]), tin("b", [1, 1, 2, 3])],
+              [tin("y", [1, 3, 2, 3])], inits)
+    aq = quantize(a, 0.01, 128, np.uint8)
+    bq = requantize(quantize(bb, 0.013, 120, np.uint8) - 120, 0.013, 0.01, 128,
+                    np.uint8)
+    y = np.concatenate([aq, bq], axis=1)
+    return m, {"a": a, "b": bb}, {"y": ("codes", y, 0.01, 128)}
+
+
 # Bad models: each must be rejected with a diagnostic naming the node.
 def qdq_input(nodes, inits, name="x"):
     nodes += [helper.make_node("QuantizeLinear", [name, "x_s", "x_z"], [name + "q"]),
