@@ -354,6 +354,34 @@ LogicalResult Importer::importGemm() {
     return fail("alpha and beta other than 1 are not supported");
   if (attrInt("transA").value_or(0) != 0)
     return fail("transA is not supported");
+  auto ain = input(0);
+  if (failed(ain))
+    return failure();
+  if (!isQuantizable(**ain)) {
+    // Float A (e.g. torch's GlobalAveragePool -> Flatten -> Gemm): keep it
+    // float, with the weights' real values.
+    auto win = input(1);
+    if (failed(win))
+      return failure();
+    ImportedValue w = **win;
+    if (w.shape.size() != 2 || (!w.codes && (w.kind != Kind::Const ||
+                                             w.f.empty())))
+      return fail("non-constant weights: the weight must be a compile-time "
+                  "2-D tensor");
+    if (attrInt("transB").value_or(0)) {
+      if (w.codes) {
+        w = transposed2D(w);
+      } else {
+        std::vector<double> t(w.f.size());
+        for (int64_t i = 0; i < w.shape[0]; ++i)
+          for (int64_t j = 0; j < w.shape[1]; ++j)
+            t[j * w.shape[0] + i] = w.f[i * w.shape[1] + j];
+        w.f = std::move(t);
+        w.shape = {w.shape[1], w.shape[0]};
+      }
+    }
+    return importFloatContraction(**ain, w, 2);
+  }
   auto a = requireQuantized(0, "input A");
   if (failed(a))
     return failure();
@@ -377,6 +405,19 @@ LogicalResult Importer::importGemm() {
 }
 
 LogicalResult Importer::importMatMul() {
+  auto ain = input(0);
+  if (failed(ain))
+    return failure();
+  if (!isQuantizable(**ain)) {
+    auto win = input(1);
+    if (failed(win))
+      return failure();
+    if ((*win)->shape.size() != 2 ||
+        (!(*win)->codes && ((*win)->kind != Kind::Const || (*win)->f.empty())))
+      return fail("non-constant weights: the weight must be a compile-time "
+                  "2-D tensor");
+    return importFloatContraction(**ain, **win, ~0u);
+  }
   auto a = requireQuantized(0, "input A");
   if (failed(a))
     return failure();

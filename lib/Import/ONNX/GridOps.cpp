@@ -62,9 +62,10 @@ static LogicalResult importClamp(Importer &im, double lo, double hi) {
     for (double &x : out.f)
       x = std::min(std::max(x, lo), hi);
     break;
+  case Kind::Float:
+    return im.importFloatClamp(v, lo, hi);
   default:
-    return im.fail("Relu / Clip needs a dequantized input (float islands "
-                   "are not supported)");
+    return im.fail("Relu / Clip of an integer tensor");
   }
   im.setOutput(0, std::move(out));
   return success();
@@ -134,9 +135,16 @@ static LogicalResult reshapeTo(Importer &im, ImportedValue v,
     out.value = im.reshape(src, shape);
     break;
   }
-  case Kind::Pending:
-    return im.fail("reshaping a result that waits for its QuantizeLinear is "
-                   "not supported");
+  case Kind::Pending: {
+    // Not closed by a QuantizeLinear and not on a grid: a float island.
+    auto f = im.floatValue(v, false);
+    if (failed(f))
+      return failure();
+    out.kind = Kind::Float;
+    out.pending.reset();
+    out.value = im.reshape(*f, shape);
+    break;
+  }
   }
   im.setOutput(0, std::move(out));
   return success();
@@ -147,12 +155,7 @@ LogicalResult Importer::importReshape(bool isFlatten) {
   if (failed(in))
     return failure();
   ImportedValue *v = *in;
-  if (v->kind == Kind::Pending) {
-    auto settled = requireQuantized(0, "input data");
-    if (failed(settled))
-      return failure();
-    v = *settled;
-  }
+  (void)settle(*v);
   int64_t total = v->numElements();
   SmallVector<int64_t> shape;
   if (isFlatten) {

@@ -327,12 +327,16 @@ FailureOr<Value> Importer::floatValue(ImportedValue &v, bool nhwc) {
   case Kind::Int:
     return fail("integer tensor where a float tensor is expected (no "
                 "DequantizeLinear or Cast before it)");
-  case Kind::Pending:
+  case Kind::Pending: {
     if (succeeded(settle(v)))
       return floatValue(v, nhwc);
-    return fail("this float result needs a QuantizeLinear: float islands "
-                "after a quantized contraction / add / pool are not "
-                "supported");
+    // No QuantizeLinear closes it: the op runs in float.
+    auto f = emitFloat(v);
+    if (failed(f))
+      return failure();
+    v = std::move(*f);
+    return floatValue(v, nhwc);
+  }
   }
   return failure();
 }

@@ -246,7 +246,21 @@ public:
   mlir::LogicalResult importMaxPool();
   mlir::LogicalResult importConcat();
 
-  // Pooling.cpp: Add, AveragePool, GlobalAveragePool.
+  // FloatIslands.cpp: float ops where the graph has no Q/DQ.
+  /// The float value of a pending result (its op run on dequantized
+  /// inputs in f32), in logical layout.
+  mlir::FailureOr<ImportedValue> emitFloat(ImportedValue &v);
+  /// True for quantized values and pending Relu / Clip that settle exactly.
+  bool isQuantizable(ImportedValue &v);
+  mlir::LogicalResult importFloatContraction(ImportedValue &a,
+                                             const ImportedValue &w,
+                                             unsigned biasIdx);
+  mlir::Value floatAdd(llvm::ArrayRef<mlir::Value> ins,
+                       llvm::ArrayRef<int64_t> shape);
+  mlir::LogicalResult importFloatClamp(ImportedValue &v, double lo,
+                                       double hi);
+
+  // NetworkOps.cpp: Add, AveragePool, GlobalAveragePool.
   mlir::LogicalResult importAdd();
   mlir::LogicalResult importAveragePool(bool global);
   mlir::FailureOr<ImportedValue> emitAdd(PendingInfo &p, const QParams &out);

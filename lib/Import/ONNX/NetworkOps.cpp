@@ -259,6 +259,31 @@ LogicalResult Importer::importAdd() {
       return success();
     }
   }
+  if (!isQuantizable(**a) || !isQuantizable(**c)) {
+    // A float operand: add in float.
+    auto shape = broadcastShapes((*a)->shape, (*c)->shape);
+    if (!shape)
+      return fail("shapes do not broadcast");
+    SmallVector<Value> ins;
+    for (ImportedValue *o : {*a, *c}) {
+      auto f = floatValue(*o, false);
+      if (failed(f))
+        return failure();
+      Value val = *f;
+      if (o->shape.size() != shape->size()) {
+        SmallVector<int64_t> s(shape->size() - o->shape.size(), 1);
+        s.append(o->shape.begin(), o->shape.end());
+        val = reshape(val, s);
+      }
+      ins.push_back(val);
+    }
+    ImportedValue out;
+    out.kind = Kind::Float;
+    out.shape = *shape;
+    out.value = floatAdd(ins, *shape);
+    setOutput(0, std::move(out));
+    return success();
+  }
   auto qa = requireQuantized(0, "input A");
   if (failed(qa))
     return failure();

@@ -457,6 +457,35 @@ def case_concat_mixed():
     return m, {"a": a, "b": bb}, {"y": ("codes", y, 0.01, 128)}
 
 
+def case_float_island():
+    """torch's eager QAT without a stub after the pool: GlobalAveragePool ->
+    Flatten -> Gemm -> Relu run in float between the DQ and the Q. Values
+    are dyadic (scales 1/16, 1/64, 1/32), so the float model is exact."""
+    r = rng(13)
+    x = (r.integers(0, 32, (2, 3, 2, 2)) / 16.0).astype(F32)
+    wf = (r.integers(-64, 64, (4, 3)) / 64.0).astype(F32)
+    bf = (r.integers(-32, 32, (4,)) / 64.0).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 1.0 / 16, 0)
+    nodes += [
+        helper.make_node("GlobalAveragePool", ["xd"], ["p"]),
+        helper.make_node("Flatten", ["p"], ["f"]),
+        helper.make_node("QuantizeLinear", ["w", "w_s", "w_z"], ["wq"]),
+        helper.make_node("DequantizeLinear", ["wq", "w_s", "w_z"], ["wd"]),
+        helper.make_node("Gemm", ["f", "wd", "b"], ["g"], transB=1),
+        helper.make_node("Relu", ["g"], ["r"]),
+    ]
+    inits += [init("w", wf), init("w_s", F32(1.0 / 64)), init("w_z", np.int8(0)),
+              init("b", bf)]
+    qdq_out(nodes, inits, "r", "y", 1.0 / 32, 0)
+    m = model(nodes, [tin("x", [2, 3, 2, 2])], [tin("y", [2, 4])], inits)
+    xd = dequantize(quantize(x, 1.0 / 16, 0, np.uint8), 1.0 / 16, 0)
+    f = xd.mean(axis=(2, 3), dtype=np.float64)
+    g = f @ wf.astype(np.float64).T + bf
+    y = quantize(np.maximum(g, 0).astype(F32), 1.0 / 32, 0, np.uint8)
+    return m, {"x": x}, {"y": ("codes", y, 1.0 / 32, 0)}
+
+
 # Bad models: each must be rejected with a diagnostic naming the node.
 def qdq_input(nodes, inits, name="x"):
     nodes += [helper.make_node("QuantizeLinear", [name, "x_s", "x_z"], [name + "q"]),
@@ -496,16 +525,12 @@ def case_bad_bias_scale():
                  inits), {}, {}
 
 
-def case_bad_float_island():
-    """GlobalAveragePool -> Gemm left in float, as torch writes it without a
-    stub: the importer does not invent a quantization step."""
-    nodes, inits = [], []
-    qdq_input(nodes, inits)
-    nodes += [
-        helper.make_node("GlobalAveragePool", ["xd"], ["p"], name="gap"),
-        helper.make_node("Flatten", ["p"], ["f"], name="flat"),
-    ]
-    return model(nodes, [tin("x", [1, 2, 2, 2])], [tin("f", [1, 2])], inits), {}, {}
+def case_bad_float_conv():
+    """A Conv on a float input (no DequantizeLinear before it)."""
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="float_conv")]
+    inits = [init("w", np.ones((1, 1, 1, 1), F32))]
+    return model(nodes, [tin("x", [1, 1, 2, 2])], [tin("y", [1, 1, 2, 2])],
+                 inits), {}, {}
 
 
 def case_bad_dynamic():
