@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantOpt/Import/ONNX/ModelImporter.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -40,6 +41,9 @@ static cl::opt<std::string>
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
+  // --mlir-print-debuginfo shows each op's ONNX node name.
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "ONNX model importer\n");
 
   quantopt::onnx_import::ImportOptions options;

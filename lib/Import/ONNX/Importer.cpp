@@ -28,7 +28,8 @@ using namespace quantopt::onnx_import::detail;
 Importer::Importer(MLIRContext *ctx, const ImportOptions &options,
                    StringRef fileName)
     : ctx(ctx), options(options), b(ctx),
-      loc(FileLineColLoc::get(ctx, fileName, 0, 0)), fileName(fileName) {}
+      loc(FileLineColLoc::get(ctx, fileName, 0, 0)),
+      fileLoc(FileLineColLoc::get(ctx, fileName, 0, 0)), fileName(fileName) {}
 
 InFlightDiagnostic Importer::error() {
   InFlightDiagnostic diag = emitError(loc);
@@ -364,6 +365,12 @@ static std::optional<Type> elementTypeFor(MLIRContext *ctx, int32_t dtype) {
 
 LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   node = &n;
+  // The ops a node becomes carry its name, so that verifier messages and
+  // debug locations point back to the graph.
+  std::string name = n.name().empty()
+                         ? n.op_type() + "#" + std::to_string(nodeIndex)
+                         : n.name();
+  loc = NameLoc::get(b.getStringAttr(name), fileLoc);
   if (!n.domain().empty() && n.domain() != "ai.onnx")
     return fail("unsupported operator domain '" + n.domain() + "'");
   StringRef op = n.op_type();
@@ -520,6 +527,7 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     ++nodeIndex;
   }
   node = nullptr;
+  loc = fileLoc;
 
   // Results in the graph's layout and element types.
   SmallVector<Value> results;

@@ -148,6 +148,7 @@ public:
   const ImportOptions &options;
   mlir::OpBuilder b;
   mlir::Location loc;
+  mlir::Location fileLoc;
   llvm::StringMap<ImportedValue> values;
   const onnx::NodeProto *node = nullptr;
   int nodeIndex = 0;

@@ -486,6 +486,59 @@ def case_float_island():
     return m, {"x": x}, {"y": ("codes", y, 1.0 / 32, 0)}
 
 
+def case_ort_qdq_conv():
+    """ONNX Runtime's static quantizer writes weights as int8 initializers
+    through DequantizeLinear (axis 0) and the bias as int32 codes at
+    S_x * S_w through DequantizeLinear."""
+    r = rng(14)
+    x = r.uniform(0, 1, (1, 2, 4, 4)).astype(F32)
+    wq = r.integers(-127, 128, (3, 2, 3, 3)).astype(np.int8)
+    w_s = np.array([0.01, 0.02, 0.005], F32)
+    x_s = F32(1.0 / 255)
+    b_s = (x_s * w_s).astype(F32)
+    bq = r.integers(-2000, 2000, (3,)).astype(np.int32)
+    y_s, y_z = 0.02, 128
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, 0)
+    nodes += [
+        helper.make_node("DequantizeLinear", ["w", "w_s", "w_z"], ["wd"], axis=0),
+        helper.make_node("DequantizeLinear", ["b", "b_s", "b_z"], ["bd"], axis=0),
+        helper.make_node("Conv", ["xd", "wd", "bd"], ["c"], pads=[1, 1, 1, 1],
+                         strides=[2, 2]),
+    ]
+    inits += [init("w", wq), init("w_s", w_s), init("w_z", np.zeros(3, np.int8)),
+              init("b", bq), init("b_s", b_s), init("b_z", np.zeros(3, np.int32))]
+    qdq_out(nodes, inits, "c", "y", y_s, y_z)
+    xq = quantize(x, x_s, 0, np.uint8)
+    acc = conv_int(xq, wq, 0, 0, strides=(2, 2), pads=(1, 1, 1, 1)) + bq.reshape(1, 3, 1, 1)
+    y = requantize(acc, x_s * w_s, y_s, y_z, np.uint8)
+    m = model(nodes, [tin("x", [1, 2, 4, 4])], [tin("y", list(y.shape))], inits)
+    return m, {"x": x}, {"y": ("codes", y, y_s, y_z)}
+
+
+def case_grid_ops():
+    """Transpose, Reshape (0 and -1), Concat of equal parameters and
+    Identity move codes without leaving integers."""
+    r = rng(15)
+    x = r.uniform(-1, 1, (2, 3, 2, 2)).astype(F32)
+    nodes, inits = [], []
+    x_s, x_z = 0.01, 5
+    qdq(nodes, inits, "x", x_s, x_z, np.int8)
+    nodes += [
+        helper.make_node("Transpose", ["xd"], ["t"], perm=[0, 2, 3, 1]),
+        helper.make_node("Reshape", ["t", "shape"], ["rs"]),
+        helper.make_node("Identity", ["rs"], ["id"]),
+        helper.make_node("Concat", ["id", "rs"], ["cat"], axis=1),
+    ]
+    inits.append(init("shape", np.array([0, -1, 3], np.int64)))
+    qdq_out(nodes, inits, "cat", "y", x_s, x_z, np.int8)
+    m = model(nodes, [tin("x", [2, 3, 2, 2])], [tin("y", [2, 8, 3])], inits)
+    xq = quantize(x, x_s, x_z, np.int8)
+    t = xq.transpose(0, 2, 3, 1).reshape(2, 4, 3)
+    y = np.concatenate([t, t], axis=1)
+    return m, {"x": x}, {"y": ("codes", y, x_s, x_z)}
+
+
 # Bad models: each must be rejected with a diagnostic naming the node.
 def qdq_input(nodes, inits, name="x"):
     nodes += [helper.make_node("QuantizeLinear", [name, "x_s", "x_z"], [name + "q"]),
