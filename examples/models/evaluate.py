@@ -108,6 +108,8 @@ def main():
                          "aarch64 / riscv64 under qemu-user)")
     ap.add_argument("--models", default="cnn,resnet,mlp")
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--ref-run", default=None,
+                    help="reference model binary (default: BUILD/bin/quant-ref-run)")
     ap.add_argument("--rounding", default="float")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless every row meets the issue's bar: "
@@ -145,7 +147,13 @@ def main():
             with open(path, "w") as f:
                 f.write(driver(imported, pixels))
             try:
-                ref = logits(run([os.path.join(bindir, "quant-ref-run"), path]), n)
+                # The reference model reads the generic op form (it does not
+                # link the compiler's dialect libraries).
+                generic = path + ".generic.mlir"
+                run([os.path.join(bindir, "quant-opt"), path,
+                     "--mlir-print-op-generic", "-o", generic])
+                ref = logits(run([args.ref_run or os.path.join(bindir, "quant-ref-run"),
+                                  generic]), n)
             except RuntimeError as e:
                 ref = None
                 print("%s: reference model: %s" % (name, str(e).splitlines()[-1]),

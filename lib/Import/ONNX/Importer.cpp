@@ -373,6 +373,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   loc = NameLoc::get(b.getStringAttr(name), fileLoc);
   if (!n.domain().empty() && n.domain() != "ai.onnx")
     return fail("unsupported operator domain '" + n.domain() + "'");
+  if (n.output_size() == 0)
+    return fail("node has no outputs");
   StringRef op = n.op_type();
   if (op == "Constant")
     return importConstantOp();
