@@ -123,7 +123,8 @@ def build(args, tools, work):
         else "/usr/lib/%s/libc.a" % triple
     if os.path.exists(libc_a):
         cmd.append("-static")
-    cmd += [RUNTIME_C, obj, "-o", binary]
+    # -lm: float islands (softmax, sigmoid, GELU) call expf / erff / tanhf.
+    cmd += [RUNTIME_C, obj, "-lm", "-o", binary]
     run_step(cmd)
     return binary, obj
 

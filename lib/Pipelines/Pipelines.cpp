@@ -4,6 +4,7 @@
 
 #include "QuantOpt/Conversion/Passes.h"
 #include "QuantOpt/Dialect/Qnt/Transforms/Passes.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -315,6 +316,10 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
                                       const QuantOptPipelineOptions &options) {
   pm.addPass(std::make_unique<AttachTargetPass>(options.target));
 
+  // Per-axis types must survive the shape ops before anything relies on
+  // their axis.
+  pm.addPass(qnt::createQntVerifyPerAxisShapes());
+
   // Public qnt ops to explicit integer IR.
   pm.addPass(createCanonicalizerPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
@@ -332,6 +337,8 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
 
   // Integer IR to linalg on tensors, then to buffers.
   pm.addNestedPass<func::FuncOp>(qnt::createQntToLinalg());
+  // Float islands: linalg.softmax into linalg.generic, on tensors.
+  pm.addNestedPass<func::FuncOp>(qnt::createQntDecomposeFloatIslands());
   // The qnt passes may leave elementwise arith on tensors (bias corrections),
   // which bufferization does not handle.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
@@ -342,6 +349,9 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Deallocation clones a returned function argument (bufferization.clone):
+  // an alloc + memref.copy, which CopyToLinalgPass then makes a loop.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // Loops, then the LLVM dialect.
   pm.addNestedPass<func::FuncOp>(std::make_unique<CopyToLinalgPass>());
@@ -351,6 +361,9 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createConvertMathToLLVMPass());
+  // Math functions without an LLVM intrinsic (math.erf, ...) become libm
+  // calls, which every target's static link resolves with -lm.
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

@@ -82,9 +82,9 @@ static Value padSpatial(OpBuilder &b, Location loc, Value input,
       {type.getDimSize(0), type.getDimSize(1) + padding[0] + padding[1],
        type.getDimSize(2) + padding[2] + padding[3], type.getDimSize(3)},
       type.getElementType());
-  SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(padding[0]),
-                                   b.getIndexAttr(padding[2]),
-                                   b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> low = {
+      b.getIndexAttr(0), b.getIndexAttr(padding[0]), b.getIndexAttr(padding[2]),
+      b.getIndexAttr(0)};
   SmallVector<OpFoldResult> high = {
       b.getIndexAttr(0), b.getIndexAttr(padding[1]), b.getIndexAttr(padding[3]),
       b.getIndexAttr(0)};
@@ -104,11 +104,10 @@ static Value buildWindowReduction(
   AffineExpr n = getAffineDimExpr(0, ctx), oh = getAffineDimExpr(1, ctx),
              ow = getAffineDimExpr(2, ctx), kh = getAffineDimExpr(3, ctx),
              kw = getAffineDimExpr(4, ctx), c = getAffineDimExpr(5, ctx);
-  AffineMap inputMap = AffineMap::get(
-      6, 0,
-      {n, oh * strides[0] + kh * dilations[0],
-       ow * strides[1] + kw * dilations[1], c},
-      ctx);
+  AffineMap inputMap = AffineMap::get(6, 0,
+                                      {n, oh * strides[0] + kh * dilations[0],
+                                       ow * strides[1] + kw * dilations[1], c},
+                                      ctx);
   AffineMap outputMap = AffineMap::get(6, 0, {n, oh, ow, c}, ctx);
   // tensor.empty of the window shape: linalg needs the kh, kw extents from
   // an operand.
@@ -116,15 +115,13 @@ static Value buildWindowReduction(
   AffineMap windowMap = AffineMap::get(6, 0, {kh, kw}, ctx);
   using utils::IteratorType;
   SmallVector<IteratorType> iterators = {
-      IteratorType::parallel,  IteratorType::parallel,
-      IteratorType::parallel,  IteratorType::reduction,
-      IteratorType::reduction, IteratorType::parallel};
+      IteratorType::parallel,  IteratorType::parallel,  IteratorType::parallel,
+      IteratorType::reduction, IteratorType::reduction, IteratorType::parallel};
   auto generic = linalg::GenericOp::create(
       b, loc, init.getType(), ValueRange{padded, window}, init,
       ArrayRef<AffineMap>{inputMap, windowMap, outputMap}, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc,
-                                combine(nb, nloc, args[0], args[2]));
+        linalg::YieldOp::create(nb, nloc, combine(nb, nloc, args[0], args[2]));
       });
   return generic.getResult(0);
 }
@@ -159,8 +156,8 @@ struct IntAddConverter : OpConversionPattern<IntAddOp> {
     bool exactF32Bounds = FixedPointBuilder::boundsExactInF32(min, max, {zy});
     bool aUnsigned = op.getAUnsigned(), bUnsigned = op.getBUnsigned();
     Type storageType = yType.getElementType();
-    Value init = tensor::EmptyOp::create(rewriter, loc, yType.getShape(),
-                                         storageType);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, yType.getShape(), storageType);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, yType, ValueRange{adaptor.getA(), adaptor.getB()}, init,
         maps, iterators, [&](OpBuilder &b, Location nloc, ValueRange args) {
@@ -169,7 +166,8 @@ struct IntAddConverter : OpConversionPattern<IntAddOp> {
           // (q - z) is exact in i32 for 8- and 16-bit codes.
           auto centered = [&](Value code, bool isUnsigned, int32_t z) {
             Value x = extendCode(b, nloc, code, i32, isUnsigned);
-            return z == 0 ? x : arith::SubIOp::create(b, nloc, x, fp.i32Const(z));
+            return z == 0 ? x
+                          : arith::SubIOp::create(b, nloc, x, fp.i32Const(z));
           };
           Value xa = centered(args[0], aUnsigned, za);
           Value xb = centered(args[1], bUnsigned, zb);
@@ -208,8 +206,7 @@ struct IntAddConverter : OpConversionPattern<IntAddOp> {
                                 fp.i32Const(min), fp.i32Const(max),
                                 exactF32Bounds);
           }
-          linalg::YieldOp::create(b, nloc,
-                                  truncateTo(b, nloc, y, storageType));
+          linalg::YieldOp::create(b, nloc, truncateTo(b, nloc, y, storageType));
         });
     eraseDeadBodyOps(generic);
     rewriter.replaceOp(op, generic.getResult(0));
@@ -240,7 +237,8 @@ struct IntMaxPool2DConverter : OpConversionPattern<IntMaxPool2DOp> {
         linalg::FillOp::create(rewriter, loc, lowestValue, empty).getResult(0);
     Value result = buildWindowReduction(
         rewriter, loc, padded, init, op.getKernel(), op.getStrides(),
-        op.getDilations(), [&](OpBuilder &b, Location nloc, Value x, Value acc) {
+        op.getDilations(),
+        [&](OpBuilder &b, Location nloc, Value x, Value acc) {
           if (isUnsigned)
             return arith::MaxUIOp::create(b, nloc, x, acc).getResult();
           return arith::MaxSIOp::create(b, nloc, x, acc).getResult();
@@ -298,7 +296,8 @@ struct IntAvgPool2DConverter : OpConversionPattern<IntAvgPool2DOp> {
         tensor::EmptyOp::create(rewriter, loc, yType.getShape(), accType);
     Value zero = arith::ConstantOp::create(rewriter, loc,
                                            rewriter.getIntegerAttr(accType, 0));
-    Value init = linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+    Value init =
+        linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
     static const int64_t kNoDilation[] = {1, 1};
     Value sums = buildWindowReduction(
         rewriter, loc, padded, init, kernel, strides, kNoDilation,
@@ -331,8 +330,8 @@ struct IntAvgPool2DConverter : OpConversionPattern<IntAvgPool2DOp> {
       maps.push_back(AffineMap::get(4, 0, {getAffineDimExpr(3, ctx)}, ctx));
     }
     maps.push_back(identity);
-    Value out = tensor::EmptyOp::create(rewriter, loc, yType.getShape(),
-                                        codeType);
+    Value out =
+        tensor::EmptyOp::create(rewriter, loc, yType.getShape(), codeType);
     int32_t min = asI32(op.getMin()), max = asI32(op.getMax());
     bool includePad = op.getCountIncludePad();
     SmallVector<utils::IteratorType> iterators(4,
@@ -347,8 +346,8 @@ struct IntAvgPool2DConverter : OpConversionPattern<IntAvgPool2DOp> {
           unsigned next = 1;
           Value count = uniformCount ? accConst(counts.front()) : args[next++];
           Value z32 = uniformZero ? arith::ConstantOp::create(
-                                        b, nloc, b.getI32IntegerAttr(
-                                                     zeroPoints.front()))
+                                        b, nloc,
+                                        b.getI32IntegerAttr(zeroPoints.front()))
                                         .getResult()
                                   : args[next++];
           Value z = extendCode(b, nloc, z32, accType, /*isUnsigned=*/false);
@@ -360,8 +359,8 @@ struct IntAvgPool2DConverter : OpConversionPattern<IntAvgPool2DOp> {
           Value negative = arith::CmpIOp::create(
               b, nloc, arith::CmpIPredicate::slt, s, accConst(0));
           Value bias = arith::SelectOp::create(
-              b, nloc, negative, arith::SubIOp::create(b, nloc, accConst(0), half),
-              half);
+              b, nloc, negative,
+              arith::SubIOp::create(b, nloc, accConst(0), half), half);
           Value q = arith::DivSIOp::create(
               b, nloc, arith::AddIOp::create(b, nloc, s, bias), divisor);
           Value y = arith::AddIOp::create(b, nloc, q, z);

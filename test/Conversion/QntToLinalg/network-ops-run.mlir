@@ -81,6 +81,16 @@ func.func @max_pool_dilated(%xi: tensor<1x3x3x1xi8>) -> tensor<1x3x3x1xi8> {
   return %yi : tensor<1x3x3x1xi8>
 }
 
+// Dilation 3 over a 2-row input with padding 3 / 2: the one window's taps
+// are rows -3, 0 and 3, so only row 0 is read (row 1 = 100 never wins).
+func.func @max_pool_straddle(%xi: tensor<1x2x4x1xi8>) -> tensor<1x1x4x1xi8> {
+  %x = quant.scast %xi : tensor<1x2x4x1xi8> to tensor<1x2x4x1x!Q>
+  %y = qnt.max_pool2d %x {kernel = array<i64: 3, 1>, dilations = array<i64: 3, 1>, padding = array<i64: 3, 2, 0, 0>}
+       : tensor<1x2x4x1x!Q> -> tensor<1x1x4x1x!Q>
+  %yi = quant.scast %y : tensor<1x1x4x1x!Q> to tensor<1x1x4x1xi8>
+  return %yi : tensor<1x1x4x1xi8>
+}
+
 // z = 1; x = [[1, 4, 2], [8, -9, 6], [-2, 5, 7]], i.e. q - z = [[0, 3, 1],
 // [7, -10, 5], [-3, 4, 6]]; 2x2 window, top/left padding 1.
 // Without padding in the count: sums / counts = [[0/1, 3/2, 4/2],
@@ -217,6 +227,16 @@ func.func @main() {
   // CHECK-NEXT: [-50]]]]
   %dyu = tensor.cast %dy : tensor<1x3x3x1xi8> to tensor<*xi8>
   call @print8(%dyu) : (tensor<*xi8>) -> ()
+
+  %sx = arith.constant dense<[[[[-5], [7], [-100], [3]], [[100], [100], [100], [100]]]]> : tensor<1x2x4x1xi8>
+  %sy = call @max_pool_straddle(%sx) : (tensor<1x2x4x1xi8>) -> tensor<1x1x4x1xi8>
+  // CHECK: data =
+  // CHECK-NEXT: {{\[}}{{\[}}{{\[}}[-5],
+  // CHECK-NEXT: [7],
+  // CHECK-NEXT: [-100],
+  // CHECK-NEXT: [3]]]]
+  %syu = tensor.cast %sy : tensor<1x1x4x1xi8> to tensor<*xi8>
+  call @print8(%syu) : (tensor<*xi8>) -> ()
 
   %vx = arith.constant dense<[[[[1], [4], [2]], [[8], [-9], [6]], [[-2], [5], [7]]]]> : tensor<1x3x3x1xi8>
   %ve, %vi = call @avg_pool(%vx) : (tensor<1x3x3x1xi8>) -> (tensor<1x3x3x1xi8>, tensor<1x3x3x1xi8>)

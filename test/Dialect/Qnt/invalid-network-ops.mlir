@@ -115,12 +115,33 @@ func.func @add_clamp_size(%a: tensor<4x!I8>, %b: tensor<4x!I8>) {
 // -----
 
 // (q - z) << 20 leaves i32 for an i16 input feeding an 8-bit result:
-// max|q - z| = 32767 + 100 = 32867.
+// max|q - z| = 32767 + 100 = 32867. The narrow range of the second case does
+// not help: run-time data may hold any i16 code.
 !I8 = !quant.uniform<i8:f32, 0.5:1>
 !I16 = !quant.uniform<i16:f32, 0.001:-100>
 func.func @add_left_shift_overflow(%a: tensor<4x!I16>, %b: tensor<4x!I8>) {
-  // expected-error@+1 {{'qnt.add' op 'a': max|q - z| = 32867 shifted left by 20 (the integer add's left_shift for a 8-bit result) overflows i32; use an i16 result or rounding = "float"}}
+  // expected-error@+1 {{'qnt.add' op 'a': max|q - z| = 32867 over the i16 codes, shifted left by 20 (the integer add's left_shift for a 8-bit result), overflows i32; use an i16 result or rounding = "float"}}
   %y = qnt.add %a, %b : tensor<4x!I16>, tensor<4x!I8> -> tensor<4x!I8>
+  return
+}
+
+// -----
+
+!I8 = !quant.uniform<i8:f32, 0.5:1>
+!N16 = !quant.uniform<i16<-1000:1000>:f32, 0.001>
+func.func @add_left_shift_overflow_narrow(%a: tensor<4x!I8>, %b: tensor<4x!N16>) {
+  // expected-error@+1 {{'qnt.add' op 'b': max|q - z| = 32768 over the i16 codes, shifted left by 20}}
+  %y = qnt.add %a, %b : tensor<4x!I8>, tensor<4x!N16> -> tensor<4x!I8>
+  return
+}
+
+// -----
+
+// The float mode has no left shift: accepted.
+!I8 = !quant.uniform<i8:f32, 0.5:1>
+!I16 = !quant.uniform<i16:f32, 0.001:-100>
+func.func @add_i16_to_i8_float(%a: tensor<4x!I16>, %b: tensor<4x!I8>) {
+  %y = qnt.add %a, %b {rounding = "float"} : tensor<4x!I16>, tensor<4x!I8> -> tensor<4x!I8>
   return
 }
 
@@ -379,5 +400,25 @@ func.func @concat_rounding(%a: tensor<2x3x!A>) {
 func.func @concat_empty() {
   // expected-error@+1 {{'qnt.concat' op expects at least one operand}}
   %c = "qnt.concat"() {axis = 0 : i64} : () -> tensor<4x3x!A>
+  return
+}
+
+// -----
+
+// in = 1, kernel 2, dilation 3 (extent 4), padding 2 before and after: the
+// taps of window 0 are at -2 and 1, on both sides of the single row.
+!I8 = !quant.uniform<i8:f32, 0.5:1>
+func.func @max_pool_window_steps_over_input(%x: tensor<1x1x4x1x!I8>) {
+  // expected-error@+1 {{'qnt.max_pool2d' op window 0 along H holds only padding: its taps step over the input H = 1 (dilation 3); every window must hold a real element}}
+  %y = qnt.max_pool2d %x {kernel = array<i64: 2, 1>, dilations = array<i64: 3, 1>, padding = array<i64: 2, 2, 0, 0>} : tensor<1x1x4x1x!I8> -> tensor<1x2x4x1x!I8>
+  return
+}
+
+// -----
+
+!I8 = !quant.uniform<i8:f32, 0.5:1>
+func.func @max_pool_too_many_dilated_windows(%x: tensor<1x1x4x1x!I8>) {
+  // expected-error@+1 {{'qnt.max_pool2d' op dilation 4194304 exceeds the input H = 1 with 4194305 output positions: too many windows to check that each holds a real element}}
+  %y = qnt.max_pool2d %x {kernel = array<i64: 2, 1>, dilations = array<i64: 4194304, 1>, padding = array<i64: 4194304, 4194304, 0, 0>} : tensor<1x1x4x1x!I8> -> tensor<1x4194306x4x1x!I8>
   return
 }

@@ -72,15 +72,38 @@ static LogicalResult verifyClamp(Operation *op,
   return success();
 }
 
+/// Whether some window of one dimension holds no real element. With pads
+/// smaller than the dilated extent the first and last windows always reach
+/// the input, and a window can only miss it by stepping over it: two taps
+/// straddling an input shorter than the dilation. `outSize` is the checked
+/// output size; at most kMaxWindows windows are examined.
+static std::optional<int64_t> findEmptyWindow(int64_t in, int64_t padBefore,
+                                              int64_t kernel, int64_t stride,
+                                              int64_t dilation,
+                                              int64_t outSize) {
+  if (dilation <= in)
+    return std::nullopt;
+  for (int64_t o = 0; o < outSize; ++o) {
+    // All values stay below the checked padded extent, so nothing overflows.
+    int64_t start = o * stride - padBefore;
+    // The first tap at or after 0, and its index in the window.
+    int64_t k = start >= 0 ? 0 : (-start + dilation - 1) / dilation;
+    if (k >= kernel || start + k * dilation >= in)
+      return o;
+  }
+  return std::nullopt;
+}
+
+/// Windows examined by findEmptyWindow before the verifier gives up.
+static constexpr int64_t kMaxWindows = int64_t(1) << 20;
+
 /// The window rules shared by both pools: NHWC input, result type equal to
 /// the input type except for H and W, per axis only on the channels, and a
 /// window geometry whose every window holds at least one real element.
-static LogicalResult verifyPool(Operation *op, RankedTensorType inType,
-                                RankedTensorType outType,
-                                ArrayRef<int64_t> kernel,
-                                ArrayRef<int64_t> strides,
-                                ArrayRef<int64_t> dilations,
-                                ArrayRef<int64_t> padding) {
+static LogicalResult
+verifyPool(Operation *op, RankedTensorType inType, RankedTensorType outType,
+           ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+           ArrayRef<int64_t> dilations, ArrayRef<int64_t> padding) {
   if (failed(verifyStaticShape(op, "input", inType, 4)) ||
       failed(verifyStaticShape(op, "result", outType, 4)) ||
       failed(verifyQuantizedValue(op, "input", inType, kIoStorage)))
@@ -134,13 +157,28 @@ static LogicalResult verifyPool(Operation *op, RankedTensorType inType,
                << " (every window must hold a real element)";
     }
     std::optional<int64_t> size = quantopt::ref::windowOutputSize(
-        inType.getDimSize(1 + d), padding[2 * d], padding[2 * d + 1],
-        kernel[d], strides[d], dilations[d]);
+        inType.getDimSize(1 + d), padding[2 * d], padding[2 * d + 1], kernel[d],
+        strides[d], dilations[d]);
     if (!size)
       return op->emitOpError("dilated kernel extent ")
-             << *extent << " does not fit the padded input "
-             << kDimNames[d] << " = " << inType.getDimSize(1 + d) << " + "
-             << padding[2 * d] << " + " << padding[2 * d + 1];
+             << *extent << " does not fit the padded input " << kDimNames[d]
+             << " = " << inType.getDimSize(1 + d) << " + " << padding[2 * d]
+             << " + " << padding[2 * d + 1];
+    if (dilations[d] > inType.getDimSize(1 + d) && *size > kMaxWindows)
+      return op->emitOpError("dilation ")
+             << dilations[d] << " exceeds the input " << kDimNames[d] << " = "
+             << inType.getDimSize(1 + d) << " with " << *size
+             << " output positions: too many windows to check that each holds "
+                "a real element";
+    if (std::optional<int64_t> empty =
+            findEmptyWindow(inType.getDimSize(1 + d), padding[2 * d], kernel[d],
+                            strides[d], dilations[d], *size))
+      return op->emitOpError("window ")
+             << *empty << " along " << kDimNames[d]
+             << " holds only padding: its taps step over the input "
+             << kDimNames[d] << " = " << inType.getDimSize(1 + d)
+             << " (dilation " << dilations[d]
+             << "); every window must hold a real element";
     expected[1 + d] = *size;
   }
   if (outType.getShape() != ArrayRef<int64_t>(expected))
@@ -187,18 +225,27 @@ LogicalResult AddOp::verify() {
   quant::QuantizedType y = getUniformElementType(yType);
   quantopt::ref::QuantParams out = getQuantParams(y);
   // (q - z) << left_shift must be exact in i32 (TFLite's integer add
-  // structure); only an i16 input with an 8-bit result can break it.
+  // structure). Run-time codes may use every bit pattern of the storage
+  // width (a narrow range is not enforced on data), so the bound is taken
+  // over all of them; only an i16 input with an 8-bit result can break it.
   if (getRounding() != "float") {
     int leftShift = y.getStorageTypeIntegralWidth() == 8 ? 20 : 15;
-    for (auto [name, type] : {std::pair<StringRef, RankedTensorType>{"a", aType},
-                              {"b", bType}}) {
-      int64_t maxOffset = getMaxAbsOffset(getUniformElementType(type));
+    for (auto [name, type] :
+         {std::pair<StringRef, RankedTensorType>{"a", aType}, {"b", bType}}) {
+      quant::QuantizedType q = getUniformElementType(type);
+      unsigned width = q.getStorageTypeIntegralWidth();
+      int64_t lo = q.isSigned() ? -(int64_t(1) << (width - 1)) : 0;
+      int64_t hi = q.isSigned() ? (int64_t(1) << (width - 1)) - 1
+                                : (int64_t(1) << width) - 1;
+      int64_t z = getQuantParams(q).zeroPoints.front();
+      int64_t maxOffset = std::max(hi - z, z - lo);
       if ((maxOffset << leftShift) > std::numeric_limits<int32_t>::max())
         return emitOpError("'")
-               << name << "': max|q - z| = " << maxOffset << " shifted left by "
-               << leftShift << " (the integer add's left_shift for a "
+               << name << "': max|q - z| = " << maxOffset << " over the "
+               << storageName(q) << " codes, shifted left by " << leftShift
+               << " (the integer add's left_shift for a "
                << y.getStorageTypeIntegralWidth()
-               << "-bit result) overflows i32; use an i16 result or "
+               << "-bit result), overflows i32; use an i16 result or "
                   "rounding = \"float\"";
     }
   }
@@ -261,15 +308,14 @@ LogicalResult ConcatOp::verify() {
              << yp.storageMin << ", " << yp.storageMax
              << "] (codes of equal scale and zero point are copied)";
     if (type.getRank() != rank)
-      return emitOpError("'") << name << "' must have the result rank "
-                              << rank << ", got " << type;
+      return emitOpError("'") << name << "' must have the result rank " << rank
+                              << ", got " << type;
     for (int64_t d = 0; d < rank; ++d)
       if (d != axis && type.getDimSize(d) != yType.getDimSize(d))
-        return emitOpError("'")
-               << name << "' dimension " << d << " has size "
-               << type.getDimSize(d) << " but the result has "
-               << yType.getDimSize(d) << " (only 'axis' " << axis
-               << " may differ)";
+        return emitOpError("'") << name << "' dimension " << d << " has size "
+                                << type.getDimSize(d) << " but the result has "
+                                << yType.getDimSize(d) << " (only 'axis' "
+                                << axis << " may differ)";
     axisSize += type.getDimSize(axis);
   }
   if (yType.getDimSize(axis) != axisSize)

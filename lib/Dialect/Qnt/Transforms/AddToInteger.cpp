@@ -36,8 +36,7 @@ struct AddToInteger : OpRewritePattern<AddOp> {
     quantopt::ref::QuantParams a = getQuantParams(aQuant);
     quantopt::ref::QuantParams b = getQuantParams(bQuant);
     quantopt::ref::QuantParams y = getQuantParams(yQuant);
-    double sa = a.scales.front(), sb = b.scales.front(),
-           sy = y.scales.front();
+    double sa = a.scales.front(), sb = b.scales.front(), sy = y.scales.front();
 
     int32_t leftShift = yQuant.getStorageTypeIntegralWidth() == 8 ? 20 : 15;
     double twiceMax = 2.0 * std::max(sa, sb);

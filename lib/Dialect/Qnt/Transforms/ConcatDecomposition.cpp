@@ -27,8 +27,7 @@ struct ConcatDecomposition : OpRewritePattern<ConcatOp> {
   LogicalResult matchAndRewrite(ConcatOp op,
                                 PatternRewriter &rewriter) const override {
     RankedTensorType yType = op.getResult().getType();
-    quantopt::ref::QuantParams y =
-        getQuantParams(getUniformElementType(yType));
+    quantopt::ref::QuantParams y = getQuantParams(getUniformElementType(yType));
     SmallVector<Value> operands;
     for (Value input : op.getInputs()) {
       auto type = cast<RankedTensorType>(input.getType());
@@ -38,9 +37,9 @@ struct ConcatDecomposition : OpRewritePattern<ConcatOp> {
       // Exact comparison of the scales the types hold.
       if (in.scales.front() != y.scales.front() ||
           in.zeroPoints.front() != y.zeroPoints.front()) {
-        operands.push_back(RequantizeOp::create(
-            rewriter, op.getLoc(), target, input, op.getRoundingAttr(),
-            /*clamp=*/nullptr));
+        operands.push_back(RequantizeOp::create(rewriter, op.getLoc(), target,
+                                                input, op.getRoundingAttr(),
+                                                /*clamp=*/nullptr));
         continue;
       }
       // Equal parameters: the codes are copied. Only a narrower storage
@@ -49,8 +48,8 @@ struct ConcatDecomposition : OpRewritePattern<ConcatOp> {
       if (type != target) {
         Value codes = quant::StorageCastOp::create(
             rewriter, op.getLoc(), getStorageTensorType(type), input);
-        input = quant::StorageCastOp::create(rewriter, op.getLoc(), target,
-                                             codes);
+        input =
+            quant::StorageCastOp::create(rewriter, op.getLoc(), target, codes);
       }
       operands.push_back(input);
     }

@@ -33,8 +33,8 @@ struct QntNetworkToIntegerPass
     // Only the rewrites: folding other ops is the canonicalizer's job.
     GreedyRewriteConfig config;
     config.enableFolding(false);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
     // Every pattern always applies, so a leftover op means a bug.
     WalkResult left = getOperation().walk([](Operation *op) {

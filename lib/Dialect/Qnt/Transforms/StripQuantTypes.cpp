@@ -3,7 +3,9 @@
 // The last step into explicit integer IR. A dialect conversion replaces every
 // tensor of `!quant.uniform` by the tensor of its signless storage integer
 // (i8 for u8 too) in function signatures, block arguments, calls, returns,
-// structured control flow and any other region-free op, and rewrites the
+// structured control flow, linalg.transpose / linalg.broadcast and any other
+// region-free op (tensor.collapse_shape, tensor.expand_shape,
+// tensor.extract_slice, tensor.concat, ...), and rewrites the
 // quantization-aware ops:
 //
 //   qnt.quantize   -> qnt.int_quantize   (scales, zero points, range as attrs)
@@ -22,6 +24,7 @@
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "TransformUtils.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -128,6 +131,37 @@ struct StorageCastLowering : OpConversionPattern<quant::StorageCastOp> {
   }
 };
 
+/// linalg.transpose / linalg.broadcast move codes without looking at them,
+/// but carry a region whose block arguments have the element type: rebuild
+/// them on the storage integers (the builders create the region).
+struct TransposeLowering : OpConversionPattern<linalg::TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(linalg::TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto newOp = linalg::TransposeOp::create(
+        rewriter, op.getLoc(), adaptor.getInput(), adaptor.getInit(),
+        op.getPermutation());
+    rewriter.replaceOp(op, newOp->getResults());
+    return success();
+  }
+};
+
+struct BroadcastLowering : OpConversionPattern<linalg::BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(linalg::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto newOp = linalg::BroadcastOp::create(
+        rewriter, op.getLoc(), adaptor.getInput(), adaptor.getInit(),
+        op.getDimensions());
+    rewriter.replaceOp(op, newOp->getResults());
+    return success();
+  }
+};
+
 /// Any other op without regions or successors (tensor.collapse_shape,
 /// tensor.empty, ...) just gets converted operand and result types.
 struct GenericTypeConversion : ConversionPattern {
@@ -227,7 +261,8 @@ struct QntStripQuantTypesPass
 
     RewritePatternSet patterns(ctx);
     patterns.add<QuantizeLowering, DequantizeLowering, ConstantLowering,
-                 StorageCastLowering>(converter, ctx);
+                 StorageCastLowering, TransposeLowering, BroadcastLowering>(
+        converter, ctx);
     patterns.add<GenericTypeConversion>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);

@@ -221,4 +221,46 @@ def QntNetworkToInteger : Pass<"qnt-network-to-integer", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def QntVerifyPerAxisShapes : Pass<"qnt-verify-per-axis-shapes", "ModuleOp"> {
+  let summary = "Reject shape ops that move the quantized axis of a per-axis type";
+  let description = [{
+    Upstream shape ops (`tensor.collapse_shape`, `tensor.expand_shape`,
+    `tensor.extract_slice`, `linalg.transpose`) require equal element types
+    on both sides, so a per-axis type keeps its axis *number* while the
+    dimensions move under it. The pipeline runs this check first and reports
+    every shape op after which the per-axis dimension would no longer be the
+    same dimension of the same size: a collapse or expand that merges or
+    splits it with dimensions of size > 1 or shifts its index, a slice that
+    cuts it or drops a dimension before it, a transpose that moves it.
+    Shapes ops on per-tensor types, and those that keep the axis in place,
+    pass unchanged.
+
+    Rejected (axis 3 becomes part of dimension 1):
+    ```mlir
+    %y = tensor.collapse_shape %x [[0], [1, 2, 3]]
+         : tensor<1x2x2x4x!quant.uniform<i8:f32:3, {...}>> into tensor<1x16x!quant.uniform<i8:f32:3, {...}>>
+    ```
+  }];
+  let dependentDialects = ["::mlir::quant::QuantDialect"];
+}
+
+def QntDecomposeFloatIslands : Pass<"qnt-decompose-float-islands",
+                                    "func::FuncOp"> {
+  let summary = "Decompose aggregated linalg ops (linalg.softmax) on tensors";
+  let description = [{
+    Float islands between `qnt.dequantize` and `qnt.quantize` may use
+    `linalg.softmax`, which has no loop lowering: this pass replaces it (and
+    any other op of the `linalg::AggregatedOpInterface`) by its
+    decomposition into `linalg.generic` / `linalg.fill` on tensors
+    (max-reduce, `exp(x - max)`, sum, divide), before bufferization.
+    Math functions are left to the LLVM conversion: `math-to-llvm`, then
+    `math-to-libm` for those without an LLVM intrinsic (`math.erf` becomes
+    a call to `erff`), so every target resolves them from libm.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // QUANTOPT_DIALECT_QNT_TRANSFORMS_PASSES_TD

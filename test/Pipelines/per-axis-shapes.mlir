@@ -1,0 +1,85 @@
+// Shape ops that would move, merge, split or cut the quantized dimension of
+// a per-axis type are rejected, one case per split; those that keep it in
+// place pass. --qnt-to-llvm runs the check first.
+// RUN: quant-opt %s -split-input-file -verify-diagnostics --qnt-verify-per-axis-shapes
+// RUN: not quant-opt %s -split-input-file --qnt-to-llvm 2>&1 | FileCheck %s
+// CHECK: error: 'tensor.collapse_shape' op changes dimension 3
+
+!C = !quant.uniform<i8:f32:3, {0.5:1, 0.25:2}>
+func.func @collapse_merges_axis(%x: tensor<1x2x2x2x!C>) -> tensor<1x8x!C> {
+  // expected-error@+1 {{'tensor.collapse_shape' op changes dimension 3, the quantized axis of the per-axis type '!quant.uniform<i8:f32:3, {5.000000e-01:1,2.500000e-01:2}>': it is merged, split, sliced or dropped; shape ops on per-axis tensors must keep that dimension in place (or requantize to per tensor first)}}
+  %y = tensor.collapse_shape %x [[0], [1, 2, 3]] : tensor<1x2x2x2x!C> into tensor<1x8x!C>
+  return %y : tensor<1x8x!C>
+}
+
+// -----
+
+!C = !quant.uniform<i8:f32:3, {0.5:1, 0.25:2}>
+func.func @collapse_moves_axis(%x: tensor<1x2x2x2x!C>) -> tensor<4x2x!C> {
+  // expected-error@+1 {{'tensor.collapse_shape' op changes dimension 3, the quantized axis of the per-axis type '!quant.uniform<i8:f32:3, {5.000000e-01:1,2.500000e-01:2}>': it would become dimension 1 while the type still names 3}}
+  %y = tensor.collapse_shape %x [[0, 1, 2], [3]] : tensor<1x2x2x2x!C> into tensor<4x2x!C>
+  return %y : tensor<4x2x!C>
+}
+
+// -----
+
+!R = !quant.uniform<i8:f32:1, {0.5:1, 0.25:2}>
+func.func @expand_moves_axis(%x: tensor<2x2x!R>) -> tensor<2x1x2x!R> {
+  // expected-error@+1 {{'tensor.expand_shape' op changes dimension 1, the quantized axis of the per-axis type '!quant.uniform<i8:f32:1, {5.000000e-01:1,2.500000e-01:2}>': it would become dimension 2 while the type still names 1}}
+  %y = tensor.expand_shape %x [[0, 1], [2]] output_shape [2, 1, 2] : tensor<2x2x!R> into tensor<2x1x2x!R>
+  return %y : tensor<2x1x2x!R>
+}
+
+// -----
+
+!R = !quant.uniform<i8:f32:1, {0.5:1, 0.25:2, 1.0:0, 2.0:0}>
+func.func @expand_splits_axis(%x: tensor<3x4x!R>) -> tensor<3x2x2x!R> {
+  // expected-error@+1 {{'tensor.expand_shape' op changes dimension 1, the quantized axis of the per-axis type '!quant.uniform<i8:f32:1, {5.000000e-01:1,2.500000e-01:2,1.000000e+00,2.000000e+00}>': it is merged, split, sliced or dropped}}
+  %y = tensor.expand_shape %x [[0], [1, 2]] output_shape [3, 2, 2] : tensor<3x4x!R> into tensor<3x2x2x!R>
+  return %y : tensor<3x2x2x!R>
+}
+
+// -----
+
+!R = !quant.uniform<i8:f32:1, {0.5:1, 0.25:2}>
+func.func @slice_cuts_axis(%x: tensor<4x2x!R>) -> tensor<4x1x!R> {
+  // expected-error@+1 {{'tensor.extract_slice' op changes dimension 1, the quantized axis of the per-axis type '!quant.uniform<i8:f32:1, {5.000000e-01:1,2.500000e-01:2}>': it is merged, split, sliced or dropped}}
+  %y = tensor.extract_slice %x[0, 1] [4, 1] [1, 1] : tensor<4x2x!R> to tensor<4x1x!R>
+  return %y : tensor<4x1x!R>
+}
+
+// -----
+
+// Dropping dimension 0 shifts the axis from 1 to 0.
+!R = !quant.uniform<i8:f32:1, {0.5:1, 0.25:2}>
+func.func @slice_drops_before_axis(%x: tensor<4x2x!R>) -> tensor<2x!R> {
+  // expected-error@+1 {{'tensor.extract_slice' op changes dimension 1, the quantized axis of the per-axis type '!quant.uniform<i8:f32:1, {5.000000e-01:1,2.500000e-01:2}>': it would become dimension 0 while the type still names 1}}
+  %y = tensor.extract_slice %x[2, 0] [1, 2] [1, 1] : tensor<4x2x!R> to tensor<2x!R>
+  return %y : tensor<2x!R>
+}
+
+// -----
+
+!R = !quant.uniform<i8:f32:1, {0.5:1, 0.25:2}>
+func.func @transpose_moves_axis(%x: tensor<3x2x!R>) -> tensor<2x3x!R> {
+  %e = tensor.empty() : tensor<2x3x!R>
+  // expected-error@+1 {{'linalg.transpose' op changes dimension 1, the quantized axis of the per-axis type '!quant.uniform<i8:f32:1, {5.000000e-01:1,2.500000e-01:2}>': it would become dimension 0 while the type still names 1}}
+  %y = linalg.transpose ins(%x : tensor<3x2x!R>) outs(%e : tensor<2x3x!R>) permutation = [1, 0]
+  return %y : tensor<2x3x!R>
+}
+
+// -----
+
+// Accepted: unit dimensions merged into or split off the axis, rows
+// sliced, a transpose that keeps dimension 1, and every per-tensor shape op.
+!R = !quant.uniform<i8:f32:1, {0.5:1, 0.25:2}>
+!T = !quant.uniform<i8:f32, 0.5:1>
+func.func @kept(%x: tensor<4x2x1x!R>, %t: tensor<2x3x!T>) -> (tensor<2x2x!R>, tensor<1x2x4x!R>, tensor<6x!T>) {
+  %c = tensor.collapse_shape %x [[0], [1, 2]] : tensor<4x2x1x!R> into tensor<4x2x!R>
+  %s = tensor.extract_slice %c[1, 0] [2, 2] [1, 1] : tensor<4x2x!R> to tensor<2x2x!R>
+  %ex = tensor.expand_shape %c [[0], [1, 2]] output_shape [4, 2, 1] : tensor<4x2x!R> into tensor<4x2x1x!R>
+  %e = tensor.empty() : tensor<1x2x4x!R>
+  %p = linalg.transpose ins(%ex : tensor<4x2x1x!R>) outs(%e : tensor<1x2x4x!R>) permutation = [2, 1, 0]
+  %f = tensor.collapse_shape %t [[0, 1]] : tensor<2x3x!T> into tensor<6x!T>
+  return %s, %p, %f : tensor<2x2x!R>, tensor<1x2x4x!R>, tensor<6x!T>
+}
