@@ -10,6 +10,7 @@
 
 #include "QuantOpt/Import/ONNX/ModelImporter.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -17,19 +18,16 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "mlir/IR/Diagnostics.h"
 
 using namespace llvm;
 
-static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<model.onnx>"),
-                                          cl::Required);
+static cl::opt<std::string>
+    inputFilename(cl::Positional, cl::desc("<model.onnx>"), cl::Required);
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"));
-static cl::opt<std::string> entry("entry",
-                                  cl::desc("Name of the imported function"),
-                                  cl::init("main"));
+static cl::opt<std::string>
+    entry("entry", cl::desc("Name of the imported function"), cl::init("main"));
 static cl::list<std::string>
     inputShapes("input-shape",
                 cl::desc("Static shape of a graph input: NAME=D0xD1x..."));

@@ -12,9 +12,9 @@
 
 #include "Importer.h"
 
-#include "mlir/Dialect/Quant/IR/Quant.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
 
 #include <cmath>
 
@@ -97,8 +97,8 @@ LogicalResult Importer::readConvAttrs(PendingInfo &p, const ImportedValue &x,
                 Twine(w.shape[0]) + "x" + Twine(w.shape[1]) + " and group " +
                 Twine(p.groups) + " do not fit together");
   std::string autoPad = attrString("auto_pad").value_or("NOTSET");
-  std::vector<int64_t> pads = attrInts("pads").value_or(
-      std::vector<int64_t>{0, 0, 0, 0});
+  std::vector<int64_t> pads =
+      attrInts("pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
   if (pads.size() != 4)
     return fail("pads needs four values");
   for (int64_t v : pads)
@@ -175,7 +175,7 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
     acc.scales.push_back(x.q.scales[0] * sw);
   acc.zeroPoints.assign(acc.scales.size(), 0);
   if (w.q.perAxis())
-    acc.axis = p.isConv ? 1 : 1;
+    acc.axis = 1; // Output channels: C of NCHW, N of M x N.
 
   FailureOr<Value> xv = failure();
   if (!p.isConv && !x.flattenedFromNhwc.empty() && !x.codes) {
@@ -205,10 +205,12 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
   if (p.isConv) {
     int64_t oh = (x.shape[2] + p.padding[0] + p.padding[1] -
                   ((w.shape[2] - 1) * p.dilations[0] + 1)) /
-                     p.strides[0] + 1;
+                     p.strides[0] +
+                 1;
     int64_t ow = (x.shape[3] + p.padding[2] + p.padding[3] -
                   ((w.shape[3] - 1) * p.dilations[1] + 1)) /
-                     p.strides[1] + 1;
+                     p.strides[1] +
+                 1;
     result.shape = {x.shape[0], channels, oh, ow};
     result.nhwc = true;
   } else {
@@ -221,8 +223,8 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
     std::vector<int32_t> codes;
     if (p.floatBias) {
       for (int64_t c = 0; c < channels; ++c) {
-        float s = float(x.q.scales[0]) *
-                  float(w.q.scales[w.q.perAxis() ? c : 0]);
+        float s =
+            float(x.q.scales[0]) * float(w.q.scales[w.q.perAxis() ? c : 0]);
         double r = std::nearbyint(double(float((*p.floatBias)[c]) / s));
         if (!(std::fabs(r) < 2147483647.0))
           return fail("bias " + str((*p.floatBias)[c]) +
@@ -242,30 +244,27 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
     auto type = RankedTensorType::get({channels}, quantElementType(bq, 0));
     bias = qnt::ConstantOp::create(
                b, loc, type,
-               qnt::buildCodesAttr(type.getShape(),
-                                   cast<quant::QuantizedType>(
-                                       type.getElementType()),
-                                   codes))
+               qnt::buildCodesAttr(
+                   type.getShape(),
+                   cast<quant::QuantizedType>(type.getElementType()), codes))
                .getResult();
   }
 
   Value accValue;
   if (p.isConv)
-    accValue = qnt::Conv2DOp::create(b, loc, accType, *xv, *wv, bias,
-                                     p.strides, p.dilations, p.padding,
-                                     uint64_t(p.groups))
+    accValue = qnt::Conv2DOp::create(b, loc, accType, *xv, *wv, bias, p.strides,
+                                     p.dilations, p.padding, uint64_t(p.groups))
                    .getResult();
   else
-    accValue = qnt::MatmulOp::create(b, loc, accType, *xv, *wv, bias)
-                   .getResult();
+    accValue =
+        qnt::MatmulOp::create(b, loc, accType, *xv, *wv, bias).getResult();
 
   if (!out) {
     // Raw accumulator (ConvInteger / MatMulInteger): int32 codes.
     result.kind = Kind::Int;
     result.dtype = onnx::TensorProto::INT32;
     result.value = quant::StorageCastOp::create(
-        b, loc,
-        RankedTensorType::get(accType.getShape(), b.getIntegerType(32)),
+        b, loc, RankedTensorType::get(accType.getShape(), b.getIntegerType(32)),
         accValue);
     return result;
   }
@@ -323,10 +322,12 @@ LogicalResult Importer::importConv() {
   out.shape = {xi.shape[0], wi.shape[0],
                (xi.shape[2] + pi.padding[0] + pi.padding[1] -
                 ((wi.shape[2] - 1) * pi.dilations[0] + 1)) /
-                       pi.strides[0] + 1,
+                       pi.strides[0] +
+                   1,
                (xi.shape[3] + pi.padding[2] + pi.padding[3] -
                 ((wi.shape[3] - 1) * pi.dilations[1] + 1)) /
-                       pi.strides[1] + 1};
+                       pi.strides[1] +
+                   1};
   out.nhwc = true;
   return success();
 }
@@ -364,8 +365,8 @@ LogicalResult Importer::importGemm() {
     if (failed(win))
       return failure();
     ImportedValue w = **win;
-    if (w.shape.size() != 2 || (!w.codes && (w.kind != Kind::Const ||
-                                             w.f.empty())))
+    if (w.shape.size() != 2 ||
+        (!w.codes && (w.kind != Kind::Const || w.f.empty())))
       return fail("non-constant weights: the weight must be a compile-time "
                   "2-D tensor");
     if (attrInt("transB").value_or(0)) {
@@ -392,8 +393,8 @@ LogicalResult Importer::importGemm() {
     return fail("Gemm needs 2-D operands");
   ImportedValue wt = attrInt("transB").value_or(0) ? transposed2D(**w) : **w;
   if ((*a)->shape[1] != wt.shape[0])
-    return fail("inner dimensions differ: " + Twine((*a)->shape[1]) +
-                " vs " + Twine(wt.shape[0]));
+    return fail("inner dimensions differ: " + Twine((*a)->shape[1]) + " vs " +
+                Twine(wt.shape[0]));
   PendingInfo p;
   p.op = PendingOp::Contraction;
   p.operands = {**a, wt};
@@ -427,8 +428,8 @@ LogicalResult Importer::importMatMul() {
   if ((*a)->shape.size() != 2 || (*w)->shape.size() != 2)
     return fail("only 2-D MatMul is supported");
   if ((*a)->shape[1] != (*w)->shape[0])
-    return fail("inner dimensions differ: " + Twine((*a)->shape[1]) +
-                " vs " + Twine((*w)->shape[0]));
+    return fail("inner dimensions differ: " + Twine((*a)->shape[1]) + " vs " +
+                Twine((*w)->shape[0]));
   PendingInfo p;
   p.op = PendingOp::Contraction;
   p.operands = {**a, **w};
@@ -439,9 +440,8 @@ LogicalResult Importer::importMatMul() {
 
 /// Reads a QOperator activation operand (codes) with the parameters at
 /// `scaleIdx` / `zpIdx`, relabelling raw integers.
-static FailureOr<ImportedValue> qoperatorInput(Importer &im, unsigned idx,
-                                               unsigned scaleIdx,
-                                               unsigned zpIdx) {
+static FailureOr<ImportedValue>
+qoperatorInput(Importer &im, unsigned idx, unsigned scaleIdx, unsigned zpIdx) {
   auto in = im.input(idx);
   if (failed(in))
     return failure();
@@ -455,8 +455,7 @@ static FailureOr<ImportedValue> qoperatorInput(Importer &im, unsigned idx,
   } else if (v.kind == Kind::Int) {
     v.value = quant::StorageCastOp::create(
         im.b, im.loc,
-        RankedTensorType::get(im.physicalShape(v),
-                              im.quantElementType(*q, -1)),
+        RankedTensorType::get(im.physicalShape(v), im.quantElementType(*q, -1)),
         v.value);
   } else if (v.isQuantized()) {
     if (v.q.width != q->width || v.q.isSigned != q->isSigned)
@@ -547,7 +546,6 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
                     bool perChannel) -> FailureOr<QParams> {
     QParams q;
     q.width = 8;
-    bool isConst = v.kind == Kind::Const;
     int32_t dtype = v.dtype;
     if (v.isQuantized()) {
       q.isSigned = v.q.isSigned;
@@ -557,7 +555,6 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
     } else {
       return fail("operands must be int8 or uint8");
     }
-    (void)isConst;
     if (hasInput(zpIdx)) {
       auto z = input(zpIdx);
       if (failed(z))
@@ -579,8 +576,7 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
     return q;
   };
   auto qa = params(**in0, 2, false);
-  auto qb = failed(qa) ? FailureOr<QParams>(failure())
-                       : params(**in1, 3, true);
+  auto qb = failed(qa) ? FailureOr<QParams>(failure()) : params(**in1, 3, true);
   if (failed(qa) || failed(qb))
     return failure();
   ImportedValue a = **in0, w = **in1;

@@ -22,10 +22,9 @@ using namespace quantopt::onnx_import::detail;
 
 /// An elementwise linalg.generic over f32 tensors of equal rank; size-1
 /// dimensions of the inputs broadcast (numpy style).
-static Value elementwise(Importer &im, ArrayRef<Value> inputs,
-                         ArrayRef<int64_t> shape,
-                         function_ref<Value(OpBuilder &, Location, ValueRange)>
-                             body) {
+static Value
+elementwise(Importer &im, ArrayRef<Value> inputs, ArrayRef<int64_t> shape,
+            function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
   MLIRContext *ctx = im.ctx;
   int64_t rank = shape.size();
   SmallVector<AffineMap> maps;
@@ -56,21 +55,19 @@ static Value clampFloat(Importer &im, Value v, double lo, double hi) {
   if (!std::isfinite(lo) && !std::isfinite(hi))
     return v;
   auto type = cast<RankedTensorType>(v.getType());
-  return elementwise(im, {v}, type.getShape(),
-                     [&](OpBuilder &nb, Location l, ValueRange a) {
-                       Value x = a[0];
-                       if (std::isfinite(lo))
-                         x = arith::MaximumFOp::create(
-                             nb, l, x,
-                             arith::ConstantOp::create(
-                                 nb, l, nb.getF32FloatAttr(float(lo))));
-                       if (std::isfinite(hi))
-                         x = arith::MinimumFOp::create(
-                             nb, l, x,
-                             arith::ConstantOp::create(
-                                 nb, l, nb.getF32FloatAttr(float(hi))));
-                       return x;
-                     });
+  return elementwise(
+      im, {v}, type.getShape(), [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value x = a[0];
+        if (std::isfinite(lo))
+          x = arith::MaximumFOp::create(
+              nb, l, x,
+              arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(float(lo))));
+        if (std::isfinite(hi))
+          x = arith::MinimumFOp::create(
+              nb, l, x,
+              arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(float(hi))));
+        return x;
+      });
 }
 
 /// Real values of a constant weight: dequantized codes or float data.
@@ -99,9 +96,9 @@ static FailureOr<std::vector<float>> weightReals(Importer &im,
 }
 
 /// Float matmul: x (M x K, f32) times constant w (K x N) plus bias.
-static FailureOr<Value> floatMatmul(Importer &im, Value x,
-                                    const ImportedValue &w,
-                                    const std::optional<std::vector<double>> &bias) {
+static FailureOr<Value>
+floatMatmul(Importer &im, Value x, const ImportedValue &w,
+            const std::optional<std::vector<double>> &bias) {
   auto reals = weightReals(im, w);
   if (failed(reals))
     return failure();
@@ -124,7 +121,8 @@ static FailureOr<Value> floatMatmul(Importer &im, Value x,
     SmallVector<float> data(bias->begin(), bias->end());
     auto bType = RankedTensorType::get({1, w.shape[1]}, f32);
     Value bv = arith::ConstantOp::create(
-        im.b, im.loc, bType, DenseElementsAttr::get(bType, ArrayRef<float>(data)));
+        im.b, im.loc, bType,
+        DenseElementsAttr::get(bType, ArrayRef<float>(data)));
     y = elementwise(im, {y, bv}, shape,
                     [](OpBuilder &nb, Location l, ValueRange a) -> Value {
                       return arith::AddFOp::create(nb, l, a[0], a[1]);
@@ -197,25 +195,25 @@ FailureOr<ImportedValue> Importer::emitFloat(ImportedValue &v) {
     Type f32 = Float32Type::get(ctx);
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
     Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{n, c}, f32);
-    Value acc = linalg::FillOp::create(b, loc, ValueRange{zero},
-                                       ValueRange{init})
-                    .getResult(0);
+    Value acc =
+        linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{init})
+            .getResult(0);
     SmallVector<AffineMap> maps = {
         AffineMap::getMultiDimIdentityMap(4, ctx),
-        AffineMap::get(4, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(3, ctx)},
-                       ctx)};
+        AffineMap::get(
+            4, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(3, ctx)}, ctx)};
     SmallVector<utils::IteratorType> iters = {
         utils::IteratorType::parallel, utils::IteratorType::reduction,
         utils::IteratorType::reduction, utils::IteratorType::parallel};
-    Value sum = linalg::GenericOp::create(
-                    b, loc, TypeRange{acc.getType()}, ValueRange{*in},
-                    ValueRange{acc}, maps, iters,
-                    [](OpBuilder &nb, Location l, ValueRange a) {
-                      linalg::YieldOp::create(
-                          nb, l,
-                          ValueRange{arith::AddFOp::create(nb, l, a[1], a[0])});
-                    })
-                    .getResult(0);
+    Value sum =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{acc.getType()}, ValueRange{*in}, ValueRange{acc},
+            maps, iters,
+            [](OpBuilder &nb, Location l, ValueRange a) {
+              linalg::YieldOp::create(
+                  nb, l, ValueRange{arith::AddFOp::create(nb, l, a[1], a[0])});
+            })
+            .getResult(0);
     float count = float(x.shape[2] * x.shape[3]);
     Value mean = elementwise(
         *this, {sum}, ArrayRef<int64_t>{n, c},

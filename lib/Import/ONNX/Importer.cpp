@@ -10,14 +10,14 @@
 
 #include "Importer.h"
 
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
-#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
-#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 
 #include <cmath>
 
@@ -218,8 +218,8 @@ Value Importer::reshape(Value value, ArrayRef<int64_t> shape) {
   SmallVector<ReassociationIndices> reassoc;
   if (!shape.empty())
     reassoc.push_back(all);
-  return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get(shape, elem),
-                                       flat, reassoc);
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, elem), flat, reassoc);
 }
 
 static std::vector<int64_t> permuteData(const std::vector<int64_t> &data,
@@ -262,8 +262,7 @@ FailureOr<Value> Importer::quantValue(ImportedValue &v, bool nhwc) {
     auto qtype = cast<quant::QuantizedType>(type.getElementType());
     std::vector<int32_t> codes(data.begin(), data.end());
     return qnt::ConstantOp::create(
-               b, loc, type,
-               qnt::buildCodesAttr(type.getShape(), qtype, codes))
+               b, loc, type, qnt::buildCodesAttr(type.getShape(), qtype, codes))
         .getResult();
   }
   if (!v.value)
@@ -306,7 +305,8 @@ FailureOr<Value> Importer::floatValue(ImportedValue &v, bool nhwc) {
     }
     auto type = RankedTensorType::get(physicalShape(tmp), f32);
     return arith::ConstantOp::create(
-               b, loc, type, DenseElementsAttr::get(type, ArrayRef<float>(data)))
+               b, loc, type,
+               DenseElementsAttr::get(type, ArrayRef<float>(data)))
         .getResult();
   }
   case Kind::Quant:
@@ -475,7 +475,8 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     }
     ImportedValue v;
     v.dtype = tt.elem_type();
-    v.kind = tt.elem_type() == onnx::TensorProto::FLOAT ? Kind::Float : Kind::Int;
+    v.kind =
+        tt.elem_type() == onnx::TensorProto::FLOAT ? Kind::Float : Kind::Int;
     auto it = options.inputShapes.find(in.name());
     if (it != options.inputShapes.end()) {
       v.shape.assign(it->second.begin(), it->second.end());

@@ -24,8 +24,8 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
-#include <string>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace quantopt::onnx_import::detail {
@@ -40,9 +40,7 @@ struct QParams {
   int64_t axis = -1;
 
   bool perAxis() const { return axis >= 0; }
-  int64_t qmin() const {
-    return isSigned ? -(int64_t(1) << (width - 1)) : 0;
-  }
+  int64_t qmin() const { return isSigned ? -(int64_t(1) << (width - 1)) : 0; }
   int64_t qmax() const {
     return isSigned ? (int64_t(1) << (width - 1)) - 1
                     : (int64_t(1) << width) - 1;
@@ -258,8 +256,7 @@ public:
                                              unsigned biasIdx);
   mlir::Value floatAdd(llvm::ArrayRef<mlir::Value> ins,
                        llvm::ArrayRef<int64_t> shape);
-  mlir::LogicalResult importFloatClamp(ImportedValue &v, double lo,
-                                       double hi);
+  mlir::LogicalResult importFloatClamp(ImportedValue &v, double lo, double hi);
 
   // NetworkOps.cpp: Add, AveragePool, GlobalAveragePool.
   mlir::LogicalResult importAdd();
@@ -267,8 +264,7 @@ public:
   mlir::FailureOr<ImportedValue> emitAdd(PendingInfo &p, const QParams &out);
   mlir::FailureOr<ImportedValue> emitAvgPool(PendingInfo &p,
                                              const QParams &out);
-  mlir::FailureOr<ImportedValue> emitConcat(PendingInfo &p,
-                                            const QParams &out);
+  mlir::FailureOr<ImportedValue> emitConcat(PendingInfo &p, const QParams &out);
 
 private:
   std::string fileName;

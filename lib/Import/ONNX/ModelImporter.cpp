@@ -9,6 +9,7 @@
 #include "QuantOpt/Import/ONNX/ModelImporter.h"
 #include "Importer.h"
 
+#include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -16,7 +17,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 
 #include <onnx/checker.h>
 
@@ -49,9 +49,9 @@ bool quantopt::onnx_import::parseInputShape(StringRef spec,
 }
 
 void quantopt::onnx_import::registerImportDialects(DialectRegistry &registry) {
-  registry.insert<arith::ArithDialect, func::FuncDialect,
-                  linalg::LinalgDialect, quant::QuantDialect,
-                  tensor::TensorDialect, qnt::QntDialect>();
+  registry
+      .insert<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
+              quant::QuantDialect, tensor::TensorDialect, qnt::QntDialect>();
 }
 
 OwningOpRef<ModuleOp>

@@ -106,10 +106,10 @@ LogicalResult Importer::importMaxPool() {
   out.codes.reset();
   out.shape = pooledShape(**x, w->kernel, w->strides, w->dilations, w->padding);
   out.nhwc = true;
-  out.value = qnt::MaxPool2DOp::create(b, loc, quantTensorType(out), *in,
-                                       w->kernel, w->strides, w->dilations,
-                                       w->padding)
-                  .getResult();
+  out.value =
+      qnt::MaxPool2DOp::create(b, loc, quantTensorType(out), *in, w->kernel,
+                               w->strides, w->dilations, w->padding)
+          .getResult();
   setOutput(0, std::move(out));
   return success();
 }
@@ -168,12 +168,13 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
     SmallVector<int64_t> wShape = {p.kernel[0], p.kernel[1], 1, channels};
     auto wType = RankedTensorType::get(wShape, quantElementType(ones, -1));
     std::vector<int32_t> codes(count * channels, 1);
-    Value w = qnt::ConstantOp::create(
-                  b, loc, wType,
-                  qnt::buildCodesAttr(
-                      wShape, cast<quant::QuantizedType>(wType.getElementType()),
-                      codes))
-                  .getResult();
+    Value w =
+        qnt::ConstantOp::create(
+            b, loc, wType,
+            qnt::buildCodesAttr(
+                wShape, cast<quant::QuantizedType>(wType.getElementType()),
+                codes))
+            .getResult();
     QParams acc;
     acc.width = 32;
     acc.isSigned = true;
@@ -202,10 +203,10 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
   pooled.kind = Kind::Quant;
   pooled.nhwc = true;
   pooled.shape = pooledShape(x, p.kernel, p.strides, {1, 1}, p.padding);
-  Value avg = qnt::AvgPool2DOp::create(b, loc, quantTensorType(pooled), *in,
-                                       p.kernel, p.strides, p.padding,
-                                       p.countIncludePad)
-                  .getResult();
+  Value avg =
+      qnt::AvgPool2DOp::create(b, loc, quantTensorType(pooled), *in, p.kernel,
+                               p.strides, p.padding, p.countIncludePad)
+          .getResult();
   ImportedValue y = pooled;
   y.q = out;
   if (out == x.q && lo == out.qmin() && hi == out.qmax())
@@ -246,7 +247,8 @@ LogicalResult Importer::importAdd() {
       int64_t channels = acc->shape.size() == 2 ? acc->shape[1] : -1;
       int64_t n = bias->numElements();
       if (acc->pending->isConv || (n != channels && n != 1) ||
-          bias->shape.size() > 2 || (bias->shape.size() == 2 && bias->shape[0] != 1))
+          bias->shape.size() > 2 ||
+          (bias->shape.size() == 2 && bias->shape[0] != 1))
         return fail("only a per-column constant can be added to a MatMul "
                     "as its bias");
       ImportedValue out = *acc;
@@ -307,8 +309,7 @@ LogicalResult Importer::importAdd() {
   return success();
 }
 
-FailureOr<ImportedValue> Importer::emitAdd(PendingInfo &p,
-                                           const QParams &out) {
+FailureOr<ImportedValue> Importer::emitAdd(PendingInfo &p, const QParams &out) {
   SmallVector<int64_t> shape =
       *broadcastShapes(p.operands[0].shape, p.operands[1].shape);
   bool nhwc = shape.size() == 4;

@@ -1,4 +1,5 @@
-//===- QuantizeOps.cpp - QuantizeLinear, DequantizeLinear ------------------===//
+//===- QuantizeOps.cpp - QuantizeLinear, DequantizeLinear
+//------------------===//
 //
 // DequantizeLinear does not leave integers: its result is the same codes,
 // read as reals (Kind::Dequant). QuantizeLinear decides what a pending
@@ -11,8 +12,8 @@
 
 #include "Importer.h"
 
-#include "mlir/Dialect/Quant/IR/Quant.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
 
 #include <cmath>
 
@@ -102,11 +103,11 @@ std::pair<int64_t, int64_t> Importer::clampCodes(const PendingInfo &p,
   int64_t lo = out.qmin(), hi = out.qmax();
   // Rounding is monotone, so Q(clip(x, a, b)) = clip(Q(x), Q(a), Q(b)).
   if (std::isfinite(p.lo))
-    lo = std::max(lo, quantizeLinear(p.lo, out.scales[0], out.zeroPoints[0],
-                                     out));
+    lo = std::max(lo,
+                  quantizeLinear(p.lo, out.scales[0], out.zeroPoints[0], out));
   if (std::isfinite(p.hi))
-    hi = std::min(hi, quantizeLinear(p.hi, out.scales[0], out.zeroPoints[0],
-                                     out));
+    hi = std::min(hi,
+                  quantizeLinear(p.hi, out.scales[0], out.zeroPoints[0], out));
   return {lo, hi};
 }
 
@@ -148,6 +149,8 @@ FailureOr<ImportedValue> Importer::emitPending(ImportedValue &v,
     res.codes.reset();
     if (src.codes) {
       // Constant in, constant out.
+      if (src.q.perAxis())
+        return fail("Relu / Clip on per-axis constants is not supported");
       std::vector<int64_t> codes;
       auto [lo, hi] = clampCodes(p, out);
       for (int64_t c : *src.codes) {
@@ -156,8 +159,6 @@ FailureOr<ImportedValue> Importer::emitPending(ImportedValue &v,
             quantizeLinear(real, out.scales[0], out.zeroPoints[0], out), lo,
             hi));
       }
-      if (src.q.perAxis())
-        return fail("Relu / Clip on per-axis constants is not supported");
       res.codes = std::move(codes);
       return res;
     }
@@ -263,8 +264,8 @@ LogicalResult Importer::importQuantizeLinear() {
     auto f = floatValue(in, in.nhwc);
     if (failed(f))
       return failure();
-    out.value = qnt::QuantizeOp::create(b, loc, quantTensorType(out), *f)
-                    .getResult();
+    out.value =
+        qnt::QuantizeOp::create(b, loc, quantTensorType(out), *f).getResult();
     break;
   }
   case Kind::Quant:
@@ -332,12 +333,11 @@ LogicalResult Importer::importDequantizeLinear() {
   case Kind::Const: {
     if (!in.f.empty())
       return fail("DequantizeLinear of a float constant");
-    int32_t want = q->width == 32 ? onnx::TensorProto::INT32
-                   : q->width == 16
-                       ? (q->isSigned ? onnx::TensorProto::INT16
-                                      : onnx::TensorProto::UINT16)
-                       : (q->isSigned ? onnx::TensorProto::INT8
-                                      : onnx::TensorProto::UINT8);
+    int32_t want = q->width == 32   ? onnx::TensorProto::INT32
+                   : q->width == 16 ? (q->isSigned ? onnx::TensorProto::INT16
+                                                   : onnx::TensorProto::UINT16)
+                                    : (q->isSigned ? onnx::TensorProto::INT8
+                                                   : onnx::TensorProto::UINT8);
     if (in.dtype != want)
       return fail("the input's element type does not match the zero "
                   "point's");
@@ -357,11 +357,10 @@ LogicalResult Importer::importDequantizeLinear() {
     if (failed(v))
       return failure();
     auto raw = quant::StorageCastOp::create(
-        b, loc,
-        RankedTensorType::get(physicalShape(in), storageIntType(in.q)), *v);
+        b, loc, RankedTensorType::get(physicalShape(in), storageIntType(in.q)),
+        *v);
     out.nhwc = in.nhwc;
-    out.value =
-        quant::StorageCastOp::create(b, loc, quantTensorType(out), raw);
+    out.value = quant::StorageCastOp::create(b, loc, quantTensorType(out), raw);
     break;
   }
   case Kind::Int: {
@@ -373,8 +372,8 @@ LogicalResult Importer::importDequantizeLinear() {
         isSignedInput != q->isSigned)
       return fail("the input's element type does not match the zero "
                   "point's");
-    out.value = quant::StorageCastOp::create(b, loc, quantTensorType(out),
-                                             in.value);
+    out.value =
+        quant::StorageCastOp::create(b, loc, quantTensorType(out), in.value);
     break;
   }
   case Kind::Float:
