@@ -217,12 +217,10 @@ LogicalResult Importer::importTranspose() {
   if (failed(in))
     return failure();
   ImportedValue *v = *in;
-  if (v->kind == Kind::Pending) {
-    auto settled = requireQuantized(0, "input data");
-    if (failed(settled))
-      return failure();
-    v = *settled;
-  }
+  // A pending result either settles on its grid or runs as a float island.
+  if (v->kind == Kind::Pending && failed(settle(*v)) &&
+      failed(floatValue(*v, false)))
+    return failure();
   int64_t rank = v->shape.size();
   std::vector<int64_t> perm;
   if (auto p = attrInts("perm")) {

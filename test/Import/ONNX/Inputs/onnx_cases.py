@@ -539,6 +539,23 @@ def case_grid_ops():
     return m, {"x": x}, {"y": ("codes", y, x_s, x_z)}
 
 
+def case_float_transpose():
+    """Add -> Transpose -> Q: the Transpose between the Add and its Q makes
+    the Add a float island (dyadic values: exact)."""
+    r = rng(16)
+    a = (r.integers(-16, 16, (2, 3)) / 16.0).astype(F32)
+    bb = (r.integers(-16, 16, (2, 3)) / 16.0).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "a", 1.0 / 16, 0, np.int8)
+    qdq(nodes, inits, "b", 1.0 / 16, 0, np.int8)
+    nodes += [helper.make_node("Add", ["ad", "bd"], ["s"]),
+              helper.make_node("Transpose", ["s"], ["t"], perm=[1, 0])]
+    qdq_out(nodes, inits, "t", "y", 1.0 / 8, 0, np.int8)
+    m = model(nodes, [tin("a", [2, 3]), tin("b", [2, 3])], [tin("y", [3, 2])], inits)
+    y = quantize((a + bb).T, 1.0 / 8, 0, np.int8)
+    return m, {"a": a, "b": bb}, {"y": ("codes", y, 1.0 / 8, 0)}
+
+
 # Bad models: each must be rejected with a diagnostic naming the node.
 def qdq_input(nodes, inits, name="x"):
     nodes += [helper.make_node("QuantizeLinear", [name, "x_s", "x_z"], [name + "q"]),
