@@ -32,6 +32,11 @@ install(TARGETS ${QUANT_OPT_EXPORTED_LIBS}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS quant-opt quant-translate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The ONNX importer tool. Its library is not exported: a static
+# QuantOptONNXImport would make every consumer find ONNX and protobuf.
+if(TARGET quant-import-onnx)
+  install(TARGETS quant-import-onnx RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 install(TARGETS QuantOptPlugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT QuantOptTargets
   NAMESPACE QuantOpt::

@@ -108,3 +108,21 @@ for arch in ["aarch64", "riscv64"]:
             and os.path.isdir(os.path.join(sysroot, "lib"))
             and os.path.isdir("/usr/lib/gcc-cross/%s-linux-gnu" % arch)):
         config.available_features.add("qemu-" + arch)
+
+# The ONNX importer's tests build their graphs with python3-onnx and compare
+# with numpy: they need a Python that has both (Debian's /usr/bin/python3
+# when the default python3 lacks them).
+if os.path.exists(os.path.join(config.quant_opt_tools_dir, "quant-import-onnx")):
+    config.available_features.add("onnx-importer")
+    llvm_config.add_tool_substitutions(["quant-import-onnx"],
+                                       [config.quant_opt_tools_dir])
+for candidate in [config.python_executable, "/usr/bin/python3"]:
+    import subprocess
+    try:
+        if subprocess.run([candidate, "-c", "import onnx, numpy"],
+                          capture_output=True).returncode == 0:
+            config.available_features.add("onnx-python")
+            config.substitutions.append(("%onnx_python", candidate))
+            break
+    except OSError:
+        pass

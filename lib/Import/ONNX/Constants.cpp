@@ -1,0 +1,370 @@
+//===- Constants.cpp - initializers, Constant and shape arithmetic --------===//
+//
+// Compile-time tensors. torch writes a dynamic batch as a shape subgraph
+// (Shape -> Gather -> Unsqueeze -> Concat -> Reshape); once the input shapes
+// are fixed, these fold here and never reach the IR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace quantopt::onnx_import::detail;
+
+static bool isFloatType(int32_t t) {
+  return t == onnx::TensorProto::FLOAT || t == onnx::TensorProto::DOUBLE;
+}
+
+template <typename T>
+static bool readRaw(const std::string &raw, int64_t n, std::vector<T> &out) {
+  if (int64_t(raw.size()) != n * int64_t(sizeof(T)))
+    return false;
+  out.resize(n);
+  if (n)
+    std::memcpy(out.data(), raw.data(), raw.size());
+  return true;
+}
+
+FailureOr<ImportedValue> Importer::readTensor(const onnx::TensorProto &t) {
+  ImportedValue v;
+  v.kind = Kind::Const;
+  v.dtype = t.data_type();
+  int64_t n = 1;
+  for (int64_t d : t.dims()) {
+    if (d < 0 || d > (int64_t(1) << 31))
+      return fail("tensor '" + t.name() + "' has an invalid dimension");
+    v.shape.push_back(d);
+    n *= d;
+    if (n > (int64_t(1) << 31))
+      return fail("tensor '" + t.name() + "' is too large");
+  }
+  if (t.data_location() == onnx::TensorProto::EXTERNAL)
+    return fail("tensor '" + t.name() + "' uses external data (unsupported)");
+  bool raw = t.has_raw_data();
+  const std::string &bytes = t.raw_data();
+  auto bad = [&]() {
+    return fail("tensor '" + t.name() + "' holds " +
+                "a different number of elements than its shape says");
+  };
+  switch (t.data_type()) {
+  case onnx::TensorProto::FLOAT: {
+    std::vector<float> data;
+    if (raw) {
+      if (!readRaw(bytes, n, data))
+        return bad();
+    } else {
+      data.assign(t.float_data().begin(), t.float_data().end());
+    }
+    if (int64_t(data.size()) != n)
+      return bad();
+    v.f.assign(data.begin(), data.end());
+    return v;
+  }
+  case onnx::TensorProto::DOUBLE: {
+    std::vector<double> data;
+    if (raw) {
+      if (!readRaw(bytes, n, data))
+        return bad();
+    } else {
+      data.assign(t.double_data().begin(), t.double_data().end());
+    }
+    if (int64_t(data.size()) != n)
+      return bad();
+    v.f = std::move(data);
+    return v;
+  }
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::UINT16:
+  case onnx::TensorProto::INT32:
+  case onnx::TensorProto::BOOL: {
+    if (raw) {
+      switch (t.data_type()) {
+      case onnx::TensorProto::INT8: {
+        std::vector<int8_t> d;
+        if (!readRaw(bytes, n, d))
+          return bad();
+        v.i.assign(d.begin(), d.end());
+        break;
+      }
+      case onnx::TensorProto::UINT8:
+      case onnx::TensorProto::BOOL: {
+        std::vector<uint8_t> d;
+        if (!readRaw(bytes, n, d))
+          return bad();
+        v.i.assign(d.begin(), d.end());
+        break;
+      }
+      case onnx::TensorProto::INT16: {
+        std::vector<int16_t> d;
+        if (!readRaw(bytes, n, d))
+          return bad();
+        v.i.assign(d.begin(), d.end());
+        break;
+      }
+      case onnx::TensorProto::UINT16: {
+        std::vector<uint16_t> d;
+        if (!readRaw(bytes, n, d))
+          return bad();
+        v.i.assign(d.begin(), d.end());
+        break;
+      }
+      default: {
+        std::vector<int32_t> d;
+        if (!readRaw(bytes, n, d))
+          return bad();
+        v.i.assign(d.begin(), d.end());
+        break;
+      }
+      }
+    } else {
+      // int32_data holds every type of 32 bits or less.
+      for (int32_t x : t.int32_data()) {
+        switch (t.data_type()) {
+        case onnx::TensorProto::INT8:
+          v.i.push_back(int8_t(x));
+          break;
+        case onnx::TensorProto::UINT8:
+        case onnx::TensorProto::BOOL:
+          v.i.push_back(uint8_t(x));
+          break;
+        case onnx::TensorProto::INT16:
+          v.i.push_back(int16_t(x));
+          break;
+        case onnx::TensorProto::UINT16:
+          v.i.push_back(uint16_t(x));
+          break;
+        default:
+          v.i.push_back(x);
+        }
+      }
+    }
+    if (int64_t(v.i.size()) != n)
+      return bad();
+    return v;
+  }
+  case onnx::TensorProto::INT64: {
+    if (raw) {
+      std::vector<int64_t> d;
+      if (!readRaw(bytes, n, d))
+        return bad();
+      v.i = std::move(d);
+    } else {
+      v.i.assign(t.int64_data().begin(), t.int64_data().end());
+    }
+    if (int64_t(v.i.size()) != n)
+      return bad();
+    return v;
+  }
+  default:
+    return fail("tensor '" + t.name() + "' has unsupported element type " +
+                Twine(t.data_type()));
+  }
+}
+
+LogicalResult Importer::importConstantOp() {
+  const onnx::TensorProto *t = attrTensor("value");
+  if (!t) {
+    if (auto x = attrFloat("value_float")) {
+      ImportedValue v;
+      v.kind = Kind::Const;
+      v.f = {*x};
+      setOutput(0, v);
+      return success();
+    }
+    if (auto x = attrInt("value_int")) {
+      ImportedValue v;
+      v.kind = Kind::Const;
+      v.dtype = onnx::TensorProto::INT64;
+      v.i = {*x};
+      setOutput(0, v);
+      return success();
+    }
+    if (auto xs = attrInts("value_ints")) {
+      ImportedValue v;
+      v.kind = Kind::Const;
+      v.dtype = onnx::TensorProto::INT64;
+      v.i = *xs;
+      v.shape = {int64_t(xs->size())};
+      setOutput(0, v);
+      return success();
+    }
+    return fail("only tensor, float and int constants are supported");
+  }
+  auto v = readTensor(*t);
+  if (failed(v))
+    return failure();
+  setOutput(0, std::move(*v));
+  return success();
+}
+
+FailureOr<std::vector<int64_t>> Importer::constInts(unsigned idx) {
+  auto in = input(idx);
+  if (failed(in))
+    return failure();
+  if ((*in)->kind != Kind::Const || isFloatType((*in)->dtype))
+    return fail("input " + Twine(idx) +
+                " must be a compile-time integer tensor");
+  return (*in)->i;
+}
+
+LogicalResult Importer::importShapeOp() {
+  if (failed(checkAttrs({"start", "end"})))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  int64_t rank = (*in)->shape.size();
+  int64_t start = attrInt("start").value_or(0);
+  int64_t end = attrInt("end").value_or(rank);
+  if (start < 0)
+    start += rank;
+  if (end < 0)
+    end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, start, rank);
+  ImportedValue v;
+  v.kind = Kind::Const;
+  v.dtype = onnx::TensorProto::INT64;
+  v.i.assign((*in)->shape.begin() + start, (*in)->shape.begin() + end);
+  v.shape = {end - start};
+  setOutput(0, v);
+  return success();
+}
+
+LogicalResult Importer::importGatherOp() {
+  if (failed(checkAttrs({"axis"})))
+    return failure();
+  auto data = input(0);
+  auto idx = constInts(1);
+  if (failed(data) || failed(idx))
+    return failure();
+  ImportedValue &d = **data;
+  if (d.kind != Kind::Const || d.shape.size() != 1 ||
+      attrInt("axis").value_or(0) != 0)
+    return fail("only Gather on a 1-D compile-time tensor (shape "
+                "arithmetic) is supported");
+  ImportedValue v;
+  v.kind = Kind::Const;
+  v.dtype = d.dtype;
+  int64_t n = d.shape[0];
+  for (int64_t k : *idx) {
+    if (k < -n || k >= n)
+      return fail("index " + Twine(k) + " out of range");
+    int64_t at = k < 0 ? k + n : k;
+    if (d.f.empty())
+      v.i.push_back(d.i[at]);
+    else
+      v.f.push_back(d.f[at]);
+  }
+  v.shape = (*input(1))->shape;
+  setOutput(0, v);
+  return success();
+}
+
+LogicalResult Importer::importUnsqueezeOp() {
+  if (failed(checkAttrs({"axes"})))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  std::vector<int64_t> axes;
+  if (auto a = attrInts("axes")) {
+    axes = *a;
+  } else {
+    auto c = constInts(1);
+    if (failed(c))
+      return failure();
+    axes = *c;
+  }
+  ImportedValue v = **in;
+  int64_t rank = v.shape.size() + axes.size();
+  for (int64_t &a : axes) {
+    if (a < -rank || a >= rank)
+      return fail("axis out of range");
+    if (a < 0)
+      a += rank;
+  }
+  llvm::sort(axes);
+  for (int64_t a : axes)
+    v.shape.insert(v.shape.begin() + a, 1);
+  if (v.kind == Kind::Const) {
+    setOutput(0, v);
+    return success();
+  }
+  if (v.kind == Kind::Pending)
+    return fail("Unsqueeze of a pending result is not supported");
+  // A reshape on the logical layout.
+  ImportedValue src = **in;
+  if (src.isQuantized()) {
+    auto q = quantValue(src, false);
+    if (failed(q))
+      return failure();
+    v.codes = src.codes;
+    if (!src.codes) {
+      ImportedValue tmp = v;
+      tmp.nhwc = false;
+      v.value = reshape(*q, physicalShape(tmp));
+    }
+  } else {
+    auto f = floatValue(src, false);
+    if (failed(f))
+      return failure();
+    v.kind = Kind::Float;
+    v.value = reshape(*f, v.shape);
+  }
+  v.nhwc = false;
+  if (v.q.perAxis())
+    return fail("Unsqueeze of a per-axis quantized tensor is not supported");
+  setOutput(0, v);
+  return success();
+}
+
+LogicalResult Importer::importCastOp() {
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  auto to = attrInt("to");
+  if (!to)
+    return fail("missing attribute 'to'");
+  ImportedValue v = **in;
+  if (v.kind != Kind::Const)
+    return fail("Cast is supported on compile-time tensors only");
+  bool toFloat = isFloatType(*to);
+  if (toFloat && v.f.empty())
+    v.f.assign(v.i.begin(), v.i.end());
+  if (!toFloat && !v.f.empty()) {
+    v.i.clear();
+    for (double x : v.f)
+      v.i.push_back(int64_t(x));
+  }
+  if (toFloat)
+    v.i.clear();
+  else
+    v.f.clear();
+  v.dtype = *to;
+  setOutput(0, v);
+  return success();
+}
+
+LogicalResult Importer::foldConstConcat() {
+  auto axis = attrInt("axis");
+  ImportedValue v;
+  v.kind = Kind::Const;
+  for (int k = 0; k < node->input_size(); ++k) {
+    auto in = input(k);
+    if (failed(in))
+      return failure();
+    if ((*in)->shape.size() != 1 || (axis && *axis != 0 && *axis != -1))
+      return fail("only 1-D compile-time Concat (shape arithmetic) folds");
+    v.dtype = (*in)->dtype;
+    v.i.insert(v.i.end(), (*in)->i.begin(), (*in)->i.end());
+    v.f.insert(v.f.end(), (*in)->f.begin(), (*in)->f.end());
+  }
+  v.shape = {int64_t(v.i.size() + v.f.size())};
+  setOutput(0, v);
+  return success();
+}

@@ -1,0 +1,617 @@
+//===- Contractions.cpp - Conv, Gemm, MatMul and their QOperator forms ----===//
+//
+// QDQ: DQ(x) and DQ(constant codes) into a float Conv / Gemm / MatMul give a
+// pending contraction; the QuantizeLinear after it (through Relu / Clip)
+// emits qnt.conv2d / qnt.matmul with an i32 accumulator at S_X * S_W and one
+// qnt.requantize. A float bias is quantized at compile time the way ONNX
+// Runtime's quantizer does it: round_half_even(f32(b) / f32(S_X * S_W)).
+// QLinearConv / QLinearMatMul map directly; ConvInteger / MatMulInteger give
+// the raw i32 accumulator (scales 1).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace quantopt::onnx_import::detail;
+
+/// Reads a bias operand: a float constant, or DequantizeLinear'd int32 codes
+/// at scale S_X * S_W.
+static LogicalResult readBias(Importer &im, unsigned idx, int64_t channels,
+                              PendingInfo &p) {
+  if (!im.hasInput(idx))
+    return success();
+  auto in = im.input(idx);
+  if (failed(in))
+    return failure();
+  ImportedValue &v = **in;
+  if (v.numElements() != channels && v.numElements() != 1)
+    return im.fail("bias has " + Twine(v.numElements()) +
+                   " elements, expected " + Twine(channels));
+  auto broadcast = [&](auto &data) {
+    auto copy = data;
+    if (copy.size() == 1)
+      copy.assign(channels, copy[0]);
+    return copy;
+  };
+  if (v.kind == Kind::Const && !v.f.empty()) {
+    p.floatBias = broadcast(v.f);
+    return success();
+  }
+  if (v.kind == Kind::Dequant && v.codes && v.q.width == 32) {
+    // Its scale must be S_X * S_W, channel by channel.
+    const QParams &xq = p.operands[0].q, &wq = p.operands[1].q;
+    for (int64_t c = 0; c < channels; ++c) {
+      double want = xq.scales[0] * wq.scales[wq.perAxis() ? c : 0];
+      double have = v.q.scales[v.q.perAxis() ? c : 0];
+      if (!qnt::scalesMatch(have, want))
+        return im.fail("mismatched scales: bias scale " + str(have) +
+                       " is not S_X * S_W = " + str(want));
+      if (v.q.zeroPoints[v.q.perAxis() ? c : 0] != 0)
+        return im.fail("the bias zero point must be 0");
+    }
+    p.intBias = broadcast(*v.codes);
+    return success();
+  }
+  if (v.kind == Kind::Const && !v.i.empty() &&
+      v.dtype == onnx::TensorProto::INT32) {
+    p.intBias = broadcast(v.i);
+    return success();
+  }
+  return im.fail("bias must be a float constant or DequantizeLinear of "
+                 "int32 constant codes");
+}
+
+LogicalResult Importer::readConvAttrs(PendingInfo &p, const ImportedValue &x,
+                                      const ImportedValue &w) {
+  if (failed(checkAttrs({"auto_pad", "dilations", "group", "kernel_shape",
+                         "pads", "strides"})))
+    return failure();
+  if (x.shape.size() != 4 || w.shape.size() != 4)
+    return fail("only 2-D convolutions (rank-4 input and weight) are "
+                "supported");
+  p.isConv = true;
+  p.groups = attrInt("group").value_or(1);
+  p.strides = attrInts("strides").value_or(std::vector<int64_t>{1, 1});
+  p.dilations = attrInts("dilations").value_or(std::vector<int64_t>{1, 1});
+  if (p.strides.size() != 2 || p.dilations.size() != 2)
+    return fail("strides and dilations need two values");
+  for (int64_t s : p.strides)
+    if (s <= 0)
+      return fail("strides must be positive");
+  for (int64_t d : p.dilations)
+    if (d <= 0)
+      return fail("dilations must be positive");
+  if (auto k = attrInts("kernel_shape"))
+    if (k->size() != 2 || (*k)[0] != w.shape[2] || (*k)[1] != w.shape[3])
+      return fail("kernel_shape does not match the weight's shape");
+  if (p.groups <= 0 || x.shape[1] != w.shape[1] * p.groups ||
+      w.shape[0] % p.groups != 0)
+    return fail("input channels " + Twine(x.shape[1]) + ", weight " +
+                Twine(w.shape[0]) + "x" + Twine(w.shape[1]) + " and group " +
+                Twine(p.groups) + " do not fit together");
+  std::string autoPad = attrString("auto_pad").value_or("NOTSET");
+  std::vector<int64_t> pads =
+      attrInts("pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
+  if (pads.size() != 4)
+    return fail("pads needs four values");
+  for (int64_t v : pads)
+    if (v < 0)
+      return fail("negative padding");
+  if (autoPad == "VALID") {
+    pads = {0, 0, 0, 0};
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    for (int d = 0; d < 2; ++d) {
+      int64_t in = x.shape[2 + d], s = p.strides[d];
+      int64_t k = (w.shape[2 + d] - 1) * p.dilations[d] + 1;
+      int64_t total = std::max<int64_t>(0, ((in + s - 1) / s - 1) * s + k - in);
+      int64_t small = total / 2;
+      pads[d] = autoPad == "SAME_UPPER" ? small : total - small;
+      pads[d + 2] = total - pads[d];
+    }
+  } else if (autoPad != "NOTSET") {
+    return fail("unsupported auto_pad '" + autoPad + "'");
+  }
+  // ONNX: [H_begin, W_begin, H_end, W_end]; qnt: [top, bottom, left, right].
+  p.padding = {pads[0], pads[2], pads[1], pads[3]};
+  for (int d = 0; d < 2; ++d) {
+    int64_t k = (w.shape[2 + d] - 1) * p.dilations[d] + 1;
+    if (x.shape[2 + d] + pads[d] + pads[d + 2] < k)
+      return fail("the kernel is larger than the padded input");
+  }
+  return success();
+}
+
+/// The weight as `qnt.constant` in the layout qnt wants: HWCF for conv,
+/// K x N for matmul (ONNX gives OIHW and K x N).
+static FailureOr<Value> buildWeight(Importer &im, const ImportedValue &w,
+                                    bool isConv) {
+  SmallVector<int64_t> shape;
+  std::vector<int32_t> codes(w.codes->size());
+  int64_t axis = -1;
+  if (isConv) {
+    int64_t o = w.shape[0], c = w.shape[1], kh = w.shape[2], kw = w.shape[3];
+    shape = {kh, kw, c, o};
+    for (int64_t f = 0; f < o; ++f)
+      for (int64_t ci = 0; ci < c; ++ci)
+        for (int64_t y = 0; y < kh; ++y)
+          for (int64_t x = 0; x < kw; ++x)
+            codes[((y * kw + x) * c + ci) * o + f] =
+                (*w.codes)[((f * c + ci) * kh + y) * kw + x];
+    axis = 3;
+  } else {
+    shape = {w.shape[0], w.shape[1]};
+    codes.assign(w.codes->begin(), w.codes->end());
+    axis = 1;
+  }
+  auto type = RankedTensorType::get(shape, im.quantElementType(w.q, axis));
+  auto qtype = cast<quant::QuantizedType>(type.getElementType());
+  return qnt::ConstantOp::create(im.b, im.loc, type,
+                                 qnt::buildCodesAttr(shape, qtype, codes))
+      .getResult();
+}
+
+FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
+                                                   const QParams *out) {
+  ImportedValue &x = p.operands[0];
+  ImportedValue &w = p.operands[1];
+  if (x.q.perAxis())
+    return fail("per-axis quantized activations are not supported as a "
+                "contraction input");
+  int64_t channels = p.isConv ? w.shape[0] : w.shape[1];
+  if (w.q.perAxis() && w.q.axis != (p.isConv ? 0 : 1))
+    return fail("per-axis weight scales must run along the output channels");
+  // Accumulator: i32 at S_X * S_W (per output channel with per-axis W).
+  QParams acc;
+  acc.width = 32;
+  acc.isSigned = true;
+  for (double sw : w.q.scales)
+    acc.scales.push_back(x.q.scales[0] * sw);
+  acc.zeroPoints.assign(acc.scales.size(), 0);
+  if (w.q.perAxis())
+    acc.axis = 1; // Output channels: C of NCHW, N of M x N.
+
+  FailureOr<Value> xv = failure();
+  if (!p.isConv && !x.flattenedFromNhwc.empty() && !x.codes) {
+    // x holds its K dimension in (h, w, c) order: permute the weight rows
+    // to match at compile time instead of transposing x at run time.
+    ArrayRef<int64_t> s = x.flattenedFromNhwc;
+    int64_t c = s[1], h = s[2], wd = s[3], n = w.shape[1];
+    std::vector<int64_t> rows(w.codes->size());
+    for (int64_t hi = 0; hi < h; ++hi)
+      for (int64_t wi = 0; wi < wd; ++wi)
+        for (int64_t ci = 0; ci < c; ++ci) {
+          int64_t kp = (hi * wd + wi) * c + ci, kl = (ci * h + hi) * wd + wi;
+          std::copy_n(w.codes->begin() + kl * n, n, rows.begin() + kp * n);
+        }
+    w.codes = std::move(rows);
+    xv = x.value;
+  } else {
+    xv = quantValue(x, /*nhwc=*/true);
+  }
+  auto wv = buildWeight(*this, w, p.isConv);
+  if (failed(xv) || failed(wv))
+    return failure();
+
+  ImportedValue result;
+  result.kind = Kind::Quant;
+  result.q = acc;
+  if (p.isConv) {
+    int64_t oh = (x.shape[2] + p.padding[0] + p.padding[1] -
+                  ((w.shape[2] - 1) * p.dilations[0] + 1)) /
+                     p.strides[0] +
+                 1;
+    int64_t ow = (x.shape[3] + p.padding[2] + p.padding[3] -
+                  ((w.shape[3] - 1) * p.dilations[1] + 1)) /
+                     p.strides[1] +
+                 1;
+    result.shape = {x.shape[0], channels, oh, ow};
+    result.nhwc = true;
+  } else {
+    result.shape = {x.shape[0], channels};
+  }
+  RankedTensorType accType = quantTensorType(result);
+
+  Value bias;
+  if (p.floatBias || p.intBias) {
+    std::vector<int32_t> codes;
+    if (p.floatBias) {
+      for (int64_t c = 0; c < channels; ++c) {
+        float s =
+            float(x.q.scales[0]) * float(w.q.scales[w.q.perAxis() ? c : 0]);
+        double r = std::nearbyint(double(float((*p.floatBias)[c]) / s));
+        if (!(std::fabs(r) < 2147483647.0))
+          return fail("bias " + str((*p.floatBias)[c]) +
+                      " does not fit int32 at scale S_X * S_W");
+        codes.push_back(int32_t(r));
+      }
+    } else {
+      for (int64_t c : *p.intBias) {
+        if (c < INT32_MIN || c > INT32_MAX)
+          return fail("bias does not fit int32");
+        codes.push_back(int32_t(c));
+      }
+    }
+    QParams bq = acc;
+    if (bq.perAxis())
+      bq.axis = 0;
+    auto type = RankedTensorType::get({channels}, quantElementType(bq, 0));
+    bias = qnt::ConstantOp::create(
+               b, loc, type,
+               qnt::buildCodesAttr(
+                   type.getShape(),
+                   cast<quant::QuantizedType>(type.getElementType()), codes))
+               .getResult();
+  }
+
+  Value accValue;
+  if (p.isConv)
+    accValue = qnt::Conv2DOp::create(b, loc, accType, *xv, *wv, bias, p.strides,
+                                     p.dilations, p.padding, uint64_t(p.groups))
+                   .getResult();
+  else
+    accValue =
+        qnt::MatmulOp::create(b, loc, accType, *xv, *wv, bias).getResult();
+
+  if (!out) {
+    // Raw accumulator (ConvInteger / MatMulInteger): int32 codes.
+    result.kind = Kind::Int;
+    result.dtype = onnx::TensorProto::INT32;
+    result.value = quant::StorageCastOp::create(
+        b, loc, RankedTensorType::get(accType.getShape(), b.getIntegerType(32)),
+        accValue);
+    return result;
+  }
+  ImportedValue y = result;
+  y.q = *out;
+  if (out->perAxis()) {
+    if (out->axis != 1)
+      return fail("a per-axis output must run along the channels");
+  }
+  auto [lo, hi] = clampCodes(p, *out);
+  y.value = requantize(accValue, quantTensorType(y), lo, hi, *out);
+  y.dtype = out->isSigned ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
+  return y;
+}
+
+static ImportedValue makePending(PendingInfo p, SmallVector<int64_t> shape) {
+  ImportedValue v;
+  v.kind = Kind::Pending;
+  v.shape = std::move(shape);
+  v.pending = std::make_shared<PendingInfo>(std::move(p));
+  return v;
+}
+
+/// Checks that `w` is constant codes (weights must be known at compile
+/// time to be laid out and folded).
+static LogicalResult requireConstWeight(Importer &im, const ImportedValue &w) {
+  if (!w.codes)
+    return im.fail("non-constant weights: the weight must be a compile-time "
+                   "tensor (initializer through QuantizeLinear / "
+                   "DequantizeLinear)");
+  if (w.q.width != 8)
+    return im.fail("weights must be 8-bit");
+  return success();
+}
+
+LogicalResult Importer::importConv() {
+  auto x = requireQuantized(0, "input X");
+  if (failed(x))
+    return failure();
+  auto w = requireQuantized(1, "weight W");
+  if (failed(w) || failed(requireConstWeight(*this, **w)))
+    return failure();
+  PendingInfo p;
+  p.op = PendingOp::Contraction;
+  if (failed(readConvAttrs(p, **x, **w)))
+    return failure();
+  p.operands = {**x, **w};
+  if (failed(readBias(*this, 2, (*w)->shape[0], p)))
+    return failure();
+  setOutput(0, makePending(std::move(p), {}));
+  // Shape for consumers (Relu, Q): computed like emitContraction does.
+  ImportedValue &out = values[node->output(0)];
+  const PendingInfo &pi = *out.pending;
+  const ImportedValue &xi = pi.operands[0], &wi = pi.operands[1];
+  out.shape = {xi.shape[0], wi.shape[0],
+               (xi.shape[2] + pi.padding[0] + pi.padding[1] -
+                ((wi.shape[2] - 1) * pi.dilations[0] + 1)) /
+                       pi.strides[0] +
+                   1,
+               (xi.shape[3] + pi.padding[2] + pi.padding[3] -
+                ((wi.shape[3] - 1) * pi.dilations[1] + 1)) /
+                       pi.strides[1] +
+                   1};
+  out.nhwc = true;
+  return success();
+}
+
+/// Transposes the codes of a 2-D weight (and its per-axis axis).
+static ImportedValue transposed2D(const ImportedValue &w) {
+  ImportedValue t = w;
+  int64_t r = w.shape[0], c = w.shape[1];
+  t.shape = {c, r};
+  std::vector<int64_t> codes(w.codes->size());
+  for (int64_t i = 0; i < r; ++i)
+    for (int64_t j = 0; j < c; ++j)
+      codes[j * r + i] = (*w.codes)[i * c + j];
+  t.codes = std::move(codes);
+  if (t.q.perAxis())
+    t.q.axis = 1 - t.q.axis;
+  return t;
+}
+
+LogicalResult Importer::importGemm() {
+  if (failed(checkAttrs({"alpha", "beta", "transA", "transB"})))
+    return failure();
+  if (attrFloat("alpha").value_or(1.0f) != 1.0f ||
+      attrFloat("beta").value_or(1.0f) != 1.0f)
+    return fail("alpha and beta other than 1 are not supported");
+  if (attrInt("transA").value_or(0) != 0)
+    return fail("transA is not supported");
+  auto ain = input(0);
+  if (failed(ain))
+    return failure();
+  if (!isQuantizable(**ain)) {
+    // Float A (e.g. torch's GlobalAveragePool -> Flatten -> Gemm): keep it
+    // float, with the weights' real values.
+    auto win = input(1);
+    if (failed(win))
+      return failure();
+    ImportedValue w = **win;
+    if (w.shape.size() != 2 ||
+        (!w.codes && (w.kind != Kind::Const || w.f.empty())))
+      return fail("non-constant weights: the weight must be a compile-time "
+                  "2-D tensor");
+    if (attrInt("transB").value_or(0)) {
+      if (w.codes) {
+        w = transposed2D(w);
+      } else {
+        std::vector<double> t(w.f.size());
+        for (int64_t i = 0; i < w.shape[0]; ++i)
+          for (int64_t j = 0; j < w.shape[1]; ++j)
+            t[j * w.shape[0] + i] = w.f[i * w.shape[1] + j];
+        w.f = std::move(t);
+        w.shape = {w.shape[1], w.shape[0]};
+      }
+    }
+    return importFloatContraction(**ain, w, 2);
+  }
+  auto a = requireQuantized(0, "input A");
+  if (failed(a))
+    return failure();
+  auto w = requireQuantized(1, "weight B");
+  if (failed(w) || failed(requireConstWeight(*this, **w)))
+    return failure();
+  if ((*a)->shape.size() != 2 || (*w)->shape.size() != 2)
+    return fail("Gemm needs 2-D operands");
+  ImportedValue wt = attrInt("transB").value_or(0) ? transposed2D(**w) : **w;
+  if ((*a)->shape[1] != wt.shape[0])
+    return fail("inner dimensions differ: " + Twine((*a)->shape[1]) + " vs " +
+                Twine(wt.shape[0]));
+  PendingInfo p;
+  p.op = PendingOp::Contraction;
+  p.operands = {**a, wt};
+  if (failed(readBias(*this, 2, wt.shape[1], p)))
+    return failure();
+  SmallVector<int64_t> shape = {(*a)->shape[0], wt.shape[1]};
+  setOutput(0, makePending(std::move(p), shape));
+  return success();
+}
+
+LogicalResult Importer::importMatMul() {
+  auto ain = input(0);
+  if (failed(ain))
+    return failure();
+  if (!isQuantizable(**ain)) {
+    auto win = input(1);
+    if (failed(win))
+      return failure();
+    if ((*win)->shape.size() != 2 ||
+        (!(*win)->codes && ((*win)->kind != Kind::Const || (*win)->f.empty())))
+      return fail("non-constant weights: the weight must be a compile-time "
+                  "2-D tensor");
+    return importFloatContraction(**ain, **win, ~0u);
+  }
+  auto a = requireQuantized(0, "input A");
+  if (failed(a))
+    return failure();
+  auto w = requireQuantized(1, "weight B");
+  if (failed(w) || failed(requireConstWeight(*this, **w)))
+    return failure();
+  if ((*a)->shape.size() != 2 || (*w)->shape.size() != 2)
+    return fail("only 2-D MatMul is supported");
+  if ((*a)->shape[1] != (*w)->shape[0])
+    return fail("inner dimensions differ: " + Twine((*a)->shape[1]) + " vs " +
+                Twine((*w)->shape[0]));
+  PendingInfo p;
+  p.op = PendingOp::Contraction;
+  p.operands = {**a, **w};
+  SmallVector<int64_t> shape = {(*a)->shape[0], (*w)->shape[1]};
+  setOutput(0, makePending(std::move(p), shape));
+  return success();
+}
+
+/// Reads a QOperator activation operand (codes) with the parameters at
+/// `scaleIdx` / `zpIdx`, relabelling raw integers.
+static FailureOr<ImportedValue>
+qoperatorInput(Importer &im, unsigned idx, unsigned scaleIdx, unsigned zpIdx) {
+  auto in = im.input(idx);
+  if (failed(in))
+    return failure();
+  ImportedValue v = **in;
+  auto q = im.readQParams(scaleIdx, zpIdx, v.shape.size());
+  if (failed(q))
+    return failure();
+  if (v.kind == Kind::Const && v.f.empty()) {
+    v.codes = v.i;
+    v.i.clear();
+  } else if (v.kind == Kind::Int) {
+    v.value = quant::StorageCastOp::create(
+        im.b, im.loc,
+        RankedTensorType::get(im.physicalShape(v), im.quantElementType(*q, -1)),
+        v.value);
+  } else if (v.isQuantized()) {
+    if (v.q.width != q->width || v.q.isSigned != q->isSigned)
+      return im.fail("input " + Twine(idx) +
+                     " has another element type than its zero point");
+    if (v.q != *q && !v.codes) {
+      auto val = im.quantValue(v, v.nhwc);
+      if (failed(val))
+        return failure();
+      auto raw = quant::StorageCastOp::create(
+          im.b, im.loc,
+          RankedTensorType::get(im.physicalShape(v), im.storageIntType(v.q)),
+          *val);
+      ImportedValue tmp = v;
+      tmp.q = *q;
+      v.value = quant::StorageCastOp::create(im.b, im.loc,
+                                             im.quantTensorType(tmp), raw);
+    }
+  } else {
+    return im.fail("input " + Twine(idx) + " must be an integer tensor");
+  }
+  v.kind = Kind::Quant;
+  v.q = *q;
+  return v;
+}
+
+LogicalResult Importer::importQLinearConv() {
+  auto x = qoperatorInput(*this, 0, 1, 2);
+  auto w = failed(x) ? FailureOr<ImportedValue>(failure())
+                     : qoperatorInput(*this, 3, 4, 5);
+  if (failed(x) || failed(w))
+    return failure();
+  if (w->q.perAxis())
+    w->q.axis = 0; // QLinearConv's w_scale runs along output channels.
+  if (failed(requireConstWeight(*this, *w)))
+    return failure();
+  PendingInfo p;
+  p.op = PendingOp::Contraction;
+  if (failed(readConvAttrs(p, *x, *w)))
+    return failure();
+  p.operands = {*x, *w};
+  if (failed(readBias(*this, 8, w->shape[0], p)))
+    return failure();
+  auto out = readQParams(6, 7, 4);
+  if (failed(out))
+    return failure();
+  if (out->perAxis())
+    return fail("per-axis y_scale is not supported");
+  auto y = emitContraction(p, &*out);
+  if (failed(y))
+    return failure();
+  setOutput(0, std::move(*y));
+  return success();
+}
+
+LogicalResult Importer::importQLinearMatMul() {
+  auto a = qoperatorInput(*this, 0, 1, 2);
+  auto w = failed(a) ? FailureOr<ImportedValue>(failure())
+                     : qoperatorInput(*this, 3, 4, 5);
+  if (failed(a) || failed(w) || failed(requireConstWeight(*this, *w)))
+    return failure();
+  if (a->shape.size() != 2 || w->shape.size() != 2)
+    return fail("only 2-D QLinearMatMul is supported");
+  if (a->shape[1] != w->shape[0])
+    return fail("inner dimensions differ");
+  PendingInfo p;
+  p.op = PendingOp::Contraction;
+  p.operands = {*a, *w};
+  auto out = readQParams(6, 7, 2);
+  if (failed(out))
+    return failure();
+  if (out->perAxis())
+    return fail("per-axis y_scale is not supported");
+  auto y = emitContraction(p, &*out);
+  if (failed(y))
+    return failure();
+  setOutput(0, std::move(*y));
+  return success();
+}
+
+LogicalResult Importer::importIntegerContraction(bool isConv) {
+  // Integer ops carry no scales: codes with scale 1 give the raw sums.
+  auto in0 = input(0);
+  auto in1 = failed(in0) ? FailureOr<ImportedValue *>(failure()) : input(1);
+  if (failed(in0) || failed(in1))
+    return failure();
+  auto params = [&](ImportedValue &v, unsigned zpIdx,
+                    bool perChannel) -> FailureOr<QParams> {
+    QParams q;
+    q.width = 8;
+    int32_t dtype = v.dtype;
+    if (v.isQuantized()) {
+      q.isSigned = v.q.isSigned;
+    } else if (dtype == onnx::TensorProto::INT8 ||
+               dtype == onnx::TensorProto::UINT8) {
+      q.isSigned = dtype == onnx::TensorProto::INT8;
+    } else {
+      return fail("operands must be int8 or uint8");
+    }
+    if (hasInput(zpIdx)) {
+      auto z = input(zpIdx);
+      if (failed(z))
+        return failure();
+      if ((*z)->kind != Kind::Const || !(*z)->f.empty())
+        return fail("zero points must be compile-time integers");
+      q.zeroPoints = (*z)->i;
+    } else {
+      q.zeroPoints = {0};
+    }
+    if (q.zeroPoints.size() > 1 && !perChannel)
+      return fail("per-row zero points of A are not supported");
+    q.scales.assign(q.zeroPoints.size(), 1.0);
+    for (int64_t z : q.zeroPoints)
+      if (z < q.qmin() || z > q.qmax())
+        return fail("zero point " + Twine(z) + " is outside the range");
+    if (q.zeroPoints.size() > 1)
+      q.axis = isConv ? 0 : 1;
+    return q;
+  };
+  auto qa = params(**in0, 2, false);
+  auto qb = failed(qa) ? FailureOr<QParams>(failure()) : params(**in1, 3, true);
+  if (failed(qa) || failed(qb))
+    return failure();
+  ImportedValue a = **in0, w = **in1;
+  if (a.kind == Kind::Int) {
+    a.value = quant::StorageCastOp::create(
+        b, loc,
+        RankedTensorType::get(physicalShape(a), quantElementType(*qa, -1)),
+        a.value);
+  } else if (a.kind == Kind::Const && a.f.empty()) {
+    a.codes = a.i;
+  } else if (!a.isQuantized()) {
+    return fail("input A must be an integer tensor");
+  }
+  a.kind = Kind::Quant;
+  a.q = *qa;
+  if (w.kind == Kind::Const && w.f.empty())
+    w.codes = w.i;
+  w.kind = Kind::Quant;
+  w.q = *qb;
+  if (failed(requireConstWeight(*this, w)))
+    return failure();
+  PendingInfo p;
+  p.op = PendingOp::Contraction;
+  if (isConv) {
+    if (failed(readConvAttrs(p, a, w)))
+      return failure();
+  } else if (a.shape.size() != 2 || w.shape.size() != 2 ||
+             a.shape[1] != w.shape[0]) {
+    return fail("only 2-D MatMulInteger with matching inner dimensions is "
+                "supported");
+  }
+  p.operands = {a, w};
+  auto y = emitContraction(p, nullptr);
+  if (failed(y))
+    return failure();
+  setOutput(0, std::move(*y));
+  return success();
+}

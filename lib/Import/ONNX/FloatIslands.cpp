@@ -1,0 +1,311 @@
+//===- FloatIslands.cpp - float ops between a dequantize and a quantize ---===//
+//
+// Where the graph computes in float (torch's eager QAT leaves
+// GlobalAveragePool -> Flatten -> Gemm unquantized), the importer keeps it
+// float rather than invent a quantization step: the inputs are dequantized,
+// the op runs on f32 with linalg, and a later QuantizeLinear becomes
+// qnt.quantize. Float weights of a Gemm / MatMul are the dequantized codes
+// (or the float initializer), computed at compile time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace quantopt::onnx_import::detail;
+
+/// An elementwise linalg.generic over f32 tensors of equal rank; size-1
+/// dimensions of the inputs broadcast (numpy style).
+static Value
+elementwise(Importer &im, ArrayRef<Value> inputs, ArrayRef<int64_t> shape,
+            function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  MLIRContext *ctx = im.ctx;
+  int64_t rank = shape.size();
+  SmallVector<AffineMap> maps;
+  for (Value in : inputs) {
+    auto type = cast<RankedTensorType>(in.getType());
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      exprs.push_back(type.getDimSize(d) == 1 && shape[d] != 1
+                          ? getAffineConstantExpr(0, ctx)
+                          : getAffineDimExpr(d, ctx));
+    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  Type f32 = Float32Type::get(ctx);
+  Value init = tensor::EmptyOp::create(im.b, im.loc, shape, f32);
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             im.b, im.loc, TypeRange{init.getType()}, inputs, ValueRange{init},
+             maps, iters,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value r = body(nb, l, args.drop_back());
+               linalg::YieldOp::create(nb, l, r);
+             })
+      .getResult(0);
+}
+
+static Value clampFloat(Importer &im, Value v, double lo, double hi) {
+  if (!std::isfinite(lo) && !std::isfinite(hi))
+    return v;
+  auto type = cast<RankedTensorType>(v.getType());
+  return elementwise(
+      im, {v}, type.getShape(), [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value x = a[0];
+        if (std::isfinite(lo))
+          x = arith::MaximumFOp::create(
+              nb, l, x,
+              arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(float(lo))));
+        if (std::isfinite(hi))
+          x = arith::MinimumFOp::create(
+              nb, l, x,
+              arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(float(hi))));
+        return x;
+      });
+}
+
+/// Real values of a constant weight: dequantized codes or float data.
+static FailureOr<std::vector<float>> weightReals(Importer &im,
+                                                 const ImportedValue &w) {
+  std::vector<float> out;
+  if (w.kind == Kind::Const && !w.f.empty()) {
+    out.assign(w.f.begin(), w.f.end());
+    return out;
+  }
+  if (!w.codes)
+    return im.fail("non-constant weights: the weight must be a compile-time "
+                   "tensor");
+  int64_t inner = 1, channels = 1;
+  if (w.q.perAxis()) {
+    channels = w.shape[w.q.axis];
+    for (size_t d = w.q.axis + 1; d < w.shape.size(); ++d)
+      inner *= w.shape[d];
+  }
+  for (size_t n = 0; n < w.codes->size(); ++n) {
+    size_t c = w.q.perAxis() ? (n / inner) % channels : 0;
+    out.push_back(float((*w.codes)[n] - w.q.zeroPoints[c]) *
+                  float(w.q.scales[c]));
+  }
+  return out;
+}
+
+/// Float matmul: x (M x K, f32) times constant w (K x N) plus bias.
+static FailureOr<Value>
+floatMatmul(Importer &im, Value x, const ImportedValue &w,
+            const std::optional<std::vector<double>> &bias) {
+  auto reals = weightReals(im, w);
+  if (failed(reals))
+    return failure();
+  Type f32 = Float32Type::get(im.ctx);
+  auto wType = RankedTensorType::get({w.shape[0], w.shape[1]}, f32);
+  Value wv = arith::ConstantOp::create(
+      im.b, im.loc, wType,
+      DenseElementsAttr::get(wType, ArrayRef<float>(*reals)));
+  int64_t m = cast<RankedTensorType>(x.getType()).getDimSize(0);
+  SmallVector<int64_t> shape = {m, w.shape[1]};
+  Value zero = arith::ConstantOp::create(im.b, im.loc, im.b.getF32FloatAttr(0));
+  Value init = tensor::EmptyOp::create(im.b, im.loc, shape, f32);
+  Value acc =
+      linalg::FillOp::create(im.b, im.loc, ValueRange{zero}, ValueRange{init})
+          .getResult(0);
+  Value y = linalg::MatmulOp::create(im.b, im.loc, TypeRange{acc.getType()},
+                                     ValueRange{x, wv}, ValueRange{acc})
+                .getResult(0);
+  if (bias) {
+    SmallVector<float> data(bias->begin(), bias->end());
+    auto bType = RankedTensorType::get({1, w.shape[1]}, f32);
+    Value bv = arith::ConstantOp::create(
+        im.b, im.loc, bType,
+        DenseElementsAttr::get(bType, ArrayRef<float>(data)));
+    y = elementwise(im, {y, bv}, shape,
+                    [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                      return arith::AddFOp::create(nb, l, a[0], a[1]);
+                    });
+  }
+  return y;
+}
+
+FailureOr<ImportedValue> Importer::emitFloat(ImportedValue &v) {
+  PendingInfo &p = *v.pending;
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = v.shape;
+  Value result;
+  switch (p.op) {
+  case PendingOp::Contraction: {
+    if (p.isConv)
+      return fail("a float result of Conv (no QuantizeLinear after it) is "
+                  "not supported");
+    auto x = floatValue(p.operands[0], false);
+    if (failed(x))
+      return failure();
+    std::optional<std::vector<double>> bias = p.floatBias;
+    if (p.intBias) {
+      const QParams &xq = p.operands[0].q, &wq = p.operands[1].q;
+      std::vector<double> data;
+      for (size_t c = 0; c < p.intBias->size(); ++c)
+        data.push_back(double((*p.intBias)[c]) *
+                       (xq.scales[0] * wq.scales[wq.perAxis() ? c : 0]));
+      bias = data;
+    }
+    auto y = floatMatmul(*this, *x, p.operands[1], bias);
+    if (failed(y))
+      return failure();
+    result = *y;
+    break;
+  }
+  case PendingOp::Add: {
+    SmallVector<Value> ins;
+    for (ImportedValue &o : p.operands) {
+      auto f = floatValue(o, false);
+      if (failed(f))
+        return failure();
+      Value val = *f;
+      if (o.shape.size() != v.shape.size()) {
+        SmallVector<int64_t> s(v.shape.size() - o.shape.size(), 1);
+        s.append(o.shape.begin(), o.shape.end());
+        val = reshape(val, s);
+      }
+      ins.push_back(val);
+    }
+    result = elementwise(*this, ins, v.shape,
+                         [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                           return arith::AddFOp::create(nb, l, a[0], a[1]);
+                         });
+    break;
+  }
+  case PendingOp::AvgPool: {
+    ImportedValue &x = p.operands[0];
+    bool global = p.kernel[0] == x.shape[2] && p.kernel[1] == x.shape[3] &&
+                  llvm::all_of(p.padding, [](int64_t d) { return d == 0; });
+    if (!global)
+      return fail("a float result of AveragePool (no QuantizeLinear after "
+                  "it) is supported for global pooling only");
+    auto in = floatValue(x, /*nhwc=*/true);
+    if (failed(in))
+      return failure();
+    // Mean over H, W of the NHWC input: sum, then divide by the count.
+    int64_t n = x.shape[0], c = x.shape[1];
+    Type f32 = Float32Type::get(ctx);
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{n, c}, f32);
+    Value acc =
+        linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{init})
+            .getResult(0);
+    SmallVector<AffineMap> maps = {
+        AffineMap::getMultiDimIdentityMap(4, ctx),
+        AffineMap::get(
+            4, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(3, ctx)}, ctx)};
+    SmallVector<utils::IteratorType> iters = {
+        utils::IteratorType::parallel, utils::IteratorType::reduction,
+        utils::IteratorType::reduction, utils::IteratorType::parallel};
+    Value sum =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{acc.getType()}, ValueRange{*in}, ValueRange{acc},
+            maps, iters,
+            [](OpBuilder &nb, Location l, ValueRange a) {
+              linalg::YieldOp::create(
+                  nb, l, ValueRange{arith::AddFOp::create(nb, l, a[1], a[0])});
+            })
+            .getResult(0);
+    float count = float(x.shape[2] * x.shape[3]);
+    Value mean = elementwise(
+        *this, {sum}, ArrayRef<int64_t>{n, c},
+        [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          return arith::DivFOp::create(
+              nb, l, a[0],
+              arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(count)));
+        });
+    result = reshape(mean, {n, c, 1, 1});
+    break;
+  }
+  case PendingOp::Clamp: {
+    auto f = floatValue(p.operands[0], false);
+    if (failed(f))
+      return failure();
+    result = *f;
+    break;
+  }
+  case PendingOp::Concat:
+    return fail("a float result of Concat (no QuantizeLinear after it) is "
+                "not supported");
+  }
+  out.value = clampFloat(*this, result, p.lo, p.hi);
+  return out;
+}
+
+Value Importer::floatAdd(ArrayRef<Value> ins, ArrayRef<int64_t> shape) {
+  return elementwise(*this, ins, shape,
+                     [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                       return arith::AddFOp::create(nb, l, a[0], a[1]);
+                     });
+}
+
+bool Importer::isQuantizable(ImportedValue &v) {
+  return v.isQuantized() || succeeded(settle(v));
+}
+
+LogicalResult Importer::importFloatContraction(ImportedValue &a,
+                                               const ImportedValue &w,
+                                               unsigned biasIdx) {
+  if (a.shape.size() != 2 || w.shape.size() != 2 || a.shape[1] != w.shape[0])
+    return fail("float Gemm / MatMul needs 2-D operands with matching inner "
+                "dimensions");
+  auto x = floatValue(a, false);
+  if (failed(x))
+    return failure();
+  std::optional<std::vector<double>> bias;
+  if (hasInput(biasIdx)) {
+    auto in = input(biasIdx);
+    if (failed(in))
+      return failure();
+    ImportedValue &bv = **in;
+    std::vector<double> data;
+    if (bv.kind == Kind::Const && !bv.f.empty()) {
+      data = bv.f;
+    } else if (bv.codes) {
+      for (size_t c = 0; c < bv.codes->size(); ++c) {
+        size_t k = bv.q.perAxis() ? c : 0;
+        data.push_back(double(float((*bv.codes)[c] - bv.q.zeroPoints[k]) *
+                              float(bv.q.scales[k])));
+      }
+    } else {
+      return fail("the bias of a float Gemm must be a constant");
+    }
+    if (data.size() == 1)
+      data.assign(w.shape[1], data[0]);
+    if (int64_t(data.size()) != w.shape[1])
+      return fail("bias has " + Twine(data.size()) + " elements, expected " +
+                  Twine(w.shape[1]));
+    bias = std::move(data);
+  }
+  auto y = floatMatmul(*this, *x, w, bias);
+  if (failed(y))
+    return failure();
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = {a.shape[0], w.shape[1]};
+  out.value = *y;
+  setOutput(0, std::move(out));
+  return success();
+}
+
+LogicalResult Importer::importFloatClamp(ImportedValue &v, double lo,
+                                         double hi) {
+  auto f = floatValue(v, v.nhwc);
+  if (failed(f))
+    return failure();
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = v.shape;
+  out.nhwc = v.nhwc && v.shape.size() == 4;
+  out.value = clampFloat(*this, *f, lo, hi);
+  setOutput(0, std::move(out));
+  return success();
+}

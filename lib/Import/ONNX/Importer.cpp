@@ -1,0 +1,575 @@
+//===- Importer.cpp - graph walk, boundary and shared helpers -------------===//
+//
+// Walks the (topologically sorted) ONNX graph once, dispatching each node to
+// its op family, and builds one func.func whose arguments and results are
+// the graph's inputs and outputs in their ONNX (NCHW) layout. Rank-4 values
+// inside are NHWC where the qnt ops need it; the layout is tracked per value
+// and changed only where an op needs the other one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace quantopt::onnx_import;
+using namespace quantopt::onnx_import::detail;
+
+Importer::Importer(MLIRContext *ctx, const ImportOptions &options,
+                   StringRef fileName)
+    : ctx(ctx), options(options), b(ctx),
+      loc(FileLineColLoc::get(ctx, fileName, 0, 0)),
+      fileLoc(FileLineColLoc::get(ctx, fileName, 0, 0)), fileName(fileName) {}
+
+InFlightDiagnostic Importer::error() {
+  InFlightDiagnostic diag = emitError(loc);
+  if (node) {
+    if (node->name().empty())
+      diag << "node #" << nodeIndex;
+    else
+      diag << "node '" << node->name() << "'";
+    diag << " (" << node->op_type() << "): ";
+  }
+  return diag;
+}
+
+LogicalResult Importer::fail(const Twine &msg) {
+  error() << msg;
+  return failure();
+}
+
+bool Importer::hasInput(unsigned idx) const {
+  return node && idx < unsigned(node->input_size()) &&
+         !node->input(idx).empty();
+}
+
+FailureOr<ImportedValue *> Importer::input(unsigned idx) {
+  if (!hasInput(idx))
+    return fail("missing input " + Twine(idx));
+  auto it = values.find(node->input(idx));
+  if (it == values.end())
+    return fail("input '" + node->input(idx) +
+                "' is not defined before its use");
+  return &it->second;
+}
+
+void Importer::setOutput(unsigned idx, ImportedValue v) {
+  if (idx < unsigned(node->output_size()) && !node->output(idx).empty())
+    values[node->output(idx)] = std::move(v);
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+static const onnx::AttributeProto *findAttr(const onnx::NodeProto *n,
+                                            StringRef name) {
+  for (const auto &a : n->attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+std::optional<int64_t> Importer::attrInt(StringRef name) const {
+  if (const auto *a = findAttr(node, name))
+    if (a->type() == onnx::AttributeProto::INT)
+      return a->i();
+  return std::nullopt;
+}
+
+std::optional<float> Importer::attrFloat(StringRef name) const {
+  if (const auto *a = findAttr(node, name))
+    if (a->type() == onnx::AttributeProto::FLOAT)
+      return a->f();
+  return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> Importer::attrInts(StringRef name) const {
+  if (const auto *a = findAttr(node, name))
+    if (a->type() == onnx::AttributeProto::INTS)
+      return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+  return std::nullopt;
+}
+
+std::optional<std::string> Importer::attrString(StringRef name) const {
+  if (const auto *a = findAttr(node, name))
+    if (a->type() == onnx::AttributeProto::STRING)
+      return a->s();
+  return std::nullopt;
+}
+
+const onnx::TensorProto *Importer::attrTensor(StringRef name) const {
+  if (const auto *a = findAttr(node, name))
+    if (a->type() == onnx::AttributeProto::TENSOR)
+      return &a->t();
+  return nullptr;
+}
+
+LogicalResult Importer::checkAttrs(ArrayRef<StringRef> known) {
+  for (const auto &a : node->attribute())
+    if (!llvm::is_contained(known, StringRef(a.name())))
+      return fail("unsupported attribute '" + a.name() + "'");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Types and layout
+//===----------------------------------------------------------------------===//
+
+Type Importer::storageIntType(const QParams &q) const {
+  return IntegerType::get(ctx, q.width);
+}
+
+Type Importer::quantElementType(const QParams &q, int64_t physAxis) const {
+  unsigned flags = q.isSigned ? quant::QuantizationFlags::Signed : 0;
+  Type f32 = Float32Type::get(ctx);
+  if (q.perAxis())
+    return quant::UniformQuantizedPerAxisType::get(
+        flags, storageIntType(q), f32, q.scales, q.zeroPoints, physAxis,
+        q.qmin(), q.qmax());
+  return quant::UniformQuantizedType::get(flags, storageIntType(q), f32,
+                                          q.scales[0], q.zeroPoints[0],
+                                          q.qmin(), q.qmax());
+}
+
+SmallVector<int64_t> Importer::physicalShape(const ImportedValue &v) const {
+  if (v.nhwc && v.shape.size() == 4)
+    return {v.shape[0], v.shape[2], v.shape[3], v.shape[1]};
+  return v.shape;
+}
+
+int64_t Importer::physicalAxis(const ImportedValue &v) const {
+  if (!v.q.perAxis() || !v.nhwc || v.shape.size() != 4)
+    return v.q.axis;
+  static const int64_t toNhwc[4] = {0, 3, 1, 2};
+  return toNhwc[v.q.axis];
+}
+
+RankedTensorType Importer::quantTensorType(const ImportedValue &v) const {
+  return RankedTensorType::get(physicalShape(v),
+                               quantElementType(v.q, physicalAxis(v)));
+}
+
+static const int64_t kToNhwc[] = {0, 2, 3, 1};
+static const int64_t kToNchw[] = {0, 3, 1, 2};
+
+Value Importer::transpose(Value value, ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  // Moving only size-1 dimensions keeps the element order: a reshape, which
+  // every consumer (the reference model included) understands.
+  SmallVector<int64_t> nonUnit;
+  for (int64_t p : perm)
+    if (type.getDimSize(p) != 1)
+      nonUnit.push_back(p);
+  if (llvm::is_sorted(nonUnit))
+    return reshape(value, shape);
+  // linalg.transpose on the raw codes (quant.scast in and out), since not
+  // every pass looks through region ops on quantized element types.
+  Type elem = type.getElementType();
+  auto qtype = dyn_cast<quant::QuantizedType>(elem);
+  Value src = value;
+  if (qtype)
+    src = quant::StorageCastOp::create(
+        b, loc, RankedTensorType::get(type.getShape(), qtype.getStorageType()),
+        value);
+  Type srcElem = cast<RankedTensorType>(src.getType()).getElementType();
+  Value init = tensor::EmptyOp::create(b, loc, shape, srcElem);
+  Value result =
+      linalg::TransposeOp::create(b, loc, src, init, perm).getResult()[0];
+  if (qtype)
+    result = quant::StorageCastOp::create(
+        b, loc, RankedTensorType::get(shape, elem), result);
+  return result;
+}
+
+Value Importer::reshape(Value value, ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  Type elem = type.getElementType();
+  Value flat = value;
+  if (type.getRank() != 1) {
+    ReassociationIndices all;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      all.push_back(d);
+    SmallVector<ReassociationIndices> reassoc;
+    if (type.getRank() > 0)
+      reassoc.push_back(all);
+    flat = tensor::CollapseShapeOp::create(b, loc, value, reassoc);
+  }
+  if (shape.size() == 1)
+    return flat;
+  ReassociationIndices all;
+  for (int64_t d = 0; d < int64_t(shape.size()); ++d)
+    all.push_back(d);
+  SmallVector<ReassociationIndices> reassoc;
+  if (!shape.empty())
+    reassoc.push_back(all);
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, elem), flat, reassoc);
+}
+
+static std::vector<int64_t> permuteData(const std::vector<int64_t> &data,
+                                        ArrayRef<int64_t> shape,
+                                        ArrayRef<int64_t> perm) {
+  // out[idx] = in[idx permuted back]; generic rank.
+  size_t rank = shape.size();
+  SmallVector<int64_t> outShape, inStrides(rank, 1);
+  for (int64_t p : perm)
+    outShape.push_back(shape[p]);
+  for (int64_t d = int64_t(rank) - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * shape[d + 1];
+  std::vector<int64_t> out(data.size());
+  SmallVector<int64_t> idx(rank, 0);
+  for (size_t n = 0; n < data.size(); ++n) {
+    int64_t src = 0;
+    for (size_t d = 0; d < rank; ++d)
+      src += idx[d] * inStrides[perm[d]];
+    out[n] = data[src];
+    for (int64_t d = int64_t(rank) - 1; d >= 0; --d) {
+      if (++idx[d] < outShape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+FailureOr<Value> Importer::quantValue(ImportedValue &v, bool nhwc) {
+  if (!v.isQuantized())
+    return fail("expected a quantized value");
+  bool want = nhwc && v.shape.size() == 4;
+  if (v.codes) {
+    ImportedValue tmp = v;
+    tmp.nhwc = want;
+    std::vector<int64_t> data = *v.codes;
+    if (want)
+      data = permuteData(data, v.shape, kToNhwc);
+    auto type = quantTensorType(tmp);
+    auto qtype = cast<quant::QuantizedType>(type.getElementType());
+    std::vector<int32_t> codes(data.begin(), data.end());
+    return qnt::ConstantOp::create(
+               b, loc, type, qnt::buildCodesAttr(type.getShape(), qtype, codes))
+        .getResult();
+  }
+  if (!v.value)
+    return fail("quantized value has no definition");
+  if (!v.flattenedFromNhwc.empty()) {
+    // Logical order needed after all: NHWC rows back to NCHW.
+    ArrayRef<int64_t> s = v.flattenedFromNhwc;
+    Value t = reshape(v.value, {s[0], s[2], s[3], s[1]});
+    t = transpose(t, kToNchw);
+    v.value = reshape(t, v.shape);
+    v.flattenedFromNhwc.clear();
+  }
+  bool have = v.nhwc && v.shape.size() == 4;
+  if (have == want)
+    return v.value;
+  Value t = transpose(v.value, want ? kToNhwc : kToNchw);
+  // Remember the other layout: most values are read in one layout only.
+  v.value = t;
+  v.nhwc = want;
+  return t;
+}
+
+FailureOr<Value> Importer::floatValue(ImportedValue &v, bool nhwc) {
+  bool want = nhwc && v.shape.size() == 4;
+  Type f32 = Float32Type::get(ctx);
+  switch (v.kind) {
+  case Kind::Const: {
+    if (v.f.empty() && !v.i.empty())
+      return fail("expected a float tensor, got integers");
+    ImportedValue tmp = v;
+    tmp.nhwc = want;
+    SmallVector<float> data(v.f.begin(), v.f.end());
+    if (want) {
+      std::vector<int64_t> idx(v.f.size());
+      for (size_t n = 0; n < idx.size(); ++n)
+        idx[n] = n;
+      idx = permuteData(idx, v.shape, kToNhwc);
+      for (size_t n = 0; n < idx.size(); ++n)
+        data[n] = float(v.f[idx[n]]);
+    }
+    auto type = RankedTensorType::get(physicalShape(tmp), f32);
+    return arith::ConstantOp::create(
+               b, loc, type,
+               DenseElementsAttr::get(type, ArrayRef<float>(data)))
+        .getResult();
+  }
+  case Kind::Quant:
+  case Kind::Dequant: {
+    auto q = quantValue(v, want);
+    if (failed(q))
+      return failure();
+    auto type = cast<RankedTensorType>(q->getType());
+    return qnt::DequantizeOp::create(
+               b, loc, RankedTensorType::get(type.getShape(), f32), *q)
+        .getResult();
+  }
+  case Kind::Float: {
+    bool have = v.nhwc && v.shape.size() == 4;
+    if (have == want)
+      return v.value;
+    return transpose(v.value, want ? kToNhwc : kToNchw);
+  }
+  case Kind::Int:
+    return fail("integer tensor where a float tensor is expected (no "
+                "DequantizeLinear or Cast before it)");
+  case Kind::Pending: {
+    if (succeeded(settle(v)))
+      return floatValue(v, nhwc);
+    // No QuantizeLinear closes it: the op runs in float.
+    auto f = emitFloat(v);
+    if (failed(f))
+      return failure();
+    v = std::move(*f);
+    return floatValue(v, nhwc);
+  }
+  }
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Graph walk
+//===----------------------------------------------------------------------===//
+
+static std::optional<Type> elementTypeFor(MLIRContext *ctx, int32_t dtype) {
+  switch (dtype) {
+  case onnx::TensorProto::FLOAT:
+    return Float32Type::get(ctx);
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT8:
+    return IntegerType::get(ctx, 8);
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::UINT16:
+    return IntegerType::get(ctx, 16);
+  case onnx::TensorProto::INT32:
+    return IntegerType::get(ctx, 32);
+  default:
+    return std::nullopt;
+  }
+}
+
+LogicalResult Importer::importNode(const onnx::NodeProto &n) {
+  node = &n;
+  // The ops a node becomes carry its name, so that verifier messages and
+  // debug locations point back to the graph.
+  std::string name = n.name().empty()
+                         ? n.op_type() + "#" + std::to_string(nodeIndex)
+                         : n.name();
+  loc = NameLoc::get(b.getStringAttr(name), fileLoc);
+  if (!n.domain().empty() && n.domain() != "ai.onnx")
+    return fail("unsupported operator domain '" + n.domain() + "'");
+  if (n.output_size() == 0)
+    return fail("node has no outputs");
+  StringRef op = n.op_type();
+  if (op == "Constant")
+    return importConstantOp();
+  if (op == "Identity")
+    return importIdentity();
+  if (op == "Shape")
+    return importShapeOp();
+  if (op == "Gather")
+    return importGatherOp();
+  if (op == "Unsqueeze")
+    return importUnsqueezeOp();
+  if (op == "Cast")
+    return importCastOp();
+  if (op == "QuantizeLinear")
+    return importQuantizeLinear();
+  if (op == "DequantizeLinear")
+    return importDequantizeLinear();
+  if (op == "Conv")
+    return importConv();
+  if (op == "Gemm")
+    return importGemm();
+  if (op == "MatMul")
+    return importMatMul();
+  if (op == "QLinearConv")
+    return importQLinearConv();
+  if (op == "QLinearMatMul")
+    return importQLinearMatMul();
+  if (op == "ConvInteger")
+    return importIntegerContraction(/*isConv=*/true);
+  if (op == "MatMulInteger")
+    return importIntegerContraction(/*isConv=*/false);
+  if (op == "Relu")
+    return importRelu();
+  if (op == "Clip")
+    return importClip();
+  if (op == "Reshape")
+    return importReshape(/*isFlatten=*/false);
+  if (op == "Flatten")
+    return importReshape(/*isFlatten=*/true);
+  if (op == "Transpose")
+    return importTranspose();
+  if (op == "MaxPool")
+    return importMaxPool();
+  if (op == "Concat")
+    return importConcat();
+  if (op == "Add")
+    return importAdd();
+  if (op == "AveragePool")
+    return importAveragePool(/*global=*/false);
+  if (op == "GlobalAveragePool")
+    return importAveragePool(/*global=*/true);
+  return fail("unsupported operator");
+}
+
+OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
+  for (const auto &imp : model.opset_import())
+    if (imp.domain().empty() || imp.domain() == "ai.onnx")
+      opset = imp.version();
+  const onnx::GraphProto &graph = model.graph();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module->getBody());
+
+  // Initializers first: they are the compile-time constants.
+  for (const auto &t : graph.initializer()) {
+    auto v = readTensor(t);
+    if (failed(v))
+      return nullptr;
+    values[t.name()] = std::move(*v);
+  }
+
+  // Function signature from the graph inputs that are not initializers.
+  SmallVector<Type> argTypes;
+  std::vector<std::pair<std::string, ImportedValue>> args;
+  llvm::StringSet<> graphInputs;
+  for (const auto &in : graph.input())
+    if (!values.count(in.name()))
+      graphInputs.insert(in.name());
+  for (const auto &entry : options.inputShapes)
+    if (!graphInputs.count(entry.getKey())) {
+      emitError(loc) << "--input-shape names '" << entry.getKey()
+                     << "', which is not a graph input";
+      return nullptr;
+    }
+  for (const auto &in : graph.input()) {
+    if (values.count(in.name()))
+      continue;
+    if (!in.type().has_tensor_type()) {
+      emitError(loc) << "graph input '" << in.name() << "' is not a tensor";
+      return nullptr;
+    }
+    const auto &tt = in.type().tensor_type();
+    auto elem = elementTypeFor(ctx, tt.elem_type());
+    if (!elem) {
+      emitError(loc) << "graph input '" << in.name()
+                     << "' has an unsupported element type (" << tt.elem_type()
+                     << ")";
+      return nullptr;
+    }
+    ImportedValue v;
+    v.dtype = tt.elem_type();
+    v.kind =
+        tt.elem_type() == onnx::TensorProto::FLOAT ? Kind::Float : Kind::Int;
+    auto it = options.inputShapes.find(in.name());
+    if (it != options.inputShapes.end()) {
+      v.shape.assign(it->second.begin(), it->second.end());
+      if (tt.has_shape() && tt.shape().dim_size() != int(v.shape.size())) {
+        emitError(loc) << "--input-shape for '" << in.name() << "' has rank "
+                       << v.shape.size() << ", the graph declares rank "
+                       << tt.shape().dim_size();
+        return nullptr;
+      }
+    } else {
+      if (!tt.has_shape()) {
+        emitError(loc) << "graph input '" << in.name()
+                       << "' has no shape; give one with --input-shape";
+        return nullptr;
+      }
+      for (const auto &d : tt.shape().dim()) {
+        if (!d.has_dim_value() || d.dim_value() <= 0) {
+          emitError(loc) << "graph input '" << in.name()
+                         << "' has a dynamic dimension"
+                         << (d.has_dim_param() ? " '" + d.dim_param() + "'"
+                                               : std::string())
+                         << "; fix it with --input-shape " << in.name()
+                         << "=D0xD1x...";
+          return nullptr;
+        }
+        v.shape.push_back(d.dim_value());
+      }
+    }
+    for (int64_t d : v.shape)
+      if (d <= 0) {
+        emitError(loc) << "input '" << in.name()
+                       << "': dimensions must be positive";
+        return nullptr;
+      }
+    argTypes.push_back(RankedTensorType::get(v.shape, *elem));
+    args.push_back({in.name(), v});
+  }
+
+  auto func = func::FuncOp::create(b, loc, options.entry,
+                                   b.getFunctionType(argTypes, {}));
+  Block *body = func.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  for (auto [idx, arg] : llvm::enumerate(args)) {
+    arg.second.value = body->getArgument(idx);
+    values[arg.first] = arg.second;
+  }
+
+  for (const auto &n : graph.node()) {
+    if (failed(importNode(n)))
+      return nullptr;
+    ++nodeIndex;
+  }
+  node = nullptr;
+  loc = fileLoc;
+
+  // Results in the graph's layout and element types.
+  SmallVector<Value> results;
+  SmallVector<Type> resultTypes;
+  for (const auto &out : graph.output()) {
+    auto it = values.find(out.name());
+    if (it == values.end()) {
+      emitError(loc) << "graph output '" << out.name() << "' is never defined";
+      return nullptr;
+    }
+    ImportedValue &v = it->second;
+    Value r;
+    if (v.kind == Kind::Quant) {
+      auto q = quantValue(v, false);
+      if (failed(q))
+        return nullptr;
+      auto qt = cast<quant::QuantizedType>(
+          cast<RankedTensorType>(q->getType()).getElementType());
+      r = quant::StorageCastOp::create(
+          b, loc, RankedTensorType::get(v.shape, qt.getStorageType()), *q);
+    } else if (v.kind == Kind::Int) {
+      r = v.nhwc && v.shape.size() == 4 ? transpose(v.value, kToNchw) : v.value;
+    } else {
+      auto f = floatValue(v, false);
+      if (failed(f)) {
+        emitError(loc) << "graph output '" << out.name()
+                       << "' cannot be computed";
+        return nullptr;
+      }
+      r = *f;
+    }
+    results.push_back(r);
+    resultTypes.push_back(r.getType());
+  }
+  func::ReturnOp::create(b, loc, results);
+  func.setFunctionType(b.getFunctionType(argTypes, resultTypes));
+  if (failed(verify(*module))) {
+    emitError(loc) << "the imported module does not verify (see above)";
+    return nullptr;
+  }
+  return module;
+}

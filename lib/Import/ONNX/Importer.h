@@ -1,0 +1,286 @@
+//===- Importer.h - state shared by the ONNX op importers -------*- C++ -*-===//
+//
+// Private to lib/Import/ONNX. The importer walks the graph once, in order,
+// and maps every ONNX value name to an `ImportedValue`. Values are kept lazy
+// where the graph's meaning depends on what follows: a float Conv on
+// dequantized inputs stays a pending contraction until the QuantizeLinear
+// after it (maybe through Relu / Clip) says which output type and clamp the
+// fused qnt.requantize gets.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTOPT_LIB_IMPORT_ONNX_IMPORTER_H
+#define QUANTOPT_LIB_IMPORT_ONNX_IMPORTER_H
+
+#include "QuantOpt/Import/ONNX/ModelImporter.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace quantopt::onnx_import::detail {
+
+/// Quantization parameters of an ONNX QuantizeLinear / DequantizeLinear.
+struct QParams {
+  unsigned width = 8;
+  bool isSigned = false;
+  std::vector<double> scales;
+  std::vector<int64_t> zeroPoints;
+  /// Logical (ONNX) axis of a per-axis quantization, -1 for per tensor.
+  int64_t axis = -1;
+
+  bool perAxis() const { return axis >= 0; }
+  int64_t qmin() const { return isSigned ? -(int64_t(1) << (width - 1)) : 0; }
+  int64_t qmax() const {
+    return isSigned ? (int64_t(1) << (width - 1)) - 1
+                    : (int64_t(1) << width) - 1;
+  }
+  bool operator==(const QParams &o) const {
+    return width == o.width && isSigned == o.isSigned && scales == o.scales &&
+           zeroPoints == o.zeroPoints && axis == o.axis;
+  }
+  bool operator!=(const QParams &o) const { return !(*this == o); }
+};
+
+enum class Kind {
+  /// Compile-time data (initializers, Constant, folded shape arithmetic).
+  Const,
+  /// Integer codes of an ONNX int8/uint8 tensor (QuantizeLinear output).
+  Quant,
+  /// Float tensor that is exactly the dequantization of codes (after
+  /// DequantizeLinear and ops that keep the grid: MaxPool, Reshape, ...).
+  Dequant,
+  /// An f32 tensor.
+  Float,
+  /// Raw integers (int32 of MatMulInteger / ConvInteger, int graph inputs).
+  Int,
+  /// A float result on quantized operands that waits for its QuantizeLinear.
+  Pending,
+};
+
+enum class PendingOp { Contraction, Add, AvgPool, Concat, Clamp };
+
+struct ImportedValue;
+
+/// What a pending value computes when its output type becomes known.
+struct PendingInfo {
+  PendingOp op = PendingOp::Clamp;
+  std::vector<ImportedValue> operands;
+  // Contraction: conv2d (X NCHW, W OIHW) or matmul (X MxK, W KxN).
+  bool isConv = false;
+  std::vector<int64_t> strides, dilations, padding; // padding: t, b, l, r
+  int64_t groups = 1;
+  /// Float bias (ONNX Conv / Gemm input C, a following Add) or int32 codes
+  /// already at scale S_X * S_W (QLinearConv, DequantizeLinear'd int32).
+  std::optional<std::vector<double>> floatBias;
+  std::optional<std::vector<int64_t>> intBias;
+  // AvgPool (kernel, strides, padding) and Concat (axis, logical).
+  std::vector<int64_t> kernel;
+  int64_t axis = 0;
+  bool countIncludePad = false;
+  /// Real bounds of fused Relu / Clip.
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+};
+
+struct ImportedValue {
+  Kind kind = Kind::Float;
+  /// Logical ONNX shape (NCHW for rank 4).
+  llvm::SmallVector<int64_t> shape;
+  /// ONNX element type (TensorProto::DataType).
+  int32_t dtype = onnx::TensorProto::FLOAT;
+
+  // Const: values as doubles (float types) or int64 (integer types).
+  std::vector<double> f;
+  std::vector<int64_t> i;
+
+  // Quant / Dequant.
+  QParams q;
+  /// Codes of a compile-time quantized tensor, in logical layout.
+  std::optional<std::vector<int64_t>> codes;
+
+  /// The MLIR value (Quant / Dequant: quantized tensor; Float: f32; Int).
+  mlir::Value value;
+  /// The MLIR value of a rank-4 tensor is NHWC rather than NCHW.
+  bool nhwc = false;
+  /// Set on a Flatten of an NHWC value: `value` holds the codes in N x
+  /// (H*W*C) order while the logical order is N x (C*H*W); this is the
+  /// NCHW shape before flattening. A following MatMul permutes its weight
+  /// rows instead of transposing the activations.
+  llvm::SmallVector<int64_t, 4> flattenedFromNhwc;
+
+  std::shared_ptr<PendingInfo> pending;
+
+  bool isQuantized() const {
+    return kind == Kind::Quant || kind == Kind::Dequant;
+  }
+  int64_t numElements() const {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+};
+
+class Importer {
+public:
+  Importer(mlir::MLIRContext *ctx, const ImportOptions &options,
+           llvm::StringRef fileName);
+
+  mlir::OwningOpRef<mlir::ModuleOp> run(const onnx::ModelProto &model);
+
+  //===--------------------------------------------------------------------===//
+  // Shared helpers (Importer.cpp)
+  //===--------------------------------------------------------------------===//
+  mlir::MLIRContext *ctx;
+  const ImportOptions &options;
+  mlir::OpBuilder b;
+  mlir::Location loc;
+  mlir::Location fileLoc;
+  llvm::StringMap<ImportedValue> values;
+  const onnx::NodeProto *node = nullptr;
+  int nodeIndex = 0;
+  int64_t opset = 0;
+
+  /// Emits "node 'NAME' (OP): MSG" and returns failure.
+  mlir::InFlightDiagnostic error();
+  mlir::LogicalResult fail(const llvm::Twine &msg);
+
+  /// Input `idx` of the current node; fails with a clear error when absent.
+  mlir::FailureOr<ImportedValue *> input(unsigned idx);
+  bool hasInput(unsigned idx) const;
+  void setOutput(unsigned idx, ImportedValue v);
+
+  // Attributes.
+  std::optional<int64_t> attrInt(llvm::StringRef name) const;
+  std::optional<float> attrFloat(llvm::StringRef name) const;
+  std::optional<std::vector<int64_t>> attrInts(llvm::StringRef name) const;
+  std::optional<std::string> attrString(llvm::StringRef name) const;
+  const onnx::TensorProto *attrTensor(llvm::StringRef name) const;
+  /// Fails on any attribute not in `known`.
+  mlir::LogicalResult checkAttrs(llvm::ArrayRef<llvm::StringRef> known);
+
+  // Types and layout.
+  mlir::Type storageIntType(const QParams &q) const;
+  mlir::Type quantElementType(const QParams &q, int64_t physicalAxis) const;
+  mlir::RankedTensorType quantTensorType(const ImportedValue &v) const;
+  llvm::SmallVector<int64_t> physicalShape(const ImportedValue &v) const;
+  int64_t physicalAxis(const ImportedValue &v) const;
+
+  /// The quantized MLIR value of a Quant / Dequant value in the requested
+  /// layout (materializing constants and transposing as needed).
+  mlir::FailureOr<mlir::Value> quantValue(ImportedValue &v, bool nhwc);
+  /// The f32 MLIR value of a Float / Dequant / Const value, logical layout
+  /// unless `nhwc`.
+  mlir::FailureOr<mlir::Value> floatValue(ImportedValue &v, bool nhwc);
+  /// Permutes a tensor value (any element type).
+  mlir::Value transpose(mlir::Value value, llvm::ArrayRef<int64_t> perm);
+  /// Reshapes a tensor to `shape` with the same number of elements.
+  mlir::Value reshape(mlir::Value value, llvm::ArrayRef<int64_t> shape);
+
+  //===--------------------------------------------------------------------===//
+  // Op families (one file each)
+  //===--------------------------------------------------------------------===//
+  // Constants.cpp: initializers, Constant and shape arithmetic.
+  mlir::FailureOr<ImportedValue> readTensor(const onnx::TensorProto &t);
+  mlir::LogicalResult importConstantOp();
+  mlir::LogicalResult importShapeOp();
+  mlir::LogicalResult importGatherOp();
+  mlir::LogicalResult importUnsqueezeOp();
+  mlir::LogicalResult importCastOp();
+  mlir::LogicalResult foldConstConcat();
+  mlir::FailureOr<std::vector<int64_t>> constInts(unsigned idx);
+
+  // QuantizeOps.cpp: QuantizeLinear, DequantizeLinear and the emission of
+  // pending values.
+  /// Without a zero point, its type is `defaultType` (ONNX: the input's
+  /// type for DequantizeLinear, uint8 for QuantizeLinear).
+  mlir::FailureOr<QParams>
+  readQParams(unsigned scaleIdx, unsigned zpIdx, int64_t rank,
+              int32_t defaultType = onnx::TensorProto::UINT8);
+  mlir::LogicalResult importQuantizeLinear();
+  mlir::LogicalResult importDequantizeLinear();
+  mlir::FailureOr<ImportedValue> emitPending(ImportedValue &v,
+                                             const QParams &out);
+  /// A pending Relu / Clip whose bounds lie on its input grid becomes a
+  /// Dequant value; anything else fails with `why`.
+  mlir::FailureOr<ImportedValue *> requireQuantized(unsigned idx,
+                                                    llvm::StringRef what);
+  /// Turns a pending Relu / Clip on dequantized codes into a Dequant value
+  /// where that is exact; fails (silently) otherwise.
+  mlir::LogicalResult settle(ImportedValue &v);
+  std::pair<int64_t, int64_t> clampCodes(const PendingInfo &p,
+                                         const QParams &out) const;
+  mlir::Value requantize(mlir::Value in, mlir::Type resultType, int64_t lo,
+                         int64_t hi, const QParams &out);
+
+  // Contractions.cpp.
+  mlir::LogicalResult importConv();
+  mlir::LogicalResult importGemm();
+  mlir::LogicalResult importMatMul();
+  mlir::LogicalResult importQLinearConv();
+  mlir::LogicalResult importQLinearMatMul();
+  mlir::LogicalResult importIntegerContraction(bool isConv);
+  mlir::FailureOr<ImportedValue> emitContraction(PendingInfo &p,
+                                                 const QParams *out);
+  mlir::LogicalResult readConvAttrs(PendingInfo &p, const ImportedValue &x,
+                                    const ImportedValue &w);
+
+  // GridOps.cpp: ops that keep the quantization grid.
+  mlir::LogicalResult importIdentity();
+  mlir::LogicalResult importRelu();
+  mlir::LogicalResult importClip();
+  mlir::LogicalResult importReshape(bool isFlatten);
+  mlir::LogicalResult importTranspose();
+  mlir::LogicalResult importMaxPool();
+  mlir::LogicalResult importConcat();
+
+  // FloatIslands.cpp: float ops where the graph has no Q/DQ.
+  /// The float value of a pending result (its op run on dequantized
+  /// inputs in f32), in logical layout.
+  mlir::FailureOr<ImportedValue> emitFloat(ImportedValue &v);
+  /// True for quantized values and pending Relu / Clip that settle exactly.
+  bool isQuantizable(ImportedValue &v);
+  mlir::LogicalResult importFloatContraction(ImportedValue &a,
+                                             const ImportedValue &w,
+                                             unsigned biasIdx);
+  mlir::Value floatAdd(llvm::ArrayRef<mlir::Value> ins,
+                       llvm::ArrayRef<int64_t> shape);
+  mlir::LogicalResult importFloatClamp(ImportedValue &v, double lo, double hi);
+
+  // NetworkOps.cpp: Add, AveragePool, GlobalAveragePool.
+  mlir::LogicalResult importAdd();
+  mlir::LogicalResult importAveragePool(bool global);
+  mlir::FailureOr<ImportedValue> emitAdd(PendingInfo &p, const QParams &out);
+  mlir::FailureOr<ImportedValue> emitAvgPool(PendingInfo &p,
+                                             const QParams &out);
+  mlir::FailureOr<ImportedValue> emitConcat(PendingInfo &p, const QParams &out);
+
+private:
+  std::string fileName;
+  mlir::LogicalResult importNode(const onnx::NodeProto &n);
+};
+
+/// A double for diagnostics (Twine takes no floating point).
+inline std::string str(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.9g", x);
+  return buf;
+}
+
+/// round_half_even(f32(x) / f32(s)) + z, saturated: ONNX QuantizeLinear.
+int64_t quantizeLinear(double x, double scale, int64_t zp, const QParams &q);
+
+} // namespace quantopt::onnx_import::detail
+
+#endif // QUANTOPT_LIB_IMPORT_ONNX_IMPORTER_H

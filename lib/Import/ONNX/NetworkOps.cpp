@@ -1,0 +1,446 @@
+//===- NetworkOps.cpp - MaxPool, Concat, Add, AveragePool -----------------===//
+//
+// The whole-network ops. MaxPool, and Concat of equal parameters, keep the
+// grid: the result is still dequantized codes (qnt.max_pool2d / qnt.concat
+// copy codes). Add, the average pools and Concat of different parameters
+// change it: they stay pending until their QuantizeLinear names the output
+// type, then become qnt.add / qnt.concat with that type, or qnt.avg_pool2d +
+// qnt.requantize.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace quantopt::onnx_import::detail;
+
+namespace {
+struct Window {
+  std::vector<int64_t> kernel, strides, dilations, padding; // padding: t b l r
+};
+} // namespace
+
+/// Reads the window attributes of MaxPool / AveragePool on an NCHW input.
+static FailureOr<Window> readWindow(Importer &im, const ImportedValue &x,
+                                    bool global) {
+  if (x.shape.size() != 4)
+    return im.fail("only 2-D pooling (rank-4 input) is supported");
+  Window w;
+  if (global) {
+    w.kernel = {x.shape[2], x.shape[3]};
+    w.strides = {1, 1};
+    w.dilations = {1, 1};
+    w.padding = {0, 0, 0, 0};
+    return w;
+  }
+  if (im.attrInt("ceil_mode").value_or(0) != 0)
+    return im.fail("ceil_mode = 1 is not supported");
+  if (im.attrInt("storage_order").value_or(0) != 0)
+    return im.fail("storage_order = 1 is not supported");
+  auto k = im.attrInts("kernel_shape");
+  if (!k || k->size() != 2)
+    return im.fail("kernel_shape needs two values");
+  w.kernel = *k;
+  w.strides = im.attrInts("strides").value_or(std::vector<int64_t>{1, 1});
+  w.dilations = im.attrInts("dilations").value_or(std::vector<int64_t>{1, 1});
+  std::vector<int64_t> pads =
+      im.attrInts("pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
+  std::string autoPad = im.attrString("auto_pad").value_or("NOTSET");
+  if (autoPad == "VALID")
+    pads = {0, 0, 0, 0};
+  else if (autoPad != "NOTSET")
+    return im.fail("unsupported auto_pad '" + autoPad + "'");
+  if (w.strides.size() != 2 || w.dilations.size() != 2 || pads.size() != 4)
+    return im.fail("strides / dilations / pads have the wrong length");
+  for (int d = 0; d < 2; ++d) {
+    if (w.kernel[d] <= 0 || w.strides[d] <= 0 || w.dilations[d] <= 0)
+      return im.fail("kernel, strides and dilations must be positive");
+    if (pads[d] < 0 || pads[d + 2] < 0)
+      return im.fail("negative padding");
+    if (pads[d] >= w.kernel[d] || pads[d + 2] >= w.kernel[d])
+      return im.fail("padding must be smaller than the kernel");
+    if (x.shape[2 + d] + pads[d] + pads[d + 2] <
+        (w.kernel[d] - 1) * w.dilations[d] + 1)
+      return im.fail("the window is larger than the padded input");
+  }
+  w.padding = {pads[0], pads[2], pads[1], pads[3]};
+  return w;
+}
+
+static SmallVector<int64_t> pooledShape(const ImportedValue &x,
+                                        const std::vector<int64_t> &kernel,
+                                        const std::vector<int64_t> &strides,
+                                        const std::vector<int64_t> &dilations,
+                                        const std::vector<int64_t> &padding) {
+  SmallVector<int64_t> s = {x.shape[0], x.shape[1], 0, 0};
+  for (int d = 0; d < 2; ++d)
+    s[2 + d] = (x.shape[2 + d] + padding[2 * d] + padding[2 * d + 1] -
+                ((kernel[d] - 1) * dilations[d] + 1)) /
+                   strides[d] +
+               1;
+  return s;
+}
+
+LogicalResult Importer::importMaxPool() {
+  if (failed(checkAttrs({"auto_pad", "ceil_mode", "dilations", "kernel_shape",
+                         "pads", "storage_order", "strides"})))
+    return failure();
+  if (node->output_size() > 1 && !node->output(1).empty())
+    return fail("the Indices output is not supported");
+  auto x = requireQuantized(0, "input X");
+  if (failed(x))
+    return failure();
+  auto w = readWindow(*this, **x, /*global=*/false);
+  if (failed(w))
+    return failure();
+  auto in = quantValue(**x, /*nhwc=*/true);
+  if (failed(in))
+    return failure();
+  ImportedValue out = **x;
+  out.codes.reset();
+  out.shape = pooledShape(**x, w->kernel, w->strides, w->dilations, w->padding);
+  out.nhwc = true;
+  out.value =
+      qnt::MaxPool2DOp::create(b, loc, quantTensorType(out), *in, w->kernel,
+                               w->strides, w->dilations, w->padding)
+          .getResult();
+  setOutput(0, std::move(out));
+  return success();
+}
+
+LogicalResult Importer::importAveragePool(bool global) {
+  if (failed(checkAttrs({"auto_pad", "ceil_mode", "count_include_pad",
+                         "kernel_shape", "pads", "strides"})))
+    return failure();
+  auto x = requireQuantized(0, "input X");
+  if (failed(x))
+    return failure();
+  if ((*x)->q.perAxis())
+    return fail("average pooling of per-axis quantized values is not "
+                "supported");
+  auto w = readWindow(*this, **x, global);
+  if (failed(w))
+    return failure();
+  PendingInfo p;
+  p.op = PendingOp::AvgPool;
+  p.operands = {**x};
+  p.kernel = w->kernel;
+  p.strides = w->strides;
+  p.padding = w->padding;
+  p.countIncludePad = attrInt("count_include_pad").value_or(0) != 0;
+  ImportedValue out;
+  out.kind = Kind::Pending;
+  out.shape = pooledShape(**x, w->kernel, w->strides, {1, 1}, w->padding);
+  out.nhwc = true;
+  out.pending = std::make_shared<PendingInfo>(std::move(p));
+  setOutput(0, std::move(out));
+  return success();
+}
+
+FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
+                                               const QParams &out) {
+  ImportedValue &x = p.operands[0];
+  auto in = quantValue(x, /*nhwc=*/true);
+  if (failed(in))
+    return failure();
+  auto [lo, hi] = clampCodes(p, out);
+  bool unpadded = llvm::all_of(p.padding, [](int64_t v) { return v == 0; });
+  if ((out != x.q || lo != out.qmin() || hi != out.qmax()) &&
+      (unpadded || p.countIncludePad)) {
+    // To another grid: rounding the average on the input grid first would
+    // add a rounding the float graph does not have (up to half an input
+    // step, more than an output step when the output grid is finer).
+    // Instead sum exactly, as a depthwise conv with weights 1 at scale
+    // 1 / count, and requantize the sum once: M = S_x / (count * S_y).
+    int64_t channels = x.shape[1];
+    int64_t count = p.kernel[0] * p.kernel[1];
+    QParams ones;
+    ones.width = 8;
+    ones.isSigned = true;
+    ones.scales = {1.0 / double(count)};
+    ones.zeroPoints = {0};
+    SmallVector<int64_t> wShape = {p.kernel[0], p.kernel[1], 1, channels};
+    auto wType = RankedTensorType::get(wShape, quantElementType(ones, -1));
+    std::vector<int32_t> codes(count * channels, 1);
+    Value w =
+        qnt::ConstantOp::create(
+            b, loc, wType,
+            qnt::buildCodesAttr(
+                wShape, cast<quant::QuantizedType>(wType.getElementType()),
+                codes))
+            .getResult();
+    QParams acc;
+    acc.width = 32;
+    acc.isSigned = true;
+    acc.scales = {x.q.scales[0] / double(count)};
+    acc.zeroPoints = {0};
+    ImportedValue sum = x;
+    sum.codes.reset();
+    sum.kind = Kind::Quant;
+    sum.nhwc = true;
+    sum.q = acc;
+    sum.shape = pooledShape(x, p.kernel, p.strides, {1, 1}, p.padding);
+    Value accValue =
+        qnt::Conv2DOp::create(b, loc, quantTensorType(sum), *in, w, Value(),
+                              p.strides, ArrayRef<int64_t>{1, 1}, p.padding,
+                              uint64_t(channels))
+            .getResult();
+    ImportedValue y = sum;
+    y.q = out;
+    y.value = requantize(accValue, quantTensorType(y), lo, hi, out);
+    return y;
+  }
+  // On the input grid: qnt.avg_pool2d averages codes (TFLite's rule,
+  // count_include_pad respected); a different output grid is one requantize.
+  ImportedValue pooled = x;
+  pooled.codes.reset();
+  pooled.kind = Kind::Quant;
+  pooled.nhwc = true;
+  pooled.shape = pooledShape(x, p.kernel, p.strides, {1, 1}, p.padding);
+  Value avg =
+      qnt::AvgPool2DOp::create(b, loc, quantTensorType(pooled), *in, p.kernel,
+                               p.strides, p.padding, p.countIncludePad)
+          .getResult();
+  ImportedValue y = pooled;
+  y.q = out;
+  if (out == x.q && lo == out.qmin() && hi == out.qmax())
+    y.value = avg;
+  else
+    y.value = requantize(avg, quantTensorType(y), lo, hi, out);
+  return y;
+}
+
+/// numpy broadcasting of two shapes (ranks aligned on the right).
+static std::optional<SmallVector<int64_t>>
+broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> out(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t x = d + a.size() >= rank ? a[d + a.size() - rank] : 1;
+    int64_t y = d + b.size() >= rank ? b[d + b.size() - rank] : 1;
+    if (x != y && x != 1 && y != 1)
+      return std::nullopt;
+    out[d] = std::max(x, y);
+  }
+  return out;
+}
+
+LogicalResult Importer::importAdd() {
+  auto a = input(0);
+  auto c = failed(a) ? FailureOr<ImportedValue *>(failure()) : input(1);
+  if (failed(a) || failed(c))
+    return failure();
+  // MatMul + Add(constant): the bias of the pending contraction.
+  for (int k = 0; k < 2; ++k) {
+    ImportedValue *acc = k ? *c : *a, *bias = k ? *a : *c;
+    if (acc->kind == Kind::Pending &&
+        acc->pending->op == PendingOp::Contraction &&
+        !acc->pending->floatBias && !acc->pending->intBias &&
+        !std::isfinite(acc->pending->lo) && !std::isfinite(acc->pending->hi) &&
+        bias->kind == Kind::Const && !bias->f.empty()) {
+      int64_t channels = acc->shape.size() == 2 ? acc->shape[1] : -1;
+      int64_t n = bias->numElements();
+      if (acc->pending->isConv || (n != channels && n != 1) ||
+          bias->shape.size() > 2 ||
+          (bias->shape.size() == 2 && bias->shape[0] != 1))
+        return fail("only a per-column constant can be added to a MatMul "
+                    "as its bias");
+      ImportedValue out = *acc;
+      out.pending = std::make_shared<PendingInfo>(*acc->pending);
+      std::vector<double> data = bias->f;
+      if (data.size() == 1)
+        data.assign(channels, data[0]);
+      out.pending->floatBias = std::move(data);
+      setOutput(0, std::move(out));
+      return success();
+    }
+  }
+  if (!isQuantizable(**a) || !isQuantizable(**c)) {
+    // A float operand: add in float.
+    auto shape = broadcastShapes((*a)->shape, (*c)->shape);
+    if (!shape)
+      return fail("shapes do not broadcast");
+    SmallVector<Value> ins;
+    for (ImportedValue *o : {*a, *c}) {
+      auto f = floatValue(*o, false);
+      if (failed(f))
+        return failure();
+      Value val = *f;
+      if (o->shape.size() != shape->size()) {
+        SmallVector<int64_t> s(shape->size() - o->shape.size(), 1);
+        s.append(o->shape.begin(), o->shape.end());
+        val = reshape(val, s);
+      }
+      ins.push_back(val);
+    }
+    ImportedValue out;
+    out.kind = Kind::Float;
+    out.shape = *shape;
+    out.value = floatAdd(ins, *shape);
+    setOutput(0, std::move(out));
+    return success();
+  }
+  auto qa = requireQuantized(0, "input A");
+  if (failed(qa))
+    return failure();
+  auto qb = requireQuantized(1, "input B");
+  if (failed(qb))
+    return failure();
+  if ((*qa)->q.perAxis() || (*qb)->q.perAxis())
+    return fail("Add of per-axis quantized values is not supported");
+  auto shape = broadcastShapes((*qa)->shape, (*qb)->shape);
+  if (!shape)
+    return fail("shapes do not broadcast");
+  PendingInfo p;
+  p.op = PendingOp::Add;
+  p.operands = {**qa, **qb};
+  ImportedValue out;
+  out.kind = Kind::Pending;
+  out.shape = *shape;
+  out.nhwc = shape->size() == 4;
+  out.pending = std::make_shared<PendingInfo>(std::move(p));
+  setOutput(0, std::move(out));
+  return success();
+}
+
+FailureOr<ImportedValue> Importer::emitAdd(PendingInfo &p, const QParams &out) {
+  SmallVector<int64_t> shape =
+      *broadcastShapes(p.operands[0].shape, p.operands[1].shape);
+  bool nhwc = shape.size() == 4;
+  SmallVector<Value> operands;
+  for (ImportedValue &v : p.operands) {
+    // Equal ranks for qnt.add: leading 1s where ONNX broadcasts ranks.
+    if (v.shape.size() != shape.size()) {
+      ImportedValue r = v;
+      auto val = quantValue(v, false);
+      if (failed(val))
+        return failure();
+      r.shape.insert(r.shape.begin(), shape.size() - v.shape.size(), 1);
+      r.nhwc = false;
+      r.codes.reset();
+      r.value = reshape(*val, r.shape);
+      v = r;
+    }
+    auto val = quantValue(v, nhwc);
+    if (failed(val))
+      return failure();
+    operands.push_back(*val);
+  }
+  ImportedValue y;
+  y.kind = Kind::Quant;
+  y.shape = shape;
+  y.nhwc = nhwc;
+  y.q = out;
+  y.dtype = out.isSigned ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
+  auto [lo, hi] = clampCodes(p, out);
+  DenseI64ArrayAttr clamp;
+  if (lo != out.qmin() || hi != out.qmax())
+    clamp = b.getDenseI64ArrayAttr({lo, hi});
+  // qnt.add knows TFLite's integer add and ONNX Runtime's float rule.
+  StringRef rounding = options.rounding == "float" ? "float" : "double";
+  y.value = qnt::AddOp::create(b, loc, quantTensorType(y), operands[0],
+                               operands[1], b.getStringAttr(rounding), clamp)
+                .getResult();
+  return y;
+}
+
+LogicalResult Importer::importConcat() {
+  if (failed(checkAttrs({"axis"})))
+    return failure();
+  bool allConst = true;
+  for (int k = 0; k < node->input_size(); ++k) {
+    auto in = input(k);
+    if (failed(in))
+      return failure();
+    allConst &= (*in)->kind == Kind::Const;
+  }
+  if (allConst)
+    return foldConstConcat();
+  auto axisAttr = attrInt("axis");
+  if (!axisAttr)
+    return fail("missing attribute 'axis'");
+  PendingInfo p;
+  p.op = PendingOp::Concat;
+  for (int k = 0; k < node->input_size(); ++k) {
+    auto in = requireQuantized(k, "input " + std::to_string(k));
+    if (failed(in))
+      return failure();
+    if ((*in)->q.perAxis())
+      return fail("Concat of per-axis quantized values is not supported");
+    p.operands.push_back(**in);
+  }
+  const ImportedValue &first = p.operands[0];
+  int64_t rank = first.shape.size();
+  int64_t axis = *axisAttr < 0 ? *axisAttr + rank : *axisAttr;
+  if (axis < 0 || axis >= rank)
+    return fail("axis out of range");
+  SmallVector<int64_t> shape = first.shape;
+  shape[axis] = 0;
+  bool sameParams = true;
+  for (const ImportedValue &v : p.operands) {
+    if (int64_t(v.shape.size()) != rank)
+      return fail("inputs have different ranks");
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis && v.shape[d] != first.shape[d])
+        return fail("inputs differ outside the concatenation axis");
+    shape[axis] += v.shape[axis];
+    sameParams &= v.q == first.q;
+  }
+  p.axis = axis;
+  ImportedValue out;
+  out.kind = Kind::Pending;
+  out.shape = shape;
+  out.nhwc = rank == 4;
+  out.pending = std::make_shared<PendingInfo>(std::move(p));
+  if (sameParams) {
+    // Equal parameters keep the grid: codes are copied.
+    QParams q = first.q;
+    auto r = emitConcat(*out.pending, q);
+    if (failed(r))
+      return failure();
+    r->kind = Kind::Dequant;
+    setOutput(0, std::move(*r));
+    return success();
+  }
+  setOutput(0, std::move(out));
+  return success();
+}
+
+FailureOr<ImportedValue> Importer::emitConcat(PendingInfo &p,
+                                              const QParams &out) {
+  SmallVector<int64_t> shape = p.operands[0].shape;
+  shape[p.axis] = 0;
+  for (const ImportedValue &v : p.operands)
+    shape[p.axis] += v.shape[p.axis];
+  bool nhwc = shape.size() == 4;
+  SmallVector<Value> operands;
+  for (ImportedValue &v : p.operands) {
+    auto val = quantValue(v, nhwc);
+    if (failed(val))
+      return failure();
+    operands.push_back(*val);
+  }
+  ImportedValue y;
+  y.kind = Kind::Quant;
+  y.shape = shape;
+  y.nhwc = nhwc;
+  y.q = out;
+  static const int64_t toNhwc[4] = {0, 3, 1, 2};
+  int64_t axis = nhwc ? toNhwc[p.axis] : p.axis;
+  StringRef rounding = options.rounding;
+  Value cat = qnt::ConcatOp::create(b, loc, quantTensorType(y), operands,
+                                    b.getI64IntegerAttr(axis),
+                                    b.getStringAttr(rounding))
+                  .getResult();
+  auto [lo, hi] = clampCodes(p, out);
+  y.value = lo == out.qmin() && hi == out.qmax()
+                ? cat
+                : requantize(cat, quantTensorType(y), lo, hi, out);
+  return y;
+}

@@ -1,0 +1,385 @@
+//===- QuantizeOps.cpp - QuantizeLinear, DequantizeLinear
+//------------------===//
+//
+// DequantizeLinear does not leave integers: its result is the same codes,
+// read as reals (Kind::Dequant). QuantizeLinear decides what a pending
+// float result becomes: its output type and clamp close a fused
+// contraction / add / pool with one qnt.requantize (or the op's own output
+// type). Q of a constant is computed here, at compile time, exactly as ONNX
+// defines it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace quantopt::onnx_import::detail;
+
+int64_t quantopt::onnx_import::detail::quantizeLinear(double x, double scale,
+                                                      int64_t zp,
+                                                      const QParams &q) {
+  // ONNX Runtime divides in f32 and rounds half to even.
+  float r = float(x) / float(scale);
+  if (std::isnan(r))
+    return std::clamp<int64_t>(zp, q.qmin(), q.qmax());
+  double rounded = std::nearbyint(double(r)) + double(zp);
+  if (rounded < double(q.qmin()))
+    return q.qmin();
+  if (rounded > double(q.qmax()))
+    return q.qmax();
+  return int64_t(rounded);
+}
+
+FailureOr<QParams> Importer::readQParams(unsigned scaleIdx, unsigned zpIdx,
+                                         int64_t rank, int32_t defaultType) {
+  auto s = input(scaleIdx);
+  if (failed(s))
+    return failure();
+  if ((*s)->kind != Kind::Const || (*s)->f.empty())
+    return fail("the scale (input " + Twine(scaleIdx) +
+                ") must be a compile-time float tensor");
+  QParams q;
+  q.scales = (*s)->f;
+  for (double x : q.scales)
+    if (!(x > 0) || !std::isfinite(x))
+      return fail("scale " + str(x) + " is not positive and finite");
+  int32_t zpType = defaultType;
+  if (hasInput(zpIdx)) {
+    auto z = input(zpIdx);
+    if (failed(z))
+      return failure();
+    if ((*z)->kind != Kind::Const || !(*z)->f.empty())
+      return fail("the zero point (input " + Twine(zpIdx) +
+                  ") must be a compile-time integer tensor");
+    zpType = (*z)->dtype;
+    q.zeroPoints = (*z)->i;
+  } else {
+    q.zeroPoints.assign(q.scales.size(), 0);
+  }
+  switch (zpType) {
+  case onnx::TensorProto::INT8:
+    q.width = 8, q.isSigned = true;
+    break;
+  case onnx::TensorProto::UINT8:
+    q.width = 8, q.isSigned = false;
+    break;
+  case onnx::TensorProto::INT16:
+    q.width = 16, q.isSigned = true;
+    break;
+  case onnx::TensorProto::UINT16:
+    q.width = 16, q.isSigned = false;
+    break;
+  case onnx::TensorProto::INT32:
+    q.width = 32, q.isSigned = true;
+    break;
+  default:
+    return fail("unsupported zero-point element type " + Twine(zpType));
+  }
+  if (q.zeroPoints.size() != q.scales.size())
+    return fail("scale and zero point have different sizes (" +
+                Twine(q.scales.size()) + " vs " + Twine(q.zeroPoints.size()) +
+                ")");
+  for (int64_t z : q.zeroPoints)
+    if (z < q.qmin() || z > q.qmax())
+      return fail("zero point " + Twine(z) + " is outside the storage range");
+  // A one-element scale is per tensor, as ONNX Runtime reads it.
+  if (q.scales.size() > 1) {
+    int64_t axis = attrInt("axis").value_or(1);
+    if (axis < -rank || axis >= rank)
+      return fail("axis " + Twine(axis) + " out of range for rank " +
+                  Twine(rank));
+    q.axis = axis < 0 ? axis + rank : axis;
+  }
+  return q;
+}
+
+std::pair<int64_t, int64_t> Importer::clampCodes(const PendingInfo &p,
+                                                 const QParams &out) const {
+  int64_t lo = out.qmin(), hi = out.qmax();
+  // Rounding is monotone, so Q(clip(x, a, b)) = clip(Q(x), Q(a), Q(b)).
+  if (std::isfinite(p.lo))
+    lo = std::max(lo,
+                  quantizeLinear(p.lo, out.scales[0], out.zeroPoints[0], out));
+  if (std::isfinite(p.hi))
+    hi = std::min(hi,
+                  quantizeLinear(p.hi, out.scales[0], out.zeroPoints[0], out));
+  return {lo, hi};
+}
+
+Value Importer::requantize(Value in, Type resultType, int64_t lo, int64_t hi,
+                           const QParams &out) {
+  DenseI64ArrayAttr clamp;
+  if (lo != out.qmin() || hi != out.qmax())
+    clamp = b.getDenseI64ArrayAttr({lo, hi});
+  return qnt::RequantizeOp::create(b, loc, resultType, in,
+                                   b.getStringAttr(options.rounding), clamp)
+      .getResult();
+}
+
+/// Checks that `v` carries the codes of `q`'s storage type.
+static bool sameStorage(const QParams &a, const QParams &b) {
+  return a.width == b.width && a.isSigned == b.isSigned;
+}
+
+FailureOr<ImportedValue> Importer::emitPending(ImportedValue &v,
+                                               const QParams &out) {
+  PendingInfo &p = *v.pending;
+  if (out.perAxis() && (std::isfinite(p.lo) || std::isfinite(p.hi)))
+    return fail("a per-axis QuantizeLinear after Relu / Clip is not "
+                "supported");
+  switch (p.op) {
+  case PendingOp::Contraction:
+    return emitContraction(p, &out);
+  case PendingOp::Add:
+    return emitAdd(p, out);
+  case PendingOp::AvgPool:
+    return emitAvgPool(p, out);
+  case PendingOp::Concat:
+    return emitConcat(p, out);
+  case PendingOp::Clamp: {
+    ImportedValue &src = p.operands[0];
+    ImportedValue res = src;
+    res.kind = Kind::Quant;
+    res.q = out;
+    res.codes.reset();
+    if (src.codes) {
+      // Constant in, constant out.
+      if (src.q.perAxis())
+        return fail("Relu / Clip on per-axis constants is not supported");
+      std::vector<int64_t> codes;
+      auto [lo, hi] = clampCodes(p, out);
+      for (int64_t c : *src.codes) {
+        double real = double(c - src.q.zeroPoints[0]) * src.q.scales[0];
+        codes.push_back(std::clamp(
+            quantizeLinear(real, out.scales[0], out.zeroPoints[0], out), lo,
+            hi));
+      }
+      res.codes = std::move(codes);
+      return res;
+    }
+    auto in = quantValue(src, src.nhwc);
+    if (failed(in))
+      return failure();
+    res.nhwc = src.nhwc;
+    auto [lo, hi] = clampCodes(p, out);
+    res.value = requantize(*in, quantTensorType(res), lo, hi, out);
+    return res;
+  }
+  }
+  return failure();
+}
+
+LogicalResult Importer::settle(ImportedValue &v) {
+  if (v.kind != Kind::Pending || v.pending->op != PendingOp::Clamp)
+    return failure();
+  // Relu / Clip straight on dequantized codes keeps the grid when its
+  // bounds are grid points (Relu: the zero point).
+  ImportedValue &src = v.pending->operands[0];
+  if (src.q.perAxis())
+    return failure();
+  auto [lo, hi] = clampCodes(*v.pending, src.q);
+  auto exact = [&](double bound, int64_t code) {
+    return !std::isfinite(bound) ||
+           double(code - src.q.zeroPoints[0]) * src.q.scales[0] == bound ||
+           code == src.q.qmin() || code == src.q.qmax();
+  };
+  if (!exact(v.pending->lo, lo) || !exact(v.pending->hi, hi))
+    return failure();
+  QParams q = src.q;
+  auto settled = emitPending(v, q);
+  if (failed(settled))
+    return failure();
+  settled->kind = Kind::Dequant;
+  v = std::move(*settled);
+  return success();
+}
+
+FailureOr<ImportedValue *> Importer::requireQuantized(unsigned idx,
+                                                      StringRef what) {
+  auto in = input(idx);
+  if (failed(in))
+    return failure();
+  ImportedValue &v = **in;
+  if (v.isQuantized() || succeeded(settle(v)))
+    return &v;
+  if (v.kind == Kind::Pending)
+    return fail(what + " is a float result that no QuantizeLinear brings "
+                       "back to integers (a float island, not supported); "
+                       "add QuantizeLinear / DequantizeLinear before the "
+                       "node");
+  if (v.kind == Kind::Float)
+    return fail(what + " is a float tensor without DequantizeLinear (a "
+                       "float island, not supported)");
+  if (v.kind == Kind::Const)
+    return fail(what + " is a float constant without QuantizeLinear / "
+                       "DequantizeLinear");
+  return fail(what + " is a raw integer tensor");
+}
+
+LogicalResult Importer::importQuantizeLinear() {
+  if (failed(checkAttrs({"axis", "saturate"})))
+    return failure();
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  ImportedValue &in = **x;
+  auto q = readQParams(1, 2, in.shape.size());
+  if (failed(q))
+    return failure();
+  if (q->width == 32)
+    return fail("QuantizeLinear to int32 is not supported");
+  if (q->perAxis() && q->scales.size() != size_t(in.shape[q->axis]))
+    return fail("per-axis scale has " + Twine(q->scales.size()) +
+                " elements, the axis has " + Twine(in.shape[q->axis]));
+  ImportedValue out;
+  out.kind = Kind::Quant;
+  out.shape = in.shape;
+  out.q = *q;
+  out.dtype = q->isSigned ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
+  switch (in.kind) {
+  case Kind::Const: {
+    if (in.f.empty())
+      return fail("QuantizeLinear of an integer constant");
+    std::vector<int64_t> codes(in.f.size());
+    int64_t inner = 1, channels = 1;
+    if (q->perAxis()) {
+      channels = in.shape[q->axis];
+      for (size_t d = q->axis + 1; d < in.shape.size(); ++d)
+        inner *= in.shape[d];
+    }
+    for (size_t n = 0; n < codes.size(); ++n) {
+      size_t c = q->perAxis() ? (n / inner) % channels : 0;
+      codes[n] = quantizeLinear(in.f[n], q->scales[c], q->zeroPoints[c], *q);
+    }
+    out.codes = std::move(codes);
+    break;
+  }
+  case Kind::Float: {
+    out.nhwc = in.nhwc;
+    auto f = floatValue(in, in.nhwc);
+    if (failed(f))
+      return failure();
+    out.value =
+        qnt::QuantizeOp::create(b, loc, quantTensorType(out), *f).getResult();
+    break;
+  }
+  case Kind::Quant:
+  case Kind::Dequant: {
+    if (in.q == *q) {
+      out = in;
+      out.kind = Kind::Quant;
+      break;
+    }
+    if (in.q.perAxis() || q->perAxis())
+      return fail("requantizing between per-axis parameters is not "
+                  "supported");
+    PendingInfo p;
+    p.op = PendingOp::Clamp;
+    p.operands.push_back(in);
+    ImportedValue pend;
+    pend.kind = Kind::Pending;
+    pend.pending = std::make_shared<PendingInfo>(std::move(p));
+    auto r = emitPending(pend, *q);
+    if (failed(r))
+      return failure();
+    out = std::move(*r);
+    break;
+  }
+  case Kind::Pending: {
+    auto r = emitPending(in, *q);
+    if (failed(r))
+      return failure();
+    out = std::move(*r);
+    out.kind = Kind::Quant;
+    break;
+  }
+  case Kind::Int:
+    return fail("QuantizeLinear of an integer tensor");
+  }
+  setOutput(0, std::move(out));
+  return success();
+}
+
+LogicalResult Importer::importDequantizeLinear() {
+  if (failed(checkAttrs({"axis"})))
+    return failure();
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  ImportedValue in = **x;
+  int32_t inType = in.dtype;
+  if (in.isQuantized())
+    inType = in.q.width == 32   ? onnx::TensorProto::INT32
+             : in.q.width == 16 ? (in.q.isSigned ? onnx::TensorProto::INT16
+                                                 : onnx::TensorProto::UINT16)
+                                : (in.q.isSigned ? onnx::TensorProto::INT8
+                                                 : onnx::TensorProto::UINT8);
+  auto q = readQParams(1, 2, in.shape.size(), inType);
+  if (failed(q))
+    return failure();
+  if (q->perAxis() && q->scales.size() != size_t(in.shape[q->axis]))
+    return fail("per-axis scale has " + Twine(q->scales.size()) +
+                " elements, the axis has " + Twine(in.shape[q->axis]));
+  ImportedValue out = in;
+  out.kind = Kind::Dequant;
+  out.q = *q;
+  out.dtype = onnx::TensorProto::FLOAT;
+  switch (in.kind) {
+  case Kind::Const: {
+    if (!in.f.empty())
+      return fail("DequantizeLinear of a float constant");
+    int32_t want = q->width == 32   ? onnx::TensorProto::INT32
+                   : q->width == 16 ? (q->isSigned ? onnx::TensorProto::INT16
+                                                   : onnx::TensorProto::UINT16)
+                                    : (q->isSigned ? onnx::TensorProto::INT8
+                                                   : onnx::TensorProto::UINT8);
+    if (in.dtype != want)
+      return fail("the input's element type does not match the zero "
+                  "point's");
+    out.codes = in.i;
+    out.i.clear();
+    break;
+  }
+  case Kind::Quant:
+  case Kind::Dequant: {
+    if (!sameStorage(in.q, *q))
+      return fail("the input's element type does not match the zero "
+                  "point's");
+    if (in.q == *q || in.codes)
+      break;
+    // Same codes, other parameters: relabel the storage.
+    auto v = quantValue(in, in.nhwc);
+    if (failed(v))
+      return failure();
+    auto raw = quant::StorageCastOp::create(
+        b, loc, RankedTensorType::get(physicalShape(in), storageIntType(in.q)),
+        *v);
+    out.nhwc = in.nhwc;
+    out.value = quant::StorageCastOp::create(b, loc, quantTensorType(out), raw);
+    break;
+  }
+  case Kind::Int: {
+    bool isSignedInput = in.dtype == onnx::TensorProto::INT8 ||
+                         in.dtype == onnx::TensorProto::INT16 ||
+                         in.dtype == onnx::TensorProto::INT32;
+    auto type = cast<RankedTensorType>(in.value.getType());
+    if (type.getElementType() != storageIntType(*q) ||
+        isSignedInput != q->isSigned)
+      return fail("the input's element type does not match the zero "
+                  "point's");
+    out.value =
+        quant::StorageCastOp::create(b, loc, quantTensorType(out), in.value);
+    break;
+  }
+  case Kind::Float:
+  case Kind::Pending:
+    return fail("DequantizeLinear of a float tensor");
+  }
+  setOutput(0, std::move(out));
+  return success();
+}

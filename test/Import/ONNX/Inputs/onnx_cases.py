@@ -1,0 +1,734 @@
+#!/usr/bin/python3
+"""Small ONNX graphs for the importer tests, each with an independent numpy
+model of the ONNX operators it uses.
+
+  onnx_cases.py build CASE PREFIX   writes PREFIX.onnx and PREFIX.npz (inputs,
+                                    expected outputs, output parameters)
+  onnx_cases.py driver PREFIX       PREFIX.mlir (imported, @model) ->
+                                    PREFIX.run.mlir with a @main that feeds
+                                    the inputs and prints every output
+  onnx_cases.py compare PREFIX OUT  compares a printMemref transcript with
+                                    the numpy model; prints a summary, exit 1
+                                    on any difference
+
+The numpy models follow the ONNX operator definitions (docs/Operators.md)
+and ONNX Runtime's CPU kernels: QuantizeLinear rounds x / scale half to even
+in f32 and saturates; QLinearConv / QLinearMatMul accumulate exactly in
+int32 and requantize with the f32 multiplier f32(S_x * S_w) / f32(S_y) and
+round half to even; a float bias in a QDQ graph is quantized as ONNX
+Runtime's quantizer does, round_half_even(f32(b) / f32(S_x * S_w)).
+"""
+import re
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F32 = np.float32
+
+
+# ---------------------------------------------------------------------------
+# numpy models of the ONNX operators
+# ---------------------------------------------------------------------------
+def qrange(dtype):
+    return (-128, 127) if dtype == np.int8 else (0, 255)
+
+
+def quantize(x, s, z, dtype, axis=None):
+    s = np.asarray(s, F32)
+    z = np.asarray(z, np.int64)
+    if axis is not None:
+        shape = [1] * x.ndim
+        shape[axis] = -1
+        s, z = s.reshape(shape), z.reshape(shape)
+    q = np.round(x.astype(F32) / s) + z  # np.round: half to even
+    lo, hi = qrange(dtype)
+    return np.clip(q, lo, hi).astype(np.int64)
+
+
+def dequantize(q, s, z, axis=None):
+    s = np.asarray(s, F32)
+    z = np.asarray(z, np.int64)
+    if axis is not None:
+        shape = [1] * q.ndim
+        shape[axis] = -1
+        s, z = s.reshape(shape), z.reshape(shape)
+    return ((q - z).astype(F32) * s).astype(F32)
+
+
+def conv_int(x, w, xz, wz, strides=(1, 1), pads=(0, 0, 0, 0), group=1,
+             dilations=(1, 1)):
+    """Exact integer NCHW convolution of (x - xz) and (w - wz[f]); padding
+    holds real zero, i.e. x's zero point."""
+    n, c, h, wd = x.shape
+    f, cg, kh, kw = w.shape
+    xp = np.full((n, c, h + pads[0] + pads[2], wd + pads[1] + pads[3]), xz,
+                 np.int64)
+    xp[:, :, pads[0]:pads[0] + h, pads[1]:pads[1] + wd] = x
+    xp = xp - xz
+    wz = np.broadcast_to(np.asarray(wz, np.int64), (f,))
+    wc = w.astype(np.int64) - wz.reshape(f, 1, 1, 1)
+    oh = (xp.shape[2] - ((kh - 1) * dilations[0] + 1)) // strides[0] + 1
+    ow = (xp.shape[3] - ((kw - 1) * dilations[1] + 1)) // strides[1] + 1
+    out = np.zeros((n, f, oh, ow), np.int64)
+    fpg = f // group
+    for fo in range(f):
+        g = fo // fpg
+        for y in range(oh):
+            for xx in range(ow):
+                win = xp[:, g * cg:(g + 1) * cg,
+                         y * strides[0]:y * strides[0] + (kh - 1) * dilations[0] + 1:dilations[0],
+                         xx * strides[1]:xx * strides[1] + (kw - 1) * dilations[1] + 1:dilations[1]]
+                out[:, fo, y, xx] = (win * wc[fo]).sum(axis=(1, 2, 3))
+    return out
+
+
+def requantize(acc, s_in, s_out, z_out, dtype, lo=None, hi=None, axis=1):
+    """ONNX Runtime's rule: f32 multiplier, f32 product, half to even."""
+    s_in = np.asarray(s_in, np.float64)
+    m = (s_in.astype(F32) / F32(s_out)).astype(F32)
+    if m.ndim:
+        shape = [1] * acc.ndim
+        shape[axis] = -1
+        m = m.reshape(shape)
+    y = np.round(acc.astype(F32) * m) + z_out
+    qlo, qhi = qrange(dtype)
+    return np.clip(y, qlo if lo is None else lo, qhi if hi is None else hi).astype(np.int64)
+
+
+def bias_codes(b, sx, sw):
+    """ONNX Runtime's quantizer: round_half_even(f32(b) / f32(S_x * S_w))."""
+    scale = (F32(sx) * np.asarray(sw, F32)).astype(F32)
+    return np.round(b.astype(F32) / scale).astype(np.int64)
+
+
+# ---------------------------------------------------------------------------
+# graph building
+# ---------------------------------------------------------------------------
+def init(name, arr, dtype=None):
+    arr = np.asarray(arr)
+    if dtype is not None:
+        arr = arr.astype(dtype)
+    return numpy_helper.from_array(arr, name)
+
+
+def model(nodes, inputs, outputs, inits, opset=13):
+    g = helper.make_graph(nodes, "case", inputs, outputs, inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    return m
+
+
+def tin(name, shape, t=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, t, shape)
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+# Every case returns (model, inputs, expected) where expected maps each
+# output to ("codes", codes, scale, zero_point) for dequantized float
+# outputs or ("ints", array) for integer outputs.
+
+def case_qlinear_matmul():
+    r = rng(1)
+    a = r.integers(0, 256, (3, 5)).astype(np.uint8)
+    b = r.integers(-128, 128, (5, 4)).astype(np.int8)
+    a_s, a_z, b_s, b_z, y_s, y_z = 0.05, 120, 0.02, 0, 0.07, 100
+    nodes = [helper.make_node("QLinearMatMul", ["a", "a_s", "a_z", "b", "b_s",
+                                                "b_z", "y_s", "y_z"], ["yq"]),
+             helper.make_node("DequantizeLinear", ["yq", "y_s", "y_z"], ["y"])]
+    inits = [init("a_s", F32(a_s)), init("a_z", np.uint8(a_z)), init("b", b),
+             init("b_s", F32(b_s)), init("b_z", np.int8(b_z)),
+             init("y_s", F32(y_s)), init("y_z", np.uint8(y_z))]
+    m = model(nodes, [tin("a", [3, 5], TensorProto.UINT8)], [tin("y", [3, 4])],
+              inits)
+    acc = (a.astype(np.int64) - a_z) @ (b.astype(np.int64) - b_z)
+    y = requantize(acc, F32(a_s) * F32(b_s), y_s, y_z, np.uint8, axis=1)
+    return m, {"a": a}, {"y": ("codes", y, y_s, y_z)}
+
+
+def case_qlinear_conv():
+    r = rng(2)
+    x = r.integers(0, 256, (1, 3, 6, 6)).astype(np.uint8)
+    w = r.integers(-127, 128, (4, 3, 3, 3)).astype(np.int8)
+    w_s = np.array([0.01, 0.02, 0.015, 0.03], F32)
+    bias = r.integers(-500, 500, (4,)).astype(np.int32)
+    x_s, x_z, y_s, y_z = 0.04, 128, 0.25, 10
+    nodes = [helper.make_node("QLinearConv", ["x", "x_s", "x_z", "w", "w_s",
+                                              "w_z", "y_s", "y_z", "B"], ["yq"],
+                              pads=[1, 0, 1, 2], strides=[1, 2]),
+             helper.make_node("DequantizeLinear", ["yq", "y_s", "y_z"], ["y"])]
+    inits = [init("x_s", F32(x_s)), init("x_z", np.uint8(x_z)), init("w", w),
+             init("w_s", w_s), init("w_z", np.zeros(4, np.int8)),
+             init("y_s", F32(y_s)), init("y_z", np.uint8(y_z)), init("B", bias)]
+    acc = conv_int(x, w, x_z, 0, strides=(1, 2), pads=(1, 0, 1, 2))
+    acc = acc + bias.reshape(1, 4, 1, 1)
+    y = requantize(acc, F32(x_s) * w_s, y_s, y_z, np.uint8, axis=1)
+    m = model(nodes, [tin("x", [1, 3, 6, 6], TensorProto.UINT8)],
+              [tin("y", list(y.shape))], inits)
+    return m, {"x": x}, {"y": ("codes", y, y_s, y_z)}
+
+
+def case_qdq_conv_relu():
+    """torch's QDQ form: Q/DQ on the input, Q/DQ on float per-channel
+    weights, float bias, Conv -> Relu -> Q -> DQ."""
+    r = rng(3)
+    x = r.uniform(-1, 1, (2, 2, 5, 5)).astype(F32)
+    wf = r.uniform(-0.5, 0.5, (3, 2, 3, 3)).astype(F32)
+    bf = r.uniform(-0.2, 0.2, (3,)).astype(F32)
+    x_s, x_z = 2.0 / 255, 128
+    w_s = (np.abs(wf).reshape(3, -1).max(1) / 127).astype(F32)
+    y_s, y_z = 0.03, 10
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "x_s", "x_z"], ["xd"]),
+        helper.make_node("QuantizeLinear", ["w", "w_s", "w_z"], ["wq"], axis=0),
+        helper.make_node("DequantizeLinear", ["wq", "w_s", "w_z"], ["wd"], axis=0),
+        helper.make_node("Conv", ["xd", "wd", "b"], ["c"], pads=[1, 1, 1, 1],
+                         kernel_shape=[3, 3]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("QuantizeLinear", ["r", "y_s", "y_z"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "y_s", "y_z"], ["y"]),
+    ]
+    inits = [init("x_s", F32(x_s)), init("x_z", np.uint8(x_z)), init("w", wf),
+             init("w_s", w_s), init("w_z", np.zeros(3, np.int8)), init("b", bf),
+             init("y_s", F32(y_s)), init("y_z", np.uint8(y_z))]
+    m = model(nodes, [tin("x", [2, 2, 5, 5])], [tin("y", [2, 3, 5, 5])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    wq = quantize(wf, w_s, np.zeros(3), np.int8, axis=0)
+    acc = conv_int(xq, wq, x_z, 0, pads=(1, 1, 1, 1))
+    acc = acc + bias_codes(bf, x_s, w_s).reshape(1, 3, 1, 1)
+    y = requantize(acc, F32(x_s) * w_s, y_s, y_z, np.uint8, lo=y_z, axis=1)
+    return m, {"x": x}, {"y": ("codes", y, y_s, y_z)}
+
+
+def case_qdq_gemm_clip():
+    """Signed activations: Flatten -> Gemm(transB) -> Clip(-1, 1) -> Q."""
+    r = rng(4)
+    x = r.uniform(-1, 1, (4, 2, 3)).astype(F32)
+    wf = r.uniform(-0.6, 0.6, (5, 6)).astype(F32)
+    bf = r.uniform(-0.3, 0.3, (5,)).astype(F32)
+    x_s, x_z = 1.0 / 127, -3
+    w_s = F32(np.abs(wf).max() / 127)
+    y_s, y_z = 1.0 / 100, 5
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "x_s", "x_z"], ["xd"]),
+        helper.make_node("Flatten", ["xd"], ["xf"], axis=1),
+        helper.make_node("QuantizeLinear", ["w", "w_s", "w_z"], ["wq"]),
+        helper.make_node("DequantizeLinear", ["wq", "w_s", "w_z"], ["wd"]),
+        helper.make_node("Gemm", ["xf", "wd", "b"], ["g"], transB=1),
+        helper.make_node("Constant", [], ["lo"], value=init("lo", F32(-1.0))),
+        helper.make_node("Constant", [], ["hi"], value=init("hi", F32(1.0))),
+        helper.make_node("Clip", ["g", "lo", "hi"], ["c"]),
+        helper.make_node("QuantizeLinear", ["c", "y_s", "y_z"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "y_s", "y_z"], ["y"]),
+    ]
+    inits = [init("x_s", F32(x_s)), init("x_z", np.int8(x_z)), init("w", wf),
+             init("w_s", w_s), init("w_z", np.int8(0)), init("b", bf),
+             init("y_s", F32(y_s)), init("y_z", np.int8(y_z))]
+    m = model(nodes, [tin("x", [4, 2, 3])], [tin("y", [4, 5])], inits)
+    xq = quantize(x, x_s, x_z, np.int8).reshape(4, 6)
+    wq = quantize(wf, w_s, 0, np.int8)
+    acc = (xq - x_z) @ wq.T + bias_codes(bf, x_s, w_s)
+    lo = int(np.round(F32(-1.0) / F32(y_s))) + y_z
+    hi = int(np.round(F32(1.0) / F32(y_s))) + y_z
+    y = requantize(acc, F32(x_s) * F32(w_s), y_s, y_z, np.int8, lo=lo, hi=hi)
+    return m, {"x": x}, {"y": ("codes", y, y_s, y_z)}
+
+
+def case_matmul_integer():
+    r = rng(5)
+    a = r.integers(0, 256, (2, 7)).astype(np.uint8)
+    b = r.integers(-128, 128, (7, 3)).astype(np.int8)
+    nodes = [helper.make_node("MatMulInteger", ["a", "b", "a_z", "b_z"], ["y"])]
+    inits = [init("b", b), init("a_z", np.uint8(77)), init("b_z", np.int8(-2))]
+    m = model(nodes, [tin("a", [2, 7], TensorProto.UINT8)],
+              [tin("y", [2, 3], TensorProto.INT32)], inits)
+    y = (a.astype(np.int64) - 77) @ (b.astype(np.int64) + 2)
+    return m, {"a": a}, {"y": ("ints", y)}
+
+
+def case_conv_integer():
+    r = rng(6)
+    x = r.integers(-128, 128, (1, 2, 4, 4)).astype(np.int8)
+    w = r.integers(-128, 128, (2, 1, 2, 2)).astype(np.int8)
+    nodes = [helper.make_node("ConvInteger", ["x", "w", "x_z"], ["y"],
+                              group=2, strides=[2, 2])]
+    inits = [init("w", w), init("x_z", np.int8(3))]
+    y = conv_int(x, w, 3, 0, strides=(2, 2), group=2)
+    m = model(nodes, [tin("x", [1, 2, 4, 4], TensorProto.INT8)],
+              [tin("y", list(y.shape), TensorProto.INT32)], inits)
+    return m, {"x": x}, {"y": ("ints", y)}
+
+
+def case_dynamic_batch():
+    """torch's dynamic batch: Shape -> Gather -> Unsqueeze -> Concat ->
+    Reshape, folded once --input-shape fixes the batch."""
+    r = rng(7)
+    x = r.uniform(0, 1, (3, 2, 2, 2)).astype(F32)
+    wf = r.uniform(-0.5, 0.5, (2, 8)).astype(F32)
+    x_s, y_s = 1.0 / 255, 0.02
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "x_s", "x_z"], ["xd"]),
+        helper.make_node("Shape", ["xd"], ["shp"]),
+        helper.make_node("Constant", [], ["zero"], value=init("zero", np.int64(0))),
+        helper.make_node("Gather", ["shp", "zero"], ["n"], axis=0),
+        helper.make_node("Unsqueeze", ["n", "ax"], ["n1"]),
+        helper.make_node("Concat", ["n1", "minus1"], ["newshape"], axis=0),
+        helper.make_node("Reshape", ["xd", "newshape"], ["xf"]),
+        helper.make_node("QuantizeLinear", ["w", "w_s", "w_z"], ["wq"]),
+        helper.make_node("DequantizeLinear", ["wq", "w_s", "w_z"], ["wd"]),
+        helper.make_node("Transpose", ["wd"], ["wt"], perm=[1, 0]),
+        helper.make_node("MatMul", ["xf", "wt"], ["mm"]),
+        helper.make_node("QuantizeLinear", ["mm", "y_s", "y_z"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "y_s", "y_z"], ["y"]),
+    ]
+    w_s = F32(0.004)
+    inits = [init("x_s", F32(x_s)), init("x_z", np.uint8(0)), init("w", wf),
+             init("w_s", w_s), init("w_z", np.int8(0)), init("ax", np.array([0], np.int64)),
+             init("minus1", np.array([-1], np.int64)),
+             init("y_s", F32(y_s)), init("y_z", np.uint8(128))]
+    m = model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                    ["batch", 2, 2, 2])],
+              [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                             ["batch", 2])], inits)
+    xq = quantize(x, x_s, 0, np.uint8).reshape(3, 8)
+    wq = quantize(wf, w_s, 0, np.int8)
+    acc = xq @ wq.T
+    y = requantize(acc, F32(x_s) * F32(w_s), y_s, 128, np.uint8)
+    return m, {"x": x}, {"y": ("codes", y, y_s, 128)}
+
+
+def case_conv_flatten_gemm():
+    """Conv (NHWC inside) -> Q/DQ -> Flatten -> Gemm: the flattened NHWC
+    codes feed the matmul with permuted weight rows; the flattened
+    activations are also a graph output (in NCHW order)."""
+    r = rng(8)
+    x = r.uniform(0, 1, (2, 1, 4, 3)).astype(F32)
+    w1 = r.uniform(-0.5, 0.5, (3, 1, 2, 2)).astype(F32)
+    w2 = r.uniform(-0.5, 0.5, (4, 18)).astype(F32)
+    x_s, h_s, h_z, y_s, y_z = 1.0 / 255, 0.01, 3, 0.02, 120
+    w1_s, w2_s = F32(0.004), F32(0.0041)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "x_s", "x_z"], ["xd"]),
+        helper.make_node("QuantizeLinear", ["w1", "w1_s", "w_z"], ["w1q"]),
+        helper.make_node("DequantizeLinear", ["w1q", "w1_s", "w_z"], ["w1d"]),
+        helper.make_node("Conv", ["xd", "w1d"], ["c"]),
+        helper.make_node("QuantizeLinear", ["c", "h_s", "h_z"], ["hq"]),
+        helper.make_node("DequantizeLinear", ["hq", "h_s", "h_z"], ["hd"]),
+        helper.make_node("Flatten", ["hd"], ["f"]),
+        helper.make_node("QuantizeLinear", ["w2", "w2_s", "w_z"], ["w2q"]),
+        helper.make_node("DequantizeLinear", ["w2q", "w2_s", "w_z"], ["w2d"]),
+        helper.make_node("Gemm", ["f", "w2d"], ["g"], transB=1),
+        helper.make_node("QuantizeLinear", ["g", "y_s", "y_z"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "y_s", "y_z"], ["y"]),
+    ]
+    inits = [init("x_s", F32(x_s)), init("x_z", np.uint8(0)), init("w1", w1),
+             init("w1_s", w1_s), init("w_z", np.int8(0)), init("h_s", F32(h_s)),
+             init("h_z", np.uint8(h_z)), init("w2", w2), init("w2_s", w2_s),
+             init("y_s", F32(y_s)), init("y_z", np.uint8(y_z))]
+    m = model(nodes, [tin("x", [2, 1, 4, 3])], [tin("y", [2, 4]), tin("f", [2, 18])],
+              inits)
+    xq = quantize(x, x_s, 0, np.uint8)
+    acc1 = conv_int(xq, quantize(w1, w1_s, 0, np.int8), 0, 0)
+    h = requantize(acc1, F32(x_s) * w1_s, h_s, h_z, np.uint8)
+    f = h.reshape(2, 18)
+    acc2 = (f - h_z) @ quantize(w2, w2_s, 0, np.int8).T
+    y = requantize(acc2, F32(h_s) * w2_s, y_s, y_z, np.uint8)
+    return m, {"x": x}, {"y": ("codes", y, y_s, y_z), "f": ("codes", f, h_s, h_z)}
+
+
+def qdq(nodes, inits, name, s, z, dtype=np.uint8):
+    """Q -> DQ of graph input `name` with its own parameters."""
+    nodes += [helper.make_node("QuantizeLinear", [name, name + "_s", name + "_z"], [name + "q"]),
+              helper.make_node("DequantizeLinear", [name + "q", name + "_s", name + "_z"], [name + "d"])]
+    inits += [init(name + "_s", F32(s)), init(name + "_z", np.asarray(z, dtype))]
+
+
+def qdq_out(nodes, inits, src, name, s, z, dtype=np.uint8):
+    nodes += [helper.make_node("QuantizeLinear", [src, name + "_s", name + "_z"], [name + "q"]),
+              helper.make_node("DequantizeLinear", [name + "q", name + "_s", name + "_z"], [name])]
+    inits += [init(name + "_s", F32(s)), init(name + "_z", np.asarray(z, dtype))]
+
+
+def case_add_relu():
+    """DQ(a) + DQ(b) (b broadcast over H, W) -> Relu -> Q: qnt.add with
+    ONNX Runtime's QLinearAdd rule and the ReLU as clamp."""
+    r = rng(9)
+    a = r.uniform(-1, 1, (1, 3, 4, 4)).astype(F32)
+    bb = r.uniform(-2, 2, (1, 3, 1, 1)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "a", 0.01, 100)
+    qdq(nodes, inits, "b", 0.02, 128)
+    nodes += [helper.make_node("Add", ["ad", "bd"], ["s"]),
+              helper.make_node("Relu", ["s"], ["r"])]
+    y_s, y_z = 0.015, 20
+    qdq_out(nodes, inits, "r", "y", y_s, y_z)
+    m = model(nodes, [tin("a", [1, 3, 4, 4]), tin("b", [1, 3, 1, 1])],
+              [tin("y", [1, 3, 4, 4])], inits)
+    aq = quantize(a, 0.01, 100, np.uint8) - 100
+    bq = quantize(bb, 0.02, 128, np.uint8) - 128
+    ma = (F32(0.01) / F32(y_s)).astype(F32)
+    mb = (F32(0.02) / F32(y_s)).astype(F32)
+    v = (aq.astype(F32) * ma).astype(F32) + (bq.astype(F32) * mb).astype(F32)
+    y = np.clip(np.round(v.astype(F32)) + y_z, y_z, 255).astype(np.int64)
+    return m, {"a": a, "b": bb}, {"y": ("codes", y, y_s, y_z)}
+
+
+def case_maxpool_gap():
+    """MaxPool (padded, stride 2) keeps the codes; GlobalAveragePool -> Q
+    to another grid sums exactly and requantizes once."""
+    r = rng(10)
+    x = r.uniform(-1, 1, (2, 3, 5, 5)).astype(F32)
+    nodes, inits = [], []
+    x_s, x_z = 0.01, 120
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [helper.make_node("MaxPool", ["xd"], ["mp"], kernel_shape=[3, 3],
+                               strides=[2, 2], pads=[1, 1, 1, 1]),
+              helper.make_node("GlobalAveragePool", ["mp"], ["g"])]
+    g_s, g_z = 0.003, 10
+    qdq_out(nodes, inits, "g", "y", g_s, g_z)
+    nodes.append(helper.make_node("Identity", ["mp"], ["m"]))
+    m = model(nodes, [tin("x", [2, 3, 5, 5])],
+              [tin("y", [2, 3, 1, 1]), tin("m", [2, 3, 3, 3])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    xp = np.full((2, 3, 7, 7), -1, np.int64)
+    xp[:, :, 1:6, 1:6] = xq
+    mp = np.zeros((2, 3, 3, 3), np.int64)
+    for i in range(3):
+        for j in range(3):
+            mp[:, :, i, j] = xp[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3].max(axis=(2, 3))
+    sums = (mp - x_z).sum(axis=(2, 3), keepdims=True)
+    y = requantize(sums, np.float64(F32(x_s)) / 9, g_s, g_z, np.uint8)
+    return m, {"x": x}, {"y": ("codes", y, g_s, g_z), "m": ("codes", mp, x_s, x_z)}
+
+
+def case_avgpool_pad():
+    """AveragePool with padding and count_include_pad = 0: qnt.avg_pool2d
+    (TFLite's rule: z + round_half_away(sum / count), count = positions
+    inside) on the input grid, then one requantize to the output grid."""
+    r = rng(11)
+    x = r.uniform(-1, 1, (1, 2, 4, 4)).astype(F32)
+    nodes, inits = [], []
+    x_s, x_z = 0.02, 130
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes.append(helper.make_node("AveragePool", ["xd"], ["p"], kernel_shape=[3, 3],
+                                  pads=[1, 1, 1, 1], strides=[1, 1]))
+    y_s, y_z = 0.03, 128
+    qdq_out(nodes, inits, "p", "y", y_s, y_z)
+    m = model(nodes, [tin("x", [1, 2, 4, 4])], [tin("y", [1, 2, 4, 4])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8) - x_z
+    avg = np.zeros((1, 2, 4, 4), np.int64)
+    for i in range(4):
+        for j in range(4):
+            win = xq[:, :, max(i - 1, 0):i + 2, max(j - 1, 0):j + 2]
+            total, count = win.sum(axis=(2, 3)), win.shape[2] * win.shape[3]
+            # round half away from zero by exact integer arithmetic
+            q = (2 * np.abs(total) + count) // (2 * count)
+            avg[:, :, i, j] = np.sign(total) * q
+    y = requantize(avg, x_s, y_s, y_z, np.uint8)
+    return m, {"x": x}, {"y": ("codes", y, y_s, y_z)}
+
+
+def case_concat_mixed():
+    """Concat on channels of two inputs with different parameters -> Q:
+    qnt.concat requantizes the operand whose grid differs."""
+    r = rng(12)
+    a = r.uniform(-1, 1, (1, 2, 2, 3)).astype(F32)
+    bb = r.uniform(-1, 1, (1, 1, 2, 3)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "a", 0.01, 128)
+    qdq(nodes, inits, "b", 0.013, 120)
+    nodes.append(helper.make_node("Concat", ["ad", "bd"], ["c"], axis=1))
+    qdq_out(nodes, inits, "c", "y", 0.01, 128)
+    m = model(nodes, [tin("a", [1, 2, 2, 3]), tin("b", [1, 1, 2, 3])],
+              [tin("y", [1, 3, 2, 3])], inits)
+    aq = quantize(a, 0.01, 128, np.uint8)
+    bq = requantize(quantize(bb, 0.013, 120, np.uint8) - 120, 0.013, 0.01, 128,
+                    np.uint8)
+    y = np.concatenate([aq, bq], axis=1)
+    return m, {"a": a, "b": bb}, {"y": ("codes", y, 0.01, 128)}
+
+
+def case_float_island():
+    """torch's eager QAT without a stub after the pool: GlobalAveragePool ->
+    Flatten -> Gemm -> Relu run in float between the DQ and the Q. Values
+    are dyadic (scales 1/16, 1/64, 1/32), so the float model is exact."""
+    r = rng(13)
+    x = (r.integers(0, 32, (2, 3, 2, 2)) / 16.0).astype(F32)
+    wf = (r.integers(-64, 64, (4, 3)) / 64.0).astype(F32)
+    bf = (r.integers(-32, 32, (4,)) / 64.0).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 1.0 / 16, 0)
+    nodes += [
+        helper.make_node("GlobalAveragePool", ["xd"], ["p"]),
+        helper.make_node("Flatten", ["p"], ["f"]),
+        helper.make_node("QuantizeLinear", ["w", "w_s", "w_z"], ["wq"]),
+        helper.make_node("DequantizeLinear", ["wq", "w_s", "w_z"], ["wd"]),
+        helper.make_node("Gemm", ["f", "wd", "b"], ["g"], transB=1),
+        helper.make_node("Relu", ["g"], ["r"]),
+    ]
+    inits += [init("w", wf), init("w_s", F32(1.0 / 64)), init("w_z", np.int8(0)),
+              init("b", bf)]
+    qdq_out(nodes, inits, "r", "y", 1.0 / 32, 0)
+    m = model(nodes, [tin("x", [2, 3, 2, 2])], [tin("y", [2, 4])], inits)
+    xd = dequantize(quantize(x, 1.0 / 16, 0, np.uint8), 1.0 / 16, 0)
+    f = xd.mean(axis=(2, 3), dtype=np.float64)
+    g = f @ wf.astype(np.float64).T + bf
+    y = quantize(np.maximum(g, 0).astype(F32), 1.0 / 32, 0, np.uint8)
+    return m, {"x": x}, {"y": ("codes", y, 1.0 / 32, 0)}
+
+
+def case_ort_qdq_conv():
+    """ONNX Runtime's static quantizer writes weights as int8 initializers
+    through DequantizeLinear (axis 0) and the bias as int32 codes at
+    S_x * S_w through DequantizeLinear."""
+    r = rng(14)
+    x = r.uniform(0, 1, (1, 2, 4, 4)).astype(F32)
+    wq = r.integers(-127, 128, (3, 2, 3, 3)).astype(np.int8)
+    w_s = np.array([0.01, 0.02, 0.005], F32)
+    x_s = F32(1.0 / 255)
+    b_s = (x_s * w_s).astype(F32)
+    bq = r.integers(-2000, 2000, (3,)).astype(np.int32)
+    y_s, y_z = 0.02, 128
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, 0)
+    nodes += [
+        helper.make_node("DequantizeLinear", ["w", "w_s", "w_z"], ["wd"], axis=0),
+        helper.make_node("DequantizeLinear", ["b", "b_s", "b_z"], ["bd"], axis=0),
+        helper.make_node("Conv", ["xd", "wd", "bd"], ["c"], pads=[1, 1, 1, 1],
+                         strides=[2, 2]),
+    ]
+    inits += [init("w", wq), init("w_s", w_s), init("w_z", np.zeros(3, np.int8)),
+              init("b", bq), init("b_s", b_s), init("b_z", np.zeros(3, np.int32))]
+    qdq_out(nodes, inits, "c", "y", y_s, y_z)
+    xq = quantize(x, x_s, 0, np.uint8)
+    acc = conv_int(xq, wq, 0, 0, strides=(2, 2), pads=(1, 1, 1, 1)) + bq.reshape(1, 3, 1, 1)
+    y = requantize(acc, x_s * w_s, y_s, y_z, np.uint8)
+    m = model(nodes, [tin("x", [1, 2, 4, 4])], [tin("y", list(y.shape))], inits)
+    return m, {"x": x}, {"y": ("codes", y, y_s, y_z)}
+
+
+def case_grid_ops():
+    """Transpose, Reshape (0 and -1), Concat of equal parameters and
+    Identity move codes without leaving integers."""
+    r = rng(15)
+    x = r.uniform(-1, 1, (2, 3, 2, 2)).astype(F32)
+    nodes, inits = [], []
+    x_s, x_z = 0.01, 5
+    qdq(nodes, inits, "x", x_s, x_z, np.int8)
+    nodes += [
+        helper.make_node("Transpose", ["xd"], ["t"], perm=[0, 2, 3, 1]),
+        helper.make_node("Reshape", ["t", "shape"], ["rs"]),
+        helper.make_node("Identity", ["rs"], ["id"]),
+        helper.make_node("Concat", ["id", "rs"], ["cat"], axis=1),
+    ]
+    inits.append(init("shape", np.array([0, -1, 3], np.int64)))
+    qdq_out(nodes, inits, "cat", "y", x_s, x_z, np.int8)
+    m = model(nodes, [tin("x", [2, 3, 2, 2])], [tin("y", [2, 8, 3])], inits)
+    xq = quantize(x, x_s, x_z, np.int8)
+    t = xq.transpose(0, 2, 3, 1).reshape(2, 4, 3)
+    y = np.concatenate([t, t], axis=1)
+    return m, {"x": x}, {"y": ("codes", y, x_s, x_z)}
+
+
+def case_float_transpose():
+    """Add -> Transpose -> Q: the Transpose between the Add and its Q makes
+    the Add a float island (dyadic values: exact)."""
+    r = rng(16)
+    a = (r.integers(-16, 16, (2, 3)) / 16.0).astype(F32)
+    bb = (r.integers(-16, 16, (2, 3)) / 16.0).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "a", 1.0 / 16, 0, np.int8)
+    qdq(nodes, inits, "b", 1.0 / 16, 0, np.int8)
+    nodes += [helper.make_node("Add", ["ad", "bd"], ["s"]),
+              helper.make_node("Transpose", ["s"], ["t"], perm=[1, 0])]
+    qdq_out(nodes, inits, "t", "y", 1.0 / 8, 0, np.int8)
+    m = model(nodes, [tin("a", [2, 3]), tin("b", [2, 3])], [tin("y", [3, 2])], inits)
+    y = quantize((a + bb).T, 1.0 / 8, 0, np.int8)
+    return m, {"a": a, "b": bb}, {"y": ("codes", y, 1.0 / 8, 0)}
+
+
+# Bad models: each must be rejected with a diagnostic naming the node.
+def qdq_input(nodes, inits, name="x"):
+    nodes += [helper.make_node("QuantizeLinear", [name, "x_s", "x_z"], [name + "q"]),
+              helper.make_node("DequantizeLinear", [name + "q", "x_s", "x_z"], [name + "d"])]
+    inits += [init("x_s", F32(0.1)), init("x_z", np.uint8(128))]
+
+
+def case_bad_unsupported_op():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Softmax", ["xd"], ["y"], name="the_softmax"))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
+
+
+def case_bad_runtime_weights():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    qdq_input(nodes, [], "w")
+    nodes.append(helper.make_node("MatMul", ["xd", "wd"], ["y"], name="mm"))
+    return model(nodes, [tin("x", [1, 4]), tin("w", [4, 2])], [tin("y", [1, 2])],
+                 inits), {}, {}
+
+
+def case_bad_bias_scale():
+    """An int32 bias whose scale is not S_X * S_W (0.1 * 0.5 = 0.05)."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes += [
+        helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+        helper.make_node("DequantizeLinear", ["b", "b_s"], ["bd"]),
+        helper.make_node("Gemm", ["xd", "wd", "bd"], ["g"], name="fc"),
+        helper.make_node("QuantizeLinear", ["g", "x_s", "x_z"], ["y"]),
+    ]
+    inits += [init("w", np.ones((4, 2), np.int8)), init("w_s", F32(0.5)),
+              init("b", np.zeros(2, np.int32)), init("b_s", F32(0.07))]
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 2], TensorProto.UINT8)],
+                 inits), {}, {}
+
+
+def case_bad_float_conv():
+    """A Conv on a float input (no DequantizeLinear before it)."""
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="float_conv")]
+    inits = [init("w", np.ones((1, 1, 1, 1), F32))]
+    return model(nodes, [tin("x", [1, 1, 2, 2])], [tin("y", [1, 1, 2, 2])],
+                 inits), {}, {}
+
+
+def case_bad_dynamic():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Relu", ["xd"], ["y"]))
+    return model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                       ["batch", 4])],
+                 [tin("y", ["batch", 4])], inits), {}, {}
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+
+# ---------------------------------------------------------------------------
+# driver and comparison
+# ---------------------------------------------------------------------------
+def mlir_elem(arr):
+    return {np.dtype(np.float32): "f32", np.dtype(np.int8): "i8",
+            np.dtype(np.uint8): "i8", np.dtype(np.int32): "i32"}[arr.dtype]
+
+
+def dense(arr):
+    if arr.dtype == np.uint8:
+        arr = arr.astype(np.int8)  # graph inputs carry u8 codes as i8 bits
+    if arr.dtype == np.float32:
+        body = np.array2string(arr, separator=",", threshold=sys.maxsize,
+                               floatmode="unique", max_line_width=sys.maxsize)
+    else:
+        body = np.array2string(arr, separator=",", threshold=sys.maxsize,
+                               max_line_width=sys.maxsize)
+    return body.replace("\n", "")
+
+
+def build(name, prefix):
+    m, inputs, expected = CASES[name]()
+    onnx.save(m, prefix + ".onnx")
+    if not expected:
+        return
+    arrays = {}
+    for k, v in inputs.items():
+        arrays["in_" + k] = v
+    for k, e in expected.items():
+        arrays["out_" + k] = e[1]
+        if e[0] == "codes":
+            arrays["scale_" + k] = np.float64(e[2])
+            arrays["zp_" + k] = np.int64(e[3])
+    np.savez(prefix + ".npz", inputs=np.array(list(inputs)),
+             outputs=np.array(list(expected)), **arrays)
+
+
+def driver(prefix):
+    data = np.load(prefix + ".npz")
+    text = open(prefix + ".mlir").read()
+    sig = re.search(r"func\.func @model\(([^)]*)\) -> \(?([^{]*?)\)? \{", text)
+    arg_types = re.findall(r"tensor<[^>]*>", sig.group(1))
+    res_types = re.findall(r"tensor<[^>]*>", sig.group(2))
+    lines = ["  func.func private @printMemrefF32(memref<*xf32>)",
+             "  func.func private @printMemrefI32(memref<*xi32>)",
+             "  func.func private @printMemrefI8(memref<*xi8>)",
+             "  func.func @main() {"]
+    args = []
+    for i, (name, ty) in enumerate(zip(data["inputs"], arg_types)):
+        lines.append("    %%a%d = arith.constant dense<%s> : %s" %
+                     (i, dense(data["in_" + str(name)]), ty))
+        args.append("%%a%d" % i)
+    lines.append("    %s = call @model(%s) : (%s) -> (%s)" % (
+        ", ".join("%%r%d" % i for i in range(len(res_types))), ", ".join(args),
+        ", ".join(arg_types), ", ".join(res_types)))
+    for i, ty in enumerate(res_types):
+        m = re.match(r"tensor<([0-9x]+)x(\w+)>", ty)
+        shape, elem = m.group(1), m.group(2)
+        fn = {"f32": "F32", "i32": "I32", "i8": "I8"}[elem]
+        lines.append("    %%m%d = bufferization.to_buffer %%r%d : %s to memref<%sx%s>" %
+                     (i, i, ty, shape, elem))
+        lines.append("    %%u%d = memref.cast %%m%d : memref<%sx%s> to memref<*x%s>" %
+                     (i, i, shape, elem, elem))
+        lines.append("    call @printMemref%s(%%u%d) : (memref<*x%s>) -> ()" %
+                     (fn, i, elem))
+    lines += ["    return", "  }"]
+    body = text.rstrip()
+    assert body.endswith("}")
+    with open(prefix + ".run.mlir", "w") as f:
+        f.write(body[:-1] + "\n".join(lines) + "\n}\n")
+
+
+def compare(prefix, transcript):
+    data = np.load(prefix + ".npz")
+    blocks = open(transcript).read().split("Unranked Memref")[1:]
+    outputs = list(data["outputs"])
+    if len(blocks) != len(outputs):
+        print("FAIL: printed %d tensors, expected %d" % (len(blocks), len(outputs)))
+        return 1
+    bad = 0
+    for name, block in zip(outputs, blocks):
+        vals = re.findall(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)",
+                          block.partition("data =")[2])
+        got = np.array([float(v) for v in vals])
+        want = data["out_" + str(name)]
+        if ("scale_" + str(name)) in data:
+            s, z = float(data["scale_" + str(name)]), int(data["zp_" + str(name)])
+            got = np.round(got / s) + z
+        want = want.reshape(-1).astype(np.float64)
+        if got.shape != want.shape:
+            print("FAIL %s: %d values, expected %d" % (name, got.size, want.size))
+            return 1
+        diff = int((got != want).sum())
+        bad += diff
+        print("%s: %d/%d equal to the numpy model" % (name, want.size - diff,
+                                                     want.size))
+        if diff:
+            idx = np.nonzero(got != want)[0][:8]
+            print("  first differences at %s: got %s want %s" %
+                  (list(idx), list(got[idx]), list(want[idx])))
+    return 1 if bad else 0
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == "build":
+        build(sys.argv[2], sys.argv[3])
+    elif cmd == "driver":
+        driver(sys.argv[2])
+    elif cmd == "compare":
+        sys.exit(compare(sys.argv[2], sys.argv[3]))
+    else:
+        sys.exit("unknown command " + cmd)
+
+
+if __name__ == "__main__":
+    main()
