@@ -74,7 +74,8 @@ quantopt::fuzz::compileModule(llvm::StringRef text, Expectation expectation) {
   std::abort();
 }
 
-void quantopt::fuzz::addDefaultFuzzerFlags(int *argc, char ***argv) {
+void quantopt::fuzz::addDefaultFuzzerFlags(int *argc, char ***argv,
+                                           llvm::ArrayRef<const char *> extra) {
   // libFuzzer parses flags after LLVMFuzzerInitialize and the last value of
   // a flag wins, so defaults go right after argv[0]. The array must outlive
   // the fuzzer: it is leaked on purpose.
@@ -87,6 +88,8 @@ void quantopt::fuzz::addDefaultFuzzerFlags(int *argc, char ***argv) {
   args.push_back((*argv)[0]);
   for (const std::string &flag : defaults)
     args.push_back(const_cast<char *>(flag.c_str()));
+  for (const char *flag : extra)
+    args.push_back(const_cast<char *>(flag));
   for (int i = 1; i < *argc; ++i)
     args.push_back((*argv)[i]);
   args.push_back(nullptr);

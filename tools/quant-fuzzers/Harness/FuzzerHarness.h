@@ -9,6 +9,7 @@
 #ifndef QUANTOPT_TOOLS_QUANTFUZZERS_FUZZERHARNESS_H
 #define QUANTOPT_TOOLS_QUANTFUZZERS_FUZZERHARNESS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstddef>
@@ -41,9 +42,11 @@ enum class Outcome { Rejected, Compiled, PipelineFailed };
 /// on a verified module prints the module and the diagnostics and aborts.
 Outcome compileModule(llvm::StringRef text, Expectation expectation);
 
-/// Prepends the harness defaults (-timeout, -max_len, -rss_limit_mb) to the
-/// libFuzzer command line; flags given by the user come later and win.
-void addDefaultFuzzerFlags(int *argc, char ***argv);
+/// Prepends the harness defaults (-timeout, -max_len, -rss_limit_mb) and
+/// `extra` to the libFuzzer command line; flags given by the user come later
+/// and win.
+void addDefaultFuzzerFlags(int *argc, char ***argv,
+                           llvm::ArrayRef<const char *> extra = {});
 
 } // namespace quantopt::fuzz
 

@@ -30,7 +30,9 @@ static void printStats() {
 }
 
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  addDefaultFuzzerFlags(argc, argv);
+  // Every byte is a choice: long inputs from the start (no length ramp),
+  // but a few hundred bytes already give a module of kMaxUnits ops.
+  addDefaultFuzzerFlags(argc, argv, {"-len_control=0", "-max_len=512"});
   printModules = std::getenv("QNT_GEN_FUZZER_PRINT") != nullptr;
   if (std::getenv("QNT_GEN_FUZZER_STATS"))
     std::atexit(printStats);
