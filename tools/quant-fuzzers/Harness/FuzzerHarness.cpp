@@ -50,9 +50,12 @@ quantopt::fuzz::compileModule(llvm::StringRef text, Expectation expectation) {
     return success();
   });
 
-  // parseSourceString runs the verifier on the whole module.
+  // The tools parse null-terminated file buffers and the lexer may look at
+  // the terminator; libFuzzer's input has none, so copy it. parseSourceString
+  // runs the verifier on the whole module.
+  std::string source = text.str();
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      text, ParserConfig(&context), /*sourceName=*/"fuzz-input");
+      source, ParserConfig(&context), /*sourceName=*/"fuzz-input");
   if (!module)
     return Outcome::Rejected;
 

@@ -694,8 +694,7 @@ private:
     std::string av = quantizedValue(as, a), bv = quantizedValue(bs, b);
     std::vector<std::string> attrs;
     if (chance(70))
-      attrs.push_back(std::string("rounding = ") +
-                      (chance(50) ? "\"double\"" : "\"float\""));
+      attrs.push_back("rounding = " + rounding());
     if (chance(30))
       attrs.push_back(clampAttr(y.storage, y.zps[0]));
     std::string v = fresh(), type = tensorOf(shape, y.str());
