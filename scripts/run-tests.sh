@@ -1,17 +1,134 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, then runs every test
 # (lit regression tests, then the GoogleTest units through ctest).
+#
+# Then the robustness slices (docs/Fuzzing.md), each with its own summary:
+#   asan      the whole project built with ASan + UBSan (and the fuzzers) in
+#             ${BUILD_DIR}-asan; every lit and unit test runs there
+#   fuzz      each libFuzzer target for FUZZ_SECONDS (default 60), libFuzzer
+#             seed FUZZ_SEED (default 1, so a CI failure reproduces)
+#   diff      utils/diff-fuzz.py: DIFF_FUZZ_CASES (default 2000) random cases,
+#             compiled vs the reference model
+# QUANT_OPT_QUICK=1 skips the slices for a quick local run; with CI=true they
+# always run.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+ASAN_BUILD_DIR=${ASAN_BUILD_DIR:-$BUILD_DIR-asan}
+LLVM_PREFIX=${LLVM_PREFIX:-/usr/lib/llvm-22}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+FUZZ_SEED=${FUZZ_SEED:-1}
+DIFF_FUZZ_CASES=${DIFF_FUZZ_CASES:-2000}
+DIFF_FUZZ_SEED=${DIFF_FUZZ_SEED:-$(( $(date +%s) % 1000000 ))}
 export BUILD_DIR
+
+script_start=$(date +%s)
+status=0
+summary=()
+last_rc=
+
+# step NAME COMMAND...: runs one step, records PASS/FAIL and its wall time.
+step() {
+  local name=$1 start rc
+  shift
+  echo "== $name =="
+  start=$(date +%s)
+  if "$@"; then rc=PASS; else rc=FAIL; status=1; fi
+  last_rc=$rc
+  summary+=("$(printf '%-10s %s  %4d s' "$name" "$rc" $(( $(date +%s) - start )))")
+  echo "== $name: $rc =="
+}
 
 "$ROOT/scripts/install-deps.sh"
 "$ROOT/scripts/build.sh"
 
-status=0
-echo "== lit =="
-/usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" || status=1
-echo "== ctest =="
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" || status=1
+step lit "$LLVM_PREFIX/bin/lit" -sv "$BUILD_DIR/test"
+step ctest ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)"
+
+run_slices=1
+if [ "${QUANT_OPT_QUICK:-0}" = 1 ] && [ "${CI:-}" != true ]; then
+  run_slices=0
+fi
+
+# Sanitizer build: ASan + UBSan over every library and tool, plus the
+# fuzzers (coverage instrumentation costs little and saves a third build).
+build_asan() {
+  if [ ! -f "$ASAN_BUILD_DIR/build.ninja" ]; then
+    local launcher=()
+    if command -v ccache >/dev/null; then
+      launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    fi
+    cmake -G Ninja -S "$ROOT" -B "$ASAN_BUILD_DIR" "${launcher[@]}" \
+      -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_C_COMPILER="$LLVM_PREFIX/bin/clang" \
+      -DCMAKE_CXX_COMPILER="$LLVM_PREFIX/bin/clang++" \
+      -DLLVM_USE_LINKER=lld \
+      -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+      -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
+      -DLLVM_USE_SANITIZER="Address;Undefined" \
+      -DQUANT_OPT_ENABLE_FUZZERS=ON || return 1
+  fi
+  cmake --build "$ASAN_BUILD_DIR" --target all
+}
+
+# Leaks are findings too; UBSan stops at the first report (the build uses
+# -fno-sanitize-recover=all) and prints a stack.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_odr_violation=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+test_asan() {
+  local rc=0
+  "$LLVM_PREFIX/bin/lit" -s "$ASAN_BUILD_DIR/test" || rc=1
+  # The install test builds a downstream project against the installed,
+  # instrumented libraries: it needs the same sanitizer flags.
+  local san=-fsanitize=address,undefined,fuzzer-no-link
+  CXXFLAGS=$san LDFLAGS=$san \
+    ctest --test-dir "$ASAN_BUILD_DIR" --output-on-failure -j"$(nproc)" || rc=1
+  return $rc
+}
+
+# Each fuzzer for FUZZ_SECONDS on its corpus (kept in the build dir, so
+# local reruns continue where they stopped). Findings land in
+# $ASAN_BUILD_DIR/fuzz-findings as crash-*/timeout-*/oom-* files.
+fuzz_smoke() {
+  local bin=$ASAN_BUILD_DIR/bin
+  local corpus=$ASAN_BUILD_DIR/tools/quant-fuzzers/corpus
+  local findings=$ASAN_BUILD_DIR/fuzz-findings
+  local rc=0 fuzzer
+  mkdir -p "$corpus/parse" "$corpus/gen" "$findings"
+  for fuzzer in parse gen; do
+    echo "-- qnt-$fuzzer-fuzzer, ${FUZZ_SECONDS} s --"
+    if ! "$bin/qnt-$fuzzer-fuzzer" -max_total_time="$FUZZ_SECONDS" -seed="$FUZZ_SEED" \
+        -print_final_stats=1 -artifact_prefix="$findings/$fuzzer-" \
+        "$corpus/$fuzzer" > "$findings/$fuzzer.log" 2>&1; then
+      rc=1
+      echo "qnt-$fuzzer-fuzzer found a problem (tail of $findings/$fuzzer.log):"
+      tail -n 60 "$findings/$fuzzer.log"
+    fi
+    grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|Done [0-9]+ runs" \
+      "$findings/$fuzzer.log" || true
+  done
+  return $rc
+}
+
+diff_slice() {
+  python3 "$ROOT/utils/diff-fuzz.py" --build-dir "$BUILD_DIR" \
+    --seed "$DIFF_FUZZ_SEED" --cases "$DIFF_FUZZ_CASES" \
+    --out "$BUILD_DIR/diff-fuzz-findings"
+}
+
+if [ $run_slices = 1 ]; then
+  step asan-build build_asan
+  if [ "$last_rc" = PASS ]; then
+    step asan-test test_asan
+    step fuzz fuzz_smoke
+  fi
+  step diff diff_slice
+else
+  echo "== QUANT_OPT_QUICK=1: sanitizer, fuzzer and differential slices skipped =="
+fi
+
+echo "== summary =="
+printf '%s\n' "${summary[@]}"
+echo "run-tests: $([ $status = 0 ] && echo PASS || echo FAIL) in $(( $(date +%s) - script_start )) s"
 exit $status

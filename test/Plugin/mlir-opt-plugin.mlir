@@ -1,5 +1,7 @@
 // Stock mlir-opt (LLVM 22) loads the qnt dialect from the plugin, parses a
 // qnt module and prints it back; the plugin's passes load the same way.
+// Stock mlir-opt is not instrumented and cannot load an ASan-built plugin.
+// UNSUPPORTED: asan
 // RUN: mlir-opt %s --load-dialect-plugin=%quant_opt_libs/QuantOptPlugin%shlibext | FileCheck %s
 // RUN: mlir-opt %s --load-dialect-plugin=%quant_opt_libs/QuantOptPlugin%shlibext --load-pass-plugin=%quant_opt_libs/QuantOptPlugin%shlibext -canonicalize | FileCheck %s --check-prefix=FOLD
 // RUN: not mlir-opt %s 2>&1 | FileCheck %s --check-prefix=NOPLUGIN

@@ -552,8 +552,18 @@ struct IntConv2DConverter : OpConversionPattern<IntConv2DOp> {
       SmallVector<OpFoldResult> high = {
           rewriter.getIndexAttr(0), rewriter.getIndexAttr(padding[1]),
           rewriter.getIndexAttr(padding[3]), rewriter.getIndexAttr(0)};
-      x = tensor::PadOp::create(rewriter, loc, paddedType, x, low, high,
-                                padValue);
+      if (xType.getNumElements() == 0) {
+        // An empty input pads to all pad values; a tensor.pad of it would
+        // bufferize to a memref.subview at an offset past its size, which
+        // the subview verifier rejects.
+        Value empty = tensor::EmptyOp::create(rewriter, loc,
+                                              paddedType.getShape(), i8);
+        x = linalg::FillOp::create(rewriter, loc, padValue, empty)
+                .getResult(0);
+      } else {
+        x = tensor::PadOp::create(rewriter, loc, paddedType, x, low, high,
+                                  padValue);
+      }
     }
 
     bool xUnsigned = op.getXUnsigned(), wUnsigned = op.getWUnsigned();
