@@ -17,6 +17,7 @@ set(QUANT_OPT_EXPORTED_LIBS
   QuantOptReference
   QuantOptQntDialect
   QuantOptQntTransforms
+  QuantOptTarget
   QuantOptQntToLinalg
   QuantOptQntToX86Vnni
   QuantOptPipelines
