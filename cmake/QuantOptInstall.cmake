@@ -16,6 +16,7 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/include/QuantOpt
 set(QUANT_OPT_EXPORTED_LIBS
   QuantOptReference
   QuantOptQntDialect
+  QuantOptQntKernelDialect
   QuantOptQntTransforms
   QuantOptTarget
   QuantOptQntToLinalg
