@@ -20,6 +20,7 @@ set(QUANT_OPT_EXPORTED_LIBS
   QuantOptQntTransforms
   QuantOptTarget
   QuantOptQntToLinalg
+  QuantOptQntToX86VnniPlanning
   QuantOptQntToX86Vnni
   QuantOptPipelines
   QuantOptRegistration
