@@ -47,6 +47,10 @@ ADD_Y = (0.131, 1)
 # 3x3 max pool, stride 2, padding 1 (ResNet's stem), i8.
 POOL = dict(n=1, h=112, w=112, c=64, k=3, stride=2, pad=1)
 POOL_T = "!quant.uniform<i8:f32, 0.05:-2>"
+# oneDNN peer rows only: a matmul whose weights are a run-time argument, and
+# a depthwise 3x3 conv (groups = channels) on the CONV input shape.
+RUNTIME_MATMUL = (256, 256, 256)
+DEPTHWISE = dict(n=1, h=56, w=56, c=64, kh=3, kw=3, pad=1)
 
 
 class Lcg:
@@ -110,6 +114,45 @@ func.func @conv(%x: tensor<{xs}x{X_T}>) -> tensor<{ys}x{Y_T}> {{
   %a = qnt.conv2d %x, %w, %b {{strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>,
          padding = array<i64: {p}, {p}, {p}, {p}>, groups = 1 : i64}}
        : tensor<{xs}x{X_T}>, tensor<{ws}x{W_T}>, tensor<{c["f"]}x{A_T}> -> tensor<{ys}x{A_T}>
+  %y = qnt.requantize %a : tensor<{ys}x{A_T}> -> tensor<{ys}x{Y_T}>
+  return %y : tensor<{ys}x{Y_T}>
+}}
+"""
+
+
+def runtime_matmul(seed):
+    m, k, n = RUNTIME_MATMUL
+    rng = Lcg(seed)
+    b = [rng.bias() for _ in range(n)]
+    name = "mm_rt_%dx%dx%d" % (m, k, n)
+    return f"""
+func.func @{name}(%x: tensor<{m}x{k}x{X_T}>, %w: tensor<{k}x{n}x{W_T}>) -> tensor<{m}x{n}x{Y_T}> {{
+  %b = qnt.constant dense<{hex_i32(b)}> : tensor<{n}xi32> -> tensor<{n}x{A_T}>
+  %a = qnt.matmul %x, %w, %b : tensor<{m}x{k}x{X_T}>, tensor<{k}x{n}x{W_T}>, tensor<{n}x{A_T}> -> tensor<{m}x{n}x{A_T}>
+  %y = qnt.requantize %a : tensor<{m}x{n}x{A_T}> -> tensor<{m}x{n}x{Y_T}>
+  return %y : tensor<{m}x{n}x{Y_T}>
+}}
+"""
+
+
+def depthwise(seed):
+    c = DEPTHWISE
+    rng = Lcg(seed)
+    w = [rng.weight() for _ in range(c["kh"] * c["kw"] * c["c"])]
+    b = [rng.bias() for _ in range(c["c"])]
+    oh = c["h"] + 2 * c["pad"] - c["kh"] + 1
+    ow = c["w"] + 2 * c["pad"] - c["kw"] + 1
+    xs = "%dx%dx%dx%d" % (c["n"], c["h"], c["w"], c["c"])
+    ws = "%dx%dx1x%d" % (c["kh"], c["kw"], c["c"])
+    ys = "%dx%dx%dx%d" % (c["n"], oh, ow, c["c"])
+    p = c["pad"]
+    return f"""
+func.func @conv_dw(%x: tensor<{xs}x{X_T}>) -> tensor<{ys}x{Y_T}> {{
+  %w = qnt.constant dense<{hex_i8(w)}> : tensor<{ws}xi8> -> tensor<{ws}x{W_T}>
+  %b = qnt.constant dense<{hex_i32(b)}> : tensor<{c["c"]}xi32> -> tensor<{c["c"]}x{A_T}>
+  %a = qnt.conv2d %x, %w, %b {{strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>,
+         padding = array<i64: {p}, {p}, {p}, {p}>, groups = {c["c"]} : i64}}
+       : tensor<{xs}x{X_T}>, tensor<{ws}x{W_T}>, tensor<{c["c"]}x{A_T}> -> tensor<{ys}x{A_T}>
   %y = qnt.requantize %a : tensor<{ys}x{A_T}> -> tensor<{ys}x{Y_T}>
   return %y : tensor<{ys}x{Y_T}>
 }}
@@ -199,6 +242,15 @@ def header():
     lines += ["#define BENCH_POOL_H %d" % p["h"], "#define BENCH_POOL_W %d" % p["w"],
               "#define BENCH_POOL_C %d" % p["c"], "#define BENCH_POOL_K %d" % p["k"],
               "#define BENCH_POOL_STRIDE %d" % p["stride"], "#define BENCH_POOL_PAD %d" % p["pad"]]
+    lines.append("#define BENCH_RT_M %d\n#define BENCH_RT_K %d\n#define BENCH_RT_N %d"
+                 % RUNTIME_MATMUL)
+    lines.append("#define BENCH_RT_SEED 300")
+    d = DEPTHWISE
+    lines.append("#define BENCH_DW_H %d\n#define BENCH_DW_W %d\n#define BENCH_DW_C %d"
+                 % (d["h"], d["w"], d["c"]))
+    lines.append("#define BENCH_DW_KH %d\n#define BENCH_DW_KW %d\n#define BENCH_DW_PAD %d"
+                 % (d["kh"], d["kw"], d["pad"]))
+    lines.append("#define BENCH_DW_SEED 400")
     return "\n".join(lines) + "\n"
 
 
@@ -211,6 +263,8 @@ def main():
     for i, (m, k, n) in enumerate(MATMULS):
         parts.append(matmul(m, k, n, 100 + i))
     parts.append(conv(200))
+    parts.append(runtime_matmul(300))
+    parts.append(depthwise(400))
     parts.append(elementwise())
     parts.append(network_ops())
     with open(args.module, "w") as f:

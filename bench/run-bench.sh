@@ -38,7 +38,23 @@ python3 "$HERE/gen-bench.py" --module bench.mlir --header bench.h
 "$CC" -O3 -march=native -c "$HERE/baseline.c" -I"$HERE" -o baseline.o
 "$CXX" -O3 -march=native -std=c++17 -c "$HERE/driver.cpp" -I"$HERE" -I. \
   -o driver.o
-"$CXX" -fuse-ld=lld driver.o bench.o baseline.o -lm -o bench
+# The example network, end to end (its @main, which prints, left out).
+python3 - "$HERE/../examples/tiny-cnn.mlir" > network.mlir <<'PY'
+import sys
+for line in open(sys.argv[1]):
+    if line.startswith("func.func @main("):
+        break
+    if "@printMemref" not in line:
+        sys.stdout.write(line)
+PY
+"$QUANT_OPT" network.mlir --qnt-to-llvm > network.llvm.mlir
+"$LLVM/mlir-translate" --mlir-to-llvmir network.llvm.mlir > network.ll
+"$CC" -O3 -march=native -c network.ll -o network.o
+# oneDNN peers (Debian's libdnnl-dev).
+"$CXX" -O3 -march=native -std=c++17 -c "$HERE/onednn.cpp" -I"$HERE" \
+  -o onednn.o
+"$CXX" -fuse-ld=lld driver.o bench.o baseline.o onednn.o network.o -ldnnl -lm \
+  -o bench
 
 # Are the compiled loops vectorized? Count the instructions on zmm / ymm /
 # xmm registers in each function (the body; its C wrapper only forwards).
@@ -62,7 +78,8 @@ report() { # label file symbol
 echo "Instructions on vector registers per function:"
 printf "  %-29s %5s %5s %5s %9s   %s\n" "" zmm ymm xmm vpdpbusd vectorized
 for f in mm_1x1024x1024 mm_64x1024x1024 mm_256x256x256 mm_1024x1024x1024 conv \
-         quantize_i8 quantize_u8 dequantize_i8 dequantize_i16 add maxpool; do
+         quantize_i8 quantize_u8 dequantize_i8 dequantize_i16 add maxpool \
+         mm_rt_256x256x256 conv_dw; do
   report ours bench.s "$f"
 done
 for f in baseline_matmul baseline_conv baseline_quantize_i8 \

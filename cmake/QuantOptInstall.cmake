@@ -16,8 +16,11 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/include/QuantOpt
 set(QUANT_OPT_EXPORTED_LIBS
   QuantOptReference
   QuantOptQntDialect
+  QuantOptQntKernelDialect
   QuantOptQntTransforms
+  QuantOptTarget
   QuantOptQntToLinalg
+  QuantOptQntToX86VnniPlanning
   QuantOptQntToX86Vnni
   QuantOptPipelines
   QuantOptRegistration

@@ -27,7 +27,8 @@ config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 # Our tools first; stock MLIR tools (mlir-opt, mlir-runner, llc) come from the
 # LLVM 22 installation.
 tool_dirs = [config.quant_opt_tools_dir, config.llvm_tools_dir]
-tools = ["quant-opt", "quant-ref-run", "quant-translate", "mlir-opt",
+tools = ["quant-opt", "quant-ref-run", "quant-translate",
+         "quant-translate-qemu", "mlir-opt",
          "mlir-runner", "mlir-translate", "llc", "llvm-objdump", "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

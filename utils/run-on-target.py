@@ -24,7 +24,8 @@ qemu-riscv64 before 8.0 (Debian 12 ships 7.2) aborts with "decode_save_opc:
 Assertion `ctx->insn_start != NULL' failed" when it translates a vfcvt.rtz.*
 (vector fptosi) while its cached rounding mode is not the dynamic one, e.g. at
 the start of a translation block (QEMU issue #1441). With such a qemu, riscv64
-objects are built with quant-translate --avoid-rvv-rtz-conversions, which
+objects are built with the test-only quant-translate-qemu
+--avoid-rvv-rtz-conversions (quant-translate plus that option), which
 computes vector fptosi exactly from round-to-nearest conversions;
 --no-qemu-workarounds turns that off.
 
@@ -108,10 +109,16 @@ def build(args, tools, work):
     obj = os.path.join(work, "model.o")
     run_step([tools["quant-opt"], args.module,
               "--qnt-to-llvm=target=%s" % args.target, "-o", llvm_mlir])
-    translate = [tools["quant-translate"], llvm_mlir, "--emit=obj",
+    translator = tools["quant-translate"]
+    avoid_rtz = arch == "riscv64" and arch != host_arch() and \
+        not args.no_qemu_workarounds and (qemu_major(arch) or 0) < 8
+    if avoid_rtz:
+        # The workaround is in the test-only build of the translator.
+        translator = find_tool("quant-translate-qemu",
+                               [os.path.dirname(translator)])
+    translate = [translator, llvm_mlir, "--emit=obj",
                  "-O%d" % args.opt_level, "-o", obj]
-    if arch == "riscv64" and arch != host_arch() and \
-            not args.no_qemu_workarounds and (qemu_major(arch) or 0) < 8:
+    if avoid_rtz:
         translate.append("--avoid-rvv-rtz-conversions")
     run_step(translate)
     run_step([tools["llvm-objcopy"], "--redefine-sym", "main=qnt_main", obj])

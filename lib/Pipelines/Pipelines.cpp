@@ -5,8 +5,8 @@
 #include "QuantOpt/Conversion/Passes.h"
 #include "QuantOpt/Dialect/Qnt/Transforms/Passes.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "QuantOpt/Target/TargetInfo.h"
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
@@ -19,117 +19,19 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/TargetParser/Triple.h"
+#include "llvm/Support/Error.h"
 
 #include <mutex>
 #include <optional>
 #include <string>
-#include <vector>
 
 using namespace mlir;
 
 namespace {
 
-/// A target name of the `target` option, resolved to what LLVM needs: the
-/// triple, the CPU and its features (as `llc -mtriple -mcpu -mattr` take
-/// them) and, where the triple's default is not the one the Linux sysroot
-/// uses, the ABI (`-target-abi`).
-struct TargetSpec {
-  std::string triple;
-  std::string cpu;
-  std::string features; // comma-separated, "+avx512vnni,+neon"
-  std::string abi;      // empty: the triple's default
-};
-
-void initializeLLVMTargets() {
-  static std::once_flag initTargets;
-  std::call_once(initTargets, [] {
-    llvm::InitializeAllTargetInfos();
-    llvm::InitializeAllTargets();
-    llvm::InitializeAllTargetMCs();
-  });
-}
-
-/// The host's features (llvm::sys::getHostCPUFeatures, in LLVM's names)
-/// that differ from what the host CPU name already implies, sorted:
-/// `target-cpu` plus these is exactly the host, as with clang's
-/// -march=native, without repeating a hundred implied names on every
-/// function. Empty when LLVM knows the host CPU by name.
-std::string hostFeatures(const std::string &triple, StringRef cpu) {
-  initializeLLVMTargets();
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      target ? target->createMCSubtargetInfo(triple, cpu, "") : nullptr);
-  std::vector<std::string> features;
-  for (const auto &entry : llvm::sys::getHostCPUFeatures()) {
-    StringRef name = entry.getKey();
-    std::string feature = (entry.getValue() ? "+" : "-") + name.str();
-    bool known = subtarget && llvm::any_of(
-                                  subtarget->getAllProcessorFeatures(),
-                                  [&](const llvm::SubtargetFeatureKV &kv) {
-                                    return name == kv.Key;
-                                  });
-    if (known && subtarget->checkFeatures(feature))
-      continue; // the CPU name already says so
-    features.push_back(std::move(feature));
-  }
-  llvm::sort(features, [](const std::string &a, const std::string &b) {
-    return StringRef(a).drop_front() < StringRef(b).drop_front();
-  });
-  return llvm::join(features, ",");
-}
-
-/// Validates a `target` option value; nullopt for an unknown name.
-///   x86_64   x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) + VNNI: 512-bit vpdpbusd
-///   aarch64  NEON + dot product (sdot/udot/usdot) + i8mm (smmla)
-///   riscv64  RV64GC + V (RVV 1.0), the lp64d ABI of Debian's sysroot
-///   host     the process triple, the host CPU and where the host differs
-///            from that CPU (hostFeatures)
-std::optional<TargetSpec> resolveTarget(StringRef name) {
-  if (name == "host") {
-    std::string triple = llvm::sys::getProcessTriple();
-    // Debian's riscv64 userland is lp64d; LLVM's default for a bare triple
-    // is not.
-    std::string abi =
-        llvm::Triple(triple).getArch() == llvm::Triple::riscv64 ? "lp64d" : "";
-    std::string cpu = llvm::sys::getHostCPUName().str();
-    return TargetSpec{triple, cpu, hostFeatures(triple, cpu), abi};
-  }
-  return llvm::StringSwitch<std::optional<TargetSpec>>(name)
-      .Case("x86_64", TargetSpec{"x86_64-unknown-linux-gnu", "x86-64-v4",
-                                 "+avx512vnni", ""})
-      .Case("aarch64", TargetSpec{"aarch64-unknown-linux-gnu", "generic",
-                                  "+neon,+dotprod,+i8mm", ""})
-      .Case("riscv64", TargetSpec{"riscv64-unknown-linux-gnu", "generic-rv64",
-                                  "+m,+a,+f,+d,+c,+v", "lp64d"})
-      .Default(std::nullopt);
-}
-
-/// True when the target executes AVX-512 VNNI (`vpdpbusd`): the named
-/// x86_64 target, or a host whose CPU has it.
-bool hasAvx512Vnni(StringRef target) {
-  if (target == "x86_64")
-    return true;
-  if (target != "host")
-    return false;
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  return features.lookup("avx512vnni") && features.lookup("avx512bw");
-}
-
 std::string unknownTargetMessage(StringRef name) {
-  return ("qnt-to-llvm: unknown target '" + name +
-          "'; expected host, x86_64, aarch64 or riscv64")
+  return ("qnt-to-llvm: unknown target '" + name + "'; expected " +
+          quantopt::TargetInfo::knownNames())
       .str();
 }
 
@@ -155,27 +57,16 @@ struct AttachTargetPass
 
   void runOnOperation() final {
     ModuleOp module = getOperation();
-    std::optional<TargetSpec> spec = resolveTarget(target);
+    std::optional<quantopt::TargetInfo> spec =
+        quantopt::TargetInfo::resolve(target);
     if (!spec) {
       module.emitError(unknownTargetMessage(target));
       return signalPassFailure();
     }
-    initializeLLVMTargets();
-    llvm::Triple triple(spec->triple);
-    std::string error;
-    const llvm::Target *llvmTarget =
-        llvm::TargetRegistry::lookupTarget(triple, error);
-    llvm::TargetOptions targetOptions;
-    targetOptions.MCOptions.ABIName = spec->abi;
-    std::unique_ptr<llvm::TargetMachine> machine(
-        llvmTarget ? llvmTarget->createTargetMachine(triple, spec->cpu,
-                                                     spec->features,
-                                                     targetOptions,
-                                                     std::nullopt)
-                   : nullptr);
-    if (!machine) {
-      module.emitError("qnt-to-llvm: LLVM cannot target '")
-          << spec->triple << "': " << error;
+    llvm::Expected<std::string> dataLayout = spec->getDataLayout();
+    if (!dataLayout) {
+      module.emitError("qnt-to-llvm: ")
+          << llvm::toString(dataLayout.takeError());
       return signalPassFailure();
     }
 
@@ -190,7 +81,7 @@ struct AttachTargetPass
     module->setAttr(LLVM::LLVMDialect::getTargetTripleAttrName(),
                     str(spec->triple));
     module->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
-                    str(machine->createDataLayout().getStringRepresentation()));
+                    str(*dataLayout));
   }
 
   std::string target;
@@ -237,7 +128,8 @@ struct AttachTargetToFunctionsPass
         func.setTargetFeaturesAttr(targetAttr.getFeatures());
     }
 
-    std::optional<TargetSpec> spec = resolveTarget(target);
+    std::optional<quantopt::TargetInfo> spec =
+        quantopt::TargetInfo::resolve(target);
     if (!spec || spec->abi.empty())
       return;
     MLIRContext *ctx = &getContext();
@@ -249,6 +141,9 @@ struct AttachTargetToFunctionsPass
       LLVM::ModuleFlagsOp flagsOp = *existing.begin();
       SmallVector<Attribute> flags(flagsOp.getFlags().begin(),
                                    flagsOp.getFlags().end());
+      // Already there when the module was lowered before.
+      if (llvm::is_contained(flags, flag))
+        return;
       flags.push_back(flag);
       flagsOp.setFlagsAttr(ArrayAttr::get(ctx, flags));
       return;
@@ -310,6 +205,25 @@ struct CopyToLinalgPass
   }
 };
 
+/// Upstream's buffer deallocation pipeline with every pass that may rewrite
+/// code nested on func.func, as LLVM's main branch now has it (LLVM 22 runs
+/// its canonicalize and cse on the whole module): llvm.func bodies, e.g. of
+/// an already lowered module, stay exactly as they are.
+void addBufferDeallocationPasses(OpPassManager &pm) {
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  memref::ExpandReallocPassOptions expandOptions;
+  expandOptions.emitDeallocs = false;
+  funcPm.addPass(memref::createExpandReallocPass(expandOptions));
+  funcPm.addPass(createCanonicalizerPass());
+  funcPm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  funcPm.addPass(createCanonicalizerPass());
+  funcPm.addPass(bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  OpPassManager &cleanupPm = pm.nest<func::FuncOp>();
+  cleanupPm.addPass(createCSEPass());
+  cleanupPm.addPass(createCanonicalizerPass());
+}
+
 } // namespace
 
 void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
@@ -320,20 +234,25 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   // their axis.
   pm.addPass(qnt::createQntVerifyPerAxisShapes());
 
-  // Public qnt ops to explicit integer IR.
-  pm.addPass(createCanonicalizerPass());
+  // Public qnt ops to explicit integer IR. Clean-ups run on func.func only:
+  // llvm.func bodies of an already lowered module pass through unchanged.
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(qnt::createQntNetworkToInteger());
   funcPm.addPass(qnt::createQntFoldZeroPoints());
   funcPm.addPass(qnt::createQntSymmetricWeights());
   funcPm.addPass(qnt::createQntFixedPointMultiplier());
   pm.addPass(qnt::createQntStripQuantTypes());
-  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
 
   // Target microkernels for the contractions they can take (the rest, and
   // every other integer op, go through the generic lowering below).
-  if (hasAvx512Vnni(options.target))
-    pm.addNestedPass<func::FuncOp>(qnt::createQntToX86Vnni());
+  // The pass itself checks the module's llvm.target (attached above). Its
+  // rewrites leave foldable index arithmetic and repeated constants: the
+  // clean-up is the pipeline's.
+  pm.addNestedPass<func::FuncOp>(qnt::createQntToX86Vnni());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
 
   // Integer IR to linalg on tensors, then to buffers.
   pm.addNestedPass<func::FuncOp>(qnt::createQntToLinalg());
@@ -348,7 +267,7 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  addBufferDeallocationPasses(pm);
   // Deallocation clones a returned function argument (bufferization.clone):
   // an alloc + memref.copy, which CopyToLinalgPass then makes a loop.
   pm.addPass(createConvertBufferizationToMemRefPass());
@@ -367,10 +286,22 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  // The kernels' qnt_kernel ops implement upstream's X86IntrinsicOpInterface
+  // and become intrinsic calls with the x86vector patterns.
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.x86Vector = true;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Canonical output: module-level passes with a greedy driver
+  // (bufferization-lower-deallocations, expand-strided-metadata) fold every
+  // op of the module, so lowering an already lowered module again changes
+  // nothing only if what it holds is already folded.
+  OpPassManager &llvmFuncPm = pm.nest<LLVM::LLVMFuncOp>();
+  llvmFuncPm.addPass(createCanonicalizerPass());
+  llvmFuncPm.addPass(createCSEPass());
+  llvmFuncPm.addPass(createCanonicalizerPass());
   pm.addPass(std::make_unique<AttachTargetToFunctionsPass>(options.target));
 }
 
@@ -389,7 +320,7 @@ void quantopt::registerQuantOptPipelines() {
           QuantOptPipelineOptions options;
           if (failed(options.parseFromString(optionsStr)))
             return failure();
-          if (!resolveTarget(options.target))
+          if (!quantopt::TargetInfo::resolve(options.target))
             return errorHandler(unknownTargetMessage(options.target));
           buildQntToLLVMPipeline(pm, options);
           return success();

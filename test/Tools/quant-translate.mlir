@@ -60,21 +60,25 @@
 // RISCV64-ASM: fc:
 // RISCV64-ASM: ret
 
-// --avoid-rvv-rtz-conversions (used for runs on qemu-riscv64 7.2, which
-// aborts on some vfcvt.rtz; see utils/run-on-target.py) computes the
+// The test-only quant-translate-qemu --avoid-rvv-rtz-conversions (used for
+// runs on qemu-riscv64 7.2, which aborts on some vfcvt.rtz; see
+// utils/run-on-target.py) computes the
 // vectorized fptosi of @quantize from round-to-nearest conversions: no
 // vector fptosi, hence no vfcvt.rtz, is left. Scalar fcvt ... rtz stays.
 // RUN: quant-translate %t.riscv64.mlir --emit=asm -o - | FileCheck %s --check-prefix=RTZ
 // RTZ: quantize:
 // RTZ: vfcvt.rtz.x.f.v
-// RUN: quant-translate %t.riscv64.mlir --avoid-rvv-rtz-conversions --emit=llvm -o - | FileCheck %s --check-prefix=NO-RTZ-IR
+// RUN: quant-translate-qemu %t.riscv64.mlir --avoid-rvv-rtz-conversions --emit=llvm -o - | FileCheck %s --check-prefix=NO-RTZ-IR
 // NO-RTZ-IR-LABEL: define {{.*}} @quantize(
 // NO-RTZ-IR-NOT: fptosi <vscale
 // NO-RTZ-IR: @llvm.lrint.nxv4i32.nxv4f32(
 // NO-RTZ-IR-NOT: fptosi <vscale
 // NO-RTZ-IR-LABEL: define {{.*}} @_mlir_ciface_quantize(
-// RUN: quant-translate %t.riscv64.mlir --avoid-rvv-rtz-conversions --emit=asm -o - | FileCheck %s --check-prefix=NO-RTZ
+// RUN: quant-translate-qemu %t.riscv64.mlir --avoid-rvv-rtz-conversions --emit=asm -o - | FileCheck %s --check-prefix=NO-RTZ
 // NO-RTZ-NOT: vf{{[nw]?}}cvt.rtz
+// The product tool has no such option.
+// RUN: not quant-translate %t.riscv64.mlir --avoid-rvv-rtz-conversions --emit=asm -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-FLAG
+// NO-FLAG: Unknown command line argument '--avoid-rvv-rtz-conversions'
 
 // The host: its triple and CPU; llc takes it as well.
 // RUN: quant-opt %s --qnt-to-llvm -o %t.host.mlir

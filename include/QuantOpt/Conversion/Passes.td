@@ -50,7 +50,14 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
     and groups) whose weights are compile-time constants and whose shapes are
     static into packed-weight loops whose inner step is the 512-bit
     `vpdpbusd` (u8 x s8 -> i32), emitted on tensors as `scf.for`, vector ops
-    and `llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"`.
+    and `qnt_kernel.x86.vpdpbusd` (a `Pure` op that the conversion to LLVM
+    turns into `llvm.x86.avx512.vpdpbusd.512`).
+
+    The kernel choice follows the module's `llvm.target`: when the module
+    has one, the pass rewrites only if that triple, CPU and features have
+    AVX-512 BW and VNNI (as LLVM's subtarget tables say, whatever the
+    machine running the compiler). A module without `llvm.target` is taken
+    as the caller's claim that the target has VNNI.
 
     With `w' = w - weight_zero_points[n]` (exact, at compile time):
     * if every `w'` fits s8, the weights are the s8 operand and the
@@ -75,12 +82,13 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
     runs over (kh, kw * c / 4). Every vector transfer is in bounds: M, N and
     K remainders use static-size tails, never masks.
 
-    The pass gives `llvm.call_intrinsic` a memory-effect model (none for
-    vpdpbusd) so that the buffer deallocation pipeline accepts it.
-
     Ops it does not handle (run-time weights, dynamic shapes, weights that
     fit neither s8 nor u8 after their zero points) are left for
     `qnt-to-linalg`.
+
+    The pass only rewrites (`populateQntToX86VnniPatterns`, applied in one
+    walk); the index arithmetic and constants it leaves are for a later
+    `canonicalize` and `cse`, as `--qnt-to-llvm` schedules them.
   }];
   let options = [
     Option<"kBlock", "k-block", "int64_t", /*default=*/"128",
@@ -89,7 +97,7 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
-                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::qnt_kernel::QntKernelDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect"];

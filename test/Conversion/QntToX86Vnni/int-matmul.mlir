@@ -1,5 +1,5 @@
-// RUN: quant-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s
-// RUN: quant-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(qnt-x86-vnni{k-block=2}))" | FileCheck %s --check-prefix=KBLOCK
+// RUN: quant-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(qnt-x86-vnni,canonicalize,cse))" | FileCheck %s
+// RUN: quant-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(qnt-x86-vnni{k-block=2},canonicalize,cse))" | FileCheck %s --check-prefix=KBLOCK
 
 // s8 activations, s8 weights, constant bias. The weights are packed as
 // [N/16][K/4][16][4] (K padded 5 -> 8, N padded 3 -> 16, zeros); the
@@ -11,13 +11,13 @@
 // CHECK-SAME: (%[[X:.*]]: tensor<2x5xi8>)
 // CHECK-DAG: %[[W:.*]] = arith.constant dense<"0x0104070A0205080B0306090C{{0+}}0D0000000E0000000F{{0+}}"> : tensor<128xi8>
 // CHECK-DAG: %[[B:.*]] = arith.constant dense<[-4380, -4920, -5460, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<16xi32>
+// CHECK-DAG: %[[FLIP:.*]] = arith.constant dense<-128> : vector<5xi8>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0> : vector<3xi8>
 // CHECK: %[[XP0:.*]] = tensor.empty() : tensor<2x8xi8>
 // CHECK: %[[XP:.*]] = scf.for %[[M:.*]] = {{.*}} iter_args(%[[T:.*]] = %[[XP0]]) -> (tensor<2x8xi8>)
 // CHECK:   %[[ROW:.*]] = vector.transfer_read %[[X]][%[[M]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x5xi8>, vector<5xi8>
-// CHECK:   %[[FLIP:.*]] = arith.constant dense<-128> : vector<5xi8>
 // CHECK:   %[[U8:.*]] = arith.xori %[[ROW]], %[[FLIP]] : vector<5xi8>
 // CHECK:   %[[T1:.*]] = vector.transfer_write %[[U8]], %[[T]][%[[M]], %{{.*}}] {in_bounds = [true]} : vector<5xi8>, tensor<2x8xi8>
-// CHECK:   %[[ZERO:.*]] = arith.constant dense<0> : vector<3xi8>
 // CHECK:   vector.transfer_write %[[ZERO]], %[[T1]]{{.*}} {in_bounds = [true]} : vector<3xi8>, tensor<2x8xi8>
 // CHECK: %[[XF:.*]] = tensor.collapse_shape %[[XP]] {{\[}}[0, 1]] : tensor<2x8xi8> into tensor<16xi8>
 // CHECK: %[[OUT:.*]] = tensor.empty() : tensor<2x3xi32>
@@ -29,8 +29,8 @@
 // CHECK:   %[[XS:.*]] = vector.extract %[[X1]][0] : i32 from vector<1xi32>
 // CHECK:   %[[XB:.*]] = vector.broadcast %[[XS]] : i32 to vector<16xi32>
 // CHECK:   %[[XB8:.*]] = vector.bitcast %[[XB]] : vector<16xi32> to vector<64xi8>
-// CHECK:   %[[D0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[A0]], %[[XB8]], %[[WV]]) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
-// CHECK:   %[[D1:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[A1]], %{{.*}}, %[[WV]])
+// CHECK:   %[[D0:.*]] = qnt_kernel.x86.vpdpbusd %[[A0]], %[[XB8]], %[[WV]] : vector<64xi8> -> vector<16xi32>
+// CHECK:   %[[D1:.*]] = qnt_kernel.x86.vpdpbusd %[[A1]], %{{.*}}, %[[WV]]
 // CHECK:   scf.yield %[[D0]], %[[D1]]
 // CHECK: %[[R0:.*]] = vector.extract_strided_slice %[[ACC]]#0 {offsets = [0], sizes = [3], strides = [1]} : vector<16xi32> to vector<3xi32>
 // CHECK: %[[O1:.*]] = vector.transfer_write %[[R0]], %[[OUT]]{{.*}} {in_bounds = [true]} : vector<3xi32>, tensor<2x3xi32>
@@ -62,10 +62,12 @@ func.func @s8_x_s8_w(%x: tensor<2x5xi8>) -> tensor<2x3xi32> {
 // CHECK: %[[B16:.*]] = vector.insert_strided_slice %[[B2]], %{{.*}} {offsets = [0], strides = [1]} : vector<2xi32> into vector<16xi32>
 // CHECK: %[[C16:.*]] = vector.transfer_read %[[CORR]]
 // CHECK: %[[INIT:.*]] = arith.addi %[[B16]], %[[C16]] : vector<16xi32>
-// CHECK: scf.for {{.*}} iter_args(%[[A0:.*]] = %[[INIT]], %{{.*}} = %[[INIT]], %{{.*}} = %[[INIT]]) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// K = 4 is one group: canonicalize drops the one-step K loop, and each of
+// the three rows starts from the bias.
 // CHECK:   %[[WV:.*]] = vector.transfer_read %[[W]]
 // CHECK:   %[[XB8:.*]] = vector.bitcast %{{.*}} : vector<16xi32> to vector<64xi8>
-// CHECK:   llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[A0]], %[[WV]], %[[XB8]])
+// CHECK:   qnt_kernel.x86.vpdpbusd %[[INIT]], %[[WV]], %[[XB8]]
+// CHECK-COUNT-2: qnt_kernel.x86.vpdpbusd %[[INIT]], %[[WV]], %{{.*}}
 func.func @u8_x_u8_w(%x: tensor<3x4xi8>, %b: tensor<2xi32>) -> tensor<3x2xi32> {
   %w = arith.constant dense<[[-56, 1], [0, -1], [-128, 7], [3, 4]]> : tensor<4x2xi8>
   %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>, x_unsigned, w_unsigned}
@@ -84,7 +86,7 @@ func.func @u8_x_u8_w(%x: tensor<3x4xi8>, %b: tensor<2xi32>) -> tensor<3x2xi32> {
 // CHECK-DAG: arith.constant dense<[-20, -3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<16xi32>
 // CHECK-NOT: arith.xori
 // CHECK: tensor.collapse_shape %[[X]] {{\[}}[0, 1]] : tensor<1x4xi8> into tensor<4xi8>
-// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: qnt_kernel.x86.vpdpbusd
 func.func @in_place(%x: tensor<1x4xi8>) -> tensor<1x2xi32> {
   %w = arith.constant dense<[[-127, -125], [-126, -125], [-125, -127], [-124, -121]]> : tensor<4x2xi8>
   %b = arith.constant dense<[10, 15]> : tensor<2xi32>
@@ -98,7 +100,7 @@ func.func @in_place(%x: tensor<1x4xi8>) -> tensor<1x2xi32> {
 // Run-time weights stay for qnt-to-linalg.
 // CHECK-LABEL: func.func @runtime_weights
 // CHECK: qnt.int_matmul
-// CHECK-NOT: llvm.call_intrinsic
+// CHECK-NOT: qnt_kernel.x86.vpdpbusd
 func.func @runtime_weights(%x: tensor<2x4xi8>, %w: tensor<4x3xi8>, %b: tensor<3xi32>) -> tensor<2x3xi32> {
   %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>}
        : tensor<2x4xi8>, tensor<4x3xi8>, tensor<3xi32> -> tensor<2x3xi32>
@@ -110,7 +112,7 @@ func.func @runtime_weights(%x: tensor<2x4xi8>, %w: tensor<4x3xi8>, %b: tensor<3x
 // w - zw spans -133 .. 122: neither s8 nor u8, so the op stays.
 // CHECK-LABEL: func.func @weights_out_of_range
 // CHECK: qnt.int_matmul
-// CHECK-NOT: llvm.call_intrinsic
+// CHECK-NOT: qnt_kernel.x86.vpdpbusd
 func.func @weights_out_of_range(%x: tensor<2x2xi8>) -> tensor<2x1xi32> {
   %w = arith.constant dense<[[-128], [127]]> : tensor<2x1xi8>
   %b = arith.constant dense<0> : tensor<1xi32>
@@ -126,11 +128,11 @@ func.func @weights_out_of_range(%x: tensor<2x2xi8>) -> tensor<2x1xi32> {
 // partial sums already in the result.
 // CHECK-LABEL: func.func @k_blocks
 // KBLOCK-LABEL: func.func @k_blocks
-// KBLOCK: %[[C3:.*]] = arith.constant 3 : index
+// KBLOCK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// KBLOCK-DAG: %[[C5:.*]] = arith.constant 5 : index
 // KBLOCK: scf.for %[[KB:.*]] = %{{.*}} to %[[C3]]
 // KBLOCK:   %[[LB:.*]] = arith.muli %[[KB]], %{{.*}} : index
 // KBLOCK:   %[[END:.*]] = arith.addi %[[LB]], %{{.*}} : index
-// KBLOCK:   %[[C5:.*]] = arith.constant 5 : index
 // KBLOCK:   %[[UB:.*]] = arith.minsi %[[END]], %[[C5]] : index
 // KBLOCK:   %[[FIRST:.*]] = arith.cmpi eq, %[[KB]], %{{.*}} : index
 // KBLOCK:   %[[INIT:.*]]:2 = scf.if %[[FIRST]]
@@ -138,7 +140,7 @@ func.func @weights_out_of_range(%x: tensor<2x2xi8>) -> tensor<2x1xi32> {
 // KBLOCK:   } else {
 // KBLOCK:     vector.transfer_read %{{.*}} : tensor<2x3xi32>, vector<3xi32>
 // KBLOCK:   scf.for %{{.*}} = %[[LB]] to %[[UB]]
-// KBLOCK:     llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// KBLOCK:     qnt_kernel.x86.vpdpbusd
 func.func @k_blocks(%x: tensor<2x20xi8>) -> tensor<2x3xi32> {
   %w = arith.constant dense<3> : tensor<20x3xi8>
   %b = arith.constant dense<[1, 2, 3]> : tensor<3xi32>

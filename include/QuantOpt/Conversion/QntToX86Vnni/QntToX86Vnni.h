@@ -1,25 +1,26 @@
 //===- QntToX86Vnni.h - int8 contractions on AVX-512 VNNI -------*- C++ -*-===//
 //
-// The pass itself is declared in QuantOpt/Conversion/Passes.td
-// (`qnt-x86-vnni`, createQntToX86Vnni()).
+// The pass is declared in QuantOpt/Conversion/Passes.td (`qnt-x86-vnni`);
+// the plans the patterns follow are in Planning.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef QUANTOPT_CONVERSION_QNTTOX86VNNI_QNTTOX86VNNI_H
 #define QUANTOPT_CONVERSION_QNTTOX86VNNI_QNTTOX86VNNI_H
 
+#include <cstdint>
+
 namespace mlir {
-class DialectRegistry;
+class RewritePatternSet;
 
 namespace qnt {
 
-/// Registers the memory-effect model that `qnt-x86-vnni` gives
-/// `llvm.call_intrinsic` (none for the register-only vpdpbusd intrinsic, a
-/// read and a write of unknown memory for any other), without which the
-/// buffer deallocation pipeline rejects the op. The pass adds it to the
-/// context itself; a tool that bufferizes the pass's output in a separate
-/// invocation registers it with its dialects.
-void registerX86VnniExternalModels(DialectRegistry &registry);
+/// Rewrites `qnt.int_matmul` and `qnt.int_conv2d` with static shapes and
+/// constant weights into packed-weight loops of `qnt_kernel.x86.vpdpbusd`.
+/// The caller checks that the target has AVX-512 VNNI. `kBlock` is the
+/// matmul K block in groups of 4 (0: no blocking).
+void populateQntToX86VnniPatterns(RewritePatternSet &patterns,
+                                  int64_t kBlock = 128);
 
 } // namespace qnt
 } // namespace mlir

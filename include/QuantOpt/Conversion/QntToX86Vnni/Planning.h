@@ -1,0 +1,120 @@
+//===- Planning.h - tile plans and weight packing for VNNI ------*- C++ -*-===//
+//
+// The decisions of the AVX-512 VNNI kernels that do not need IR: which
+// operand is unsigned, how output columns split into register tiles, how
+// the reduction loops nest, and the packed weight layout. Plain C++ (LLVM
+// ADT only), unit-tested on its own; the rewrite patterns turn a plan into
+// IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTOPT_CONVERSION_QNTTOX86VNNI_PLANNING_H
+#define QUANTOPT_CONVERSION_QNTTOX86VNNI_PLANNING_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace quantopt::x86vnni {
+
+/// i32 lanes per zmm register.
+constexpr int64_t kLanes = 16;
+/// Bytes per zmm register.
+constexpr int64_t kBytes = 64;
+
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// How the 8-bit operands meet vpdpbusd (u8 x s8).
+struct OperandPlan {
+  /// The weights are the u8 operand and the activations the s8 one;
+  /// otherwise the reverse.
+  bool weightsUnsigned = false;
+  /// Activations are fed as x ^ 0x80.
+  bool flipX = false;
+  /// x = fed + offset (-128, 0 or +128).
+  int32_t offset = 0;
+};
+
+/// Chooses the operand roles from the range [minW, maxW] of
+/// w' = w - zw[n]: s8 weights when w' fits s8, else u8 weights when it fits
+/// u8, else nullopt (the op is left to the generic lowering).
+std::optional<OperandPlan> planOperands(int64_t minW, int64_t maxW,
+                                        bool xUnsigned);
+
+/// Range and per-column sums of w' = w - zw[col] over weights viewed as a
+/// row-major K x N matrix (HWCF filters flatten to (KH*KW*C/groups) x F).
+struct WeightStats {
+  int64_t min = INT64_MAX, max = INT64_MIN;
+  llvm::SmallVector<int64_t> columnSums;
+};
+
+/// `zw` holds one zero point, or one per column.
+WeightStats scanWeights(llvm::ArrayRef<int64_t> codes,
+                        llvm::ArrayRef<int32_t> zw, int64_t kSize, int64_t n);
+
+/// The per-column bias correction (offset - zx) * sum_k w'[k, n], as the i32
+/// it wraps to (sign-extended).
+llvm::SmallVector<int64_t> columnCorrection(llvm::ArrayRef<int64_t> sums,
+                                            int32_t offset,
+                                            int32_t inputZeroPoint);
+
+/// Output columns split into register tiles: `full` tiles of `nv` vectors
+/// (N0 = 16 * nv columns), then one tile of `nvTail` vectors (0: none).
+struct ColumnTiling {
+  int64_t n = 0;
+  int64_t nv = 0;
+  int64_t full = 0;
+  int64_t nvTail = 0;
+
+  explicit ColumnTiling(int64_t n);
+  /// Columns of the packed weights and padded bias: N rounded up to tiles.
+  int64_t paddedN() const { return (full * nv + nvTail) * kLanes; }
+  /// Rows per register tile for a tile of `vectors` vectors: at least 8
+  /// independent accumulators where the 32 zmm registers allow.
+  static int64_t rowsPerTile(int64_t vectors) { return vectors >= 3 ? 4 : 8; }
+};
+
+/// Packs w' into [tile][K1][N0][4] bytes (N0 the tile's columns); K and N
+/// padding is 0. `weight(kk, q, col)` returns w' of reduction index
+/// 4 * kk + q (0 for K padding) and column `col` < n.
+std::vector<int8_t>
+packWeights(const ColumnTiling &tiling, int64_t k1,
+            llvm::function_ref<int32_t(int64_t kk, int64_t q, int64_t col)>
+                weight);
+
+/// One reduction loop of the microkernel: `extent` steps, each advancing
+/// the activations by `xStride` bytes and the packed weights by
+/// `wGroupStride` groups of 4 x N0 bytes.
+struct ReductionLoop {
+  int64_t extent = 0;
+  int64_t xStride = 0;
+  int64_t wGroupStride = 0;
+};
+
+/// The reduction loops of an implicit-GEMM conv over an activation buffer
+/// [N][Hp][Wp][C] (C = cPadded bytes per pixel, c4 = groups of 4 channels
+/// per conv group), outermost first. Loops of one step vanish, and a loop
+/// whose strides are the inner loop's times its extent merges with it: with
+/// unit dilation (kw, c4) is one run of KW * C4 contiguous groups. Never
+/// empty.
+llvm::SmallVector<ReductionLoop> planConvReduction(int64_t kh, int64_t kw,
+                                                   int64_t c4,
+                                                   int64_t dilationH,
+                                                   int64_t dilationW,
+                                                   int64_t wp, int64_t cPadded);
+
+/// Matmul K blocking: `blocks` blocks of at most `blockSize` groups of 4
+/// (the last may be shorter). kBlock <= 0 disables blocking.
+struct KBlocking {
+  int64_t blocks = 1;
+  int64_t blockSize = 0;
+};
+KBlocking planKBlocks(int64_t k1, int64_t kBlock);
+
+} // namespace quantopt::x86vnni
+
+#endif // QUANTOPT_CONVERSION_QNTTOX86VNNI_PLANNING_H

@@ -1,0 +1,71 @@
+//===- QntKernelOps.td - target steps of the kernels -------*- tablegen -*-===//
+//
+// The `qnt_kernel` dialect: the target instructions the microkernels are
+// built from, as Pure ops on vectors. Each lowers 1:1 to an LLVM intrinsic
+// during the conversion to LLVM, through upstream's
+// `X86IntrinsicOpInterface` (`convert-vector-to-llvm{enable-x86vector}`), so
+// the kernels never hold an `llvm.call_intrinsic` before that point and no
+// memory-effect model has to be attached to one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTOPT_DIALECT_QNTKERNEL_IR_QNTKERNELOPS_TD
+#define QUANTOPT_DIALECT_QNTKERNEL_IR_QNTKERNELOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Dialect/X86Vector/X86VectorInterfaces.td"
+
+def QntKernel_Dialect : Dialect {
+  let name = "qnt_kernel";
+  let cppNamespace = "::mlir::qnt_kernel";
+  let summary = "Target instructions of the qnt microkernels";
+  let description = [{
+    Internal to quant-opt: the kernel passes (`qnt-x86-vnni`) emit these ops
+    and the conversion to LLVM replaces them by intrinsic calls. They are
+    `Pure`: they compute on registers only.
+  }];
+}
+
+class QntKernel_Op<string mnemonic, list<Trait> traits = []>
+    : Op<QntKernel_Dialect, mnemonic, traits>;
+
+def QntKernel_X86DotU8S8Op : QntKernel_Op<"x86.vpdpbusd", [Pure,
+    X86IntrinsicOpInterface,
+    AllTypesMatch<["acc", "result"]>,
+    AllTypesMatch<["a", "b"]>,
+    TypesMatchWith<"`a` has four times as many elements as `acc`",
+                   "acc", "a",
+                   "VectorType::get({::llvm::cast<VectorType>($_self)"
+                   ".getShape()[0] * 4}, "
+                   "IntegerType::get($_self.getContext(), 8))">]> {
+  let summary = "u8 x s8 dot product of groups of 4 into i32 (vpdpbusd)";
+  let description = [{
+    For each i32 lane `i`:
+    `result[i] = acc[i] + sum_{q<4} zext(a[4i+q]) * sext(b[4i+q])`,
+    with wrap-around (not saturating) i32 addition: AVX-512 VNNI
+    `vpdpbusd`. `a` is read as unsigned bytes, `b` as signed ones. The
+    512-bit form needs `avx512vnni`; the 128- and 256-bit forms also
+    `avx512vl`.
+
+    ```mlir
+    %r = qnt_kernel.x86.vpdpbusd %acc, %a, %b : vector<64xi8> -> vector<16xi32>
+    ```
+    becomes `llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"`.
+  }];
+  let arguments = (ins VectorOfLengthAndType<[4, 8, 16], [I32]>:$acc,
+                       VectorOfLengthAndType<[16, 32, 64], [I8]>:$a,
+                       VectorOfLengthAndType<[16, 32, 64], [I8]>:$b);
+  let results = (outs VectorOfLengthAndType<[4, 8, 16], [I32]>:$result);
+  let assemblyFormat =
+      "$acc `,` $a `,` $b attr-dict `:` type($a) `->` type($acc)";
+  let extraClassDeclaration = [{
+    /// llvm.x86.avx512.vpdpbusd.{128,256,512}
+    std::string getIntrinsicName() {
+      return "llvm.x86.avx512.vpdpbusd." +
+             std::to_string(getAcc().getType().getNumElements() * 32);
+    }
+  }];
+}
+
+#endif // QUANTOPT_DIALECT_QNTKERNEL_IR_QNTKERNELOPS_TD

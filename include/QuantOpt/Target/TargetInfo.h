@@ -1,0 +1,68 @@
+//===- TargetInfo.h - the machine quant-opt compiles for --------*- C++ -*-===//
+//
+// One place for what depends on the target: the `target=` names, `host`,
+// LLVM's TargetMachine and data layout, and the feature queries that choose
+// kernels. Everything is computed from {triple, cpu, features} through LLVM's
+// MC layer; only `resolve("host")` looks at the running machine.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTOPT_TARGET_TARGETINFO_H
+#define QUANTOPT_TARGET_TARGETINFO_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class TargetMachine;
+} // namespace llvm
+
+namespace quantopt {
+
+/// A machine as LLVM's code generators take it (`llc -mtriple -mcpu -mattr
+/// -target-abi`).
+struct TargetInfo {
+  std::string triple;
+  std::string cpu;
+  /// Comma-separated, in LLVM's names: "+avx512vnni,+neon".
+  std::string features;
+  /// Empty: the triple's default.
+  std::string abi;
+
+  /// Resolves a `target=` name:
+  ///   x86_64   x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) + VNNI
+  ///   aarch64  NEON + dot product + i8mm
+  ///   riscv64  RV64GC + V, the lp64d ABI of Debian's sysroot
+  ///   host     the process triple and host CPU, plus the host features the
+  ///            CPU name does not imply
+  /// nullopt for any other name.
+  static std::optional<TargetInfo> resolve(llvm::StringRef name);
+
+  /// The names `resolve` accepts, for diagnostics.
+  static llvm::StringRef knownNames() {
+    return "host, x86_64, aarch64 or riscv64";
+  }
+
+  /// True when the CPU plus the feature string enable `feature` (LLVM's name,
+  /// without sign), as the target's MCSubtargetInfo computes it (implied
+  /// features included). False for an unknown triple or feature.
+  bool hasFeature(llvm::StringRef feature) const;
+
+  /// 512-bit `vpdpbusd`: an x86-64 triple with AVX-512 BW and VNNI.
+  bool hasAvx512Vnni() const;
+
+  /// LLVM's TargetMachine for this target, or an error naming the triple.
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+  createTargetMachine() const;
+
+  /// The data layout string of `createTargetMachine()`.
+  llvm::Expected<std::string> getDataLayout() const;
+};
+
+} // namespace quantopt
+
+#endif // QUANTOPT_TARGET_TARGETINFO_H

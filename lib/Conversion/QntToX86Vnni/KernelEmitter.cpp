@@ -1,0 +1,434 @@
+//===- KernelEmitter.cpp - IR of the VNNI microkernels --------------------===//
+
+#include "KernelEmitter.h"
+
+#include "QuantOpt/Dialect/QntKernel/IR/QntKernelDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+namespace mlir::qnt::x86vnni {
+
+Value readPadded(OpBuilder &b, Location loc, Value src, ValueRange indices,
+                 int64_t len, int64_t width) {
+  Type elt = cast<ShapedType>(src.getType()).getElementType();
+  auto full = VectorType::get({width}, elt);
+  if (len == width)
+    return vector::TransferReadOp::create(b, loc, full, src, indices,
+                                          std::nullopt, ArrayRef<bool>{true});
+  Value part = vector::TransferReadOp::create(
+      b, loc, VectorType::get({len}, elt), src, indices, std::nullopt,
+      ArrayRef<bool>{true});
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(full, b.getZeroAttr(elt)));
+  return vector::InsertStridedSliceOp::create(
+      b, loc, part, zero, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
+}
+
+Value writePrefix(OpBuilder &b, Location loc, Value v, Value dest,
+                  ValueRange indices, int64_t len) {
+  auto type = cast<VectorType>(v.getType());
+  if (len != type.getDimSize(0))
+    v = vector::ExtractStridedSliceOp::create(b, loc, v, ArrayRef<int64_t>{0},
+                                              ArrayRef<int64_t>{len},
+                                              ArrayRef<int64_t>{1});
+  return vector::TransferWriteOp::create(b, loc, v, dest, indices,
+                                         ArrayRef<bool>{true})
+      .getResult();
+}
+
+Value KernelEmitter::groupOffset(OpBuilder &nb, int64_t stride) {
+  if (!group)
+    return arith::ConstantIndexOp::create(nb, loc, 0);
+  return mul(nb, group, stride);
+}
+
+Value KernelEmitter::add(OpBuilder &nb, Value a, Value c) {
+  return nb.createOrFold<arith::AddIOp>(loc, a, c);
+}
+
+Value KernelEmitter::mul(OpBuilder &nb, Value a, int64_t c) {
+  if (c == 1)
+    return a;
+  return nb.createOrFold<arith::MulIOp>(
+      loc, a, arith::ConstantIndexOp::create(nb, loc, c));
+}
+
+Value KernelEmitter::readBias(OpBuilder &nb, Value col, int64_t len) {
+  Value paddedCol = add(nb, col, groupOffset(nb, tiling.paddedN()));
+  if (biasFolded)
+    return readPadded(nb, loc, biasFolded, ValueRange{paddedCol}, kLanes,
+                      kLanes);
+  Value realCol = add(nb, col, groupOffset(nb, tiling.n));
+  Value v =
+      readPadded(nb, loc, biasRuntime, ValueRange{realCol}, len, kLanes);
+  if (correction)
+    v = arith::AddIOp::create(nb, loc, v,
+                              readPadded(nb, loc, correction,
+                                         ValueRange{paddedCol}, kLanes,
+                                         kLanes));
+  return v;
+}
+
+Value KernelEmitter::broadcastX(OpBuilder &nb, Value offset) {
+  Value bytes = vector::TransferReadOp::create(
+      nb, loc, VectorType::get({4}, nb.getI8Type()), xFlat,
+      ValueRange{offset}, std::nullopt, ArrayRef<bool>{true});
+  Value word = vector::BitCastOp::create(
+      nb, loc, VectorType::get({1}, nb.getI32Type()), bytes);
+  Value scalar =
+      vector::ExtractOp::create(nb, loc, word, ArrayRef<int64_t>{0});
+  Value splat = vector::BroadcastOp::create(
+      nb, loc, VectorType::get({kLanes}, nb.getI32Type()), scalar);
+  return vector::BitCastOp::create(
+      nb, loc, VectorType::get({kBytes}, nb.getI8Type()), splat);
+}
+
+SmallVector<Value>
+KernelEmitter::emitStep(OpBuilder &nb, ArrayRef<Value> xOffsets, Value wOffset,
+                        int64_t nv, ValueRange accs) {
+  auto byteVec = VectorType::get({kBytes}, nb.getI8Type());
+  auto accVec = VectorType::get({kLanes}, nb.getI32Type());
+  SmallVector<Value> w;
+  for (int64_t v = 0; v < nv; ++v)
+    w.push_back(vector::TransferReadOp::create(
+        nb, loc, byteVec, wPacked,
+        ValueRange{add(nb, wOffset,
+                       arith::ConstantIndexOp::create(nb, loc, v * kBytes))},
+        std::nullopt, ArrayRef<bool>{true}));
+  SmallVector<Value> result;
+  for (auto [i, xOffset] : llvm::enumerate(xOffsets)) {
+    Value x = broadcastX(nb, xOffset);
+    for (int64_t v = 0; v < nv; ++v) {
+      Value acc = accs[i * nv + v];
+      Value u8 = weightsUnsigned ? w[v] : x;
+      Value s8 = weightsUnsigned ? x : w[v];
+      result.push_back(
+          qnt_kernel::X86DotU8S8Op::create(nb, loc, accVec, acc, u8, s8));
+    }
+  }
+  return result;
+}
+
+SmallVector<Value>
+KernelEmitter::emitKLoops(OpBuilder &nb, ArrayRef<KDim> dims,
+                          ArrayRef<Value> xOffsets, Value wOffset, int64_t nv,
+                          ValueRange accs) {
+  if (dims.empty())
+    return emitStep(nb, xOffsets, wOffset, nv, accs);
+  const KDim &dim = dims.front();
+  Value lb = dim.lb ? dim.lb : arith::ConstantIndexOp::create(nb, loc, 0);
+  Value ub =
+      dim.ub ? dim.ub : arith::ConstantIndexOp::create(nb, loc, dim.extent);
+  Value one = arith::ConstantIndexOp::create(nb, loc, 1);
+  int64_t wStride = dim.wGroupStride * nv * kLanes * 4;
+  auto loop = scf::ForOp::create(
+      nb, loc, lb, ub, one, accs,
+      [&](OpBuilder &lb2, Location, Value iv, ValueRange iters) {
+        SmallVector<Value> xs;
+        for (Value x : xOffsets)
+          xs.push_back(add(lb2, x, mul(lb2, iv, dim.xStride)));
+        Value w = add(lb2, wOffset, mul(lb2, iv, wStride));
+        SmallVector<Value> next =
+            emitKLoops(lb2, dims.drop_front(), xs, w, nv, iters);
+        scf::YieldOp::create(lb2, loc, next);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+Value KernelEmitter::emitTile(OpBuilder &nb, Value out, Value row0,
+                              Value xBase0, int64_t pixStride, int64_t rows,
+                              Value col, Value wBase, ArrayRef<int64_t> lens,
+                              ArrayRef<KDim> dims, Value firstBlock) {
+  int64_t nv = lens.size();
+  // colIdx: within the group (bias); outCol: in the result.
+  SmallVector<Value> rowIdx, xOffsets, colIdx, outCol;
+  Value xGroup = add(nb, xBase0, groupOffset(nb, xGroupStride));
+  for (int64_t i = 0; i < rows; ++i) {
+    rowIdx.push_back(
+        add(nb, row0, arith::ConstantIndexOp::create(nb, loc, i)));
+    xOffsets.push_back(add(
+        nb, xGroup, arith::ConstantIndexOp::create(nb, loc, i * pixStride)));
+  }
+  for (int64_t v = 0; v < nv; ++v) {
+    colIdx.push_back(
+        add(nb, col, arith::ConstantIndexOp::create(nb, loc, v * kLanes)));
+    outCol.push_back(add(nb, colIdx.back(), groupOffset(nb, tiling.n)));
+  }
+
+  auto biasInit = [&](OpBuilder &ib) {
+    SmallVector<Value> bias, accs;
+    for (int64_t v = 0; v < nv; ++v)
+      bias.push_back(readBias(ib, colIdx[v], lens[v]));
+    for (int64_t i = 0; i < rows; ++i)
+      llvm::append_range(accs, bias);
+    return accs;
+  };
+  SmallVector<Value> accs;
+  if (!firstBlock) {
+    accs = biasInit(nb);
+  } else {
+    auto ifOp = scf::IfOp::create(
+        nb, loc, firstBlock,
+        [&](OpBuilder &tb, Location) {
+          scf::YieldOp::create(tb, loc, biasInit(tb));
+        },
+        [&](OpBuilder &eb, Location) {
+          SmallVector<Value> partial;
+          for (int64_t i = 0; i < rows; ++i)
+            for (int64_t v = 0; v < nv; ++v)
+              partial.push_back(readPadded(eb, loc, out,
+                                           ValueRange{rowIdx[i], outCol[v]},
+                                           lens[v], kLanes));
+          scf::YieldOp::create(eb, loc, partial);
+        });
+    accs = SmallVector<Value>(ifOp.getResults());
+  }
+
+  SmallVector<Value> result = emitKLoops(nb, dims, xOffsets, wBase, nv, accs);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t v = 0; v < nv; ++v)
+      out = writePrefix(nb, loc, result[i * nv + v], out,
+                        ValueRange{rowIdx[i], outCol[v]}, lens[v]);
+  return out;
+}
+
+Value KernelEmitter::emitColumnTile(
+    OpBuilder &nb, Value out, int64_t lines, int64_t pixels,
+    llvm::function_ref<Value(OpBuilder &, Value)> lineXBase, int64_t pixStride,
+    Value col, Value wBase, ArrayRef<int64_t> lens, ArrayRef<KDim> dims,
+    Value firstBlock) {
+  int64_t m0 = ColumnTiling::rowsPerTile(lens.size());
+  int64_t fullTiles = pixels / m0, rest = pixels % m0;
+  auto lineBody = [&](OpBuilder &lb, Value l, Value acc) {
+    Value xLine = lineXBase(lb, l);
+    Value rowLine = mul(lb, l, pixels);
+    if (fullTiles > 0) {
+      auto loop = scf::ForOp::create(
+          lb, loc, arith::ConstantIndexOp::create(lb, loc, 0),
+          arith::ConstantIndexOp::create(lb, loc, fullTiles),
+          arith::ConstantIndexOp::create(lb, loc, 1), ValueRange{acc},
+          [&](OpBuilder &tb, Location, Value t, ValueRange iters) {
+            Value p = mul(tb, t, m0);
+            Value next =
+                emitTile(tb, iters[0], add(tb, rowLine, p),
+                         add(tb, xLine, mul(tb, p, pixStride)), pixStride, m0,
+                         col, wBase, lens, dims, firstBlock);
+            scf::YieldOp::create(tb, loc, next);
+          });
+      acc = loop.getResult(0);
+    }
+    if (rest > 0) {
+      Value p = arith::ConstantIndexOp::create(lb, loc, fullTiles * m0);
+      acc = emitTile(lb, acc, add(lb, rowLine, p),
+                     add(lb, xLine, mul(lb, p, pixStride)), pixStride, rest,
+                     col, wBase, lens, dims, firstBlock);
+    }
+    return acc;
+  };
+  if (lines == 1)
+    return lineBody(nb, arith::ConstantIndexOp::create(nb, loc, 0), out);
+  auto loop = scf::ForOp::create(
+      nb, loc, arith::ConstantIndexOp::create(nb, loc, 0),
+      arith::ConstantIndexOp::create(nb, loc, lines),
+      arith::ConstantIndexOp::create(nb, loc, 1), ValueRange{out},
+      [&](OpBuilder &lb, Location, Value l, ValueRange iters) {
+        scf::YieldOp::create(lb, loc, lineBody(lb, l, iters[0]));
+      });
+  return loop.getResult(0);
+}
+
+Value KernelEmitter::emitColumns(
+    OpBuilder &nb, Value out, int64_t lines, int64_t pixels,
+    llvm::function_ref<Value(OpBuilder &, Value)> lineXBase, int64_t pixStride,
+    ArrayRef<KDim> dims, Value firstBlock) {
+  int64_t n0 = tiling.nv * kLanes;
+  if (tiling.full > 0) {
+    auto loop = scf::ForOp::create(
+        nb, loc, arith::ConstantIndexOp::create(nb, loc, 0),
+        arith::ConstantIndexOp::create(nb, loc, tiling.full),
+        arith::ConstantIndexOp::create(nb, loc, 1), ValueRange{out},
+        [&](OpBuilder &tb, Location, Value t, ValueRange iters) {
+          Value next = emitColumnTile(tb, iters[0], lines, pixels, lineXBase,
+                                      pixStride, mul(tb, t, n0),
+                                      add(tb, mul(tb, t, k1 * n0 * 4),
+                                          groupOffset(tb, packedGroupSize())),
+                                      SmallVector<int64_t>(tiling.nv, kLanes),
+                                      dims, firstBlock);
+          scf::YieldOp::create(tb, loc, next);
+        });
+    out = loop.getResult(0);
+  }
+  if (tiling.nvTail > 0) {
+    int64_t col0 = tiling.full * n0;
+    SmallVector<int64_t> lens;
+    for (int64_t v = 0; v < tiling.nvTail; ++v)
+      lens.push_back(std::min(kLanes, tiling.n - col0 - v * kLanes));
+    out = emitColumnTile(nb, out, lines, pixels, lineXBase, pixStride,
+                         arith::ConstantIndexOp::create(nb, loc, col0),
+                         add(nb, groupOffset(nb, packedGroupSize()),
+                             arith::ConstantIndexOp::create(
+                                 nb, loc, tiling.full * k1 * n0 * 4)),
+                         lens, dims, firstBlock);
+  }
+  return out;
+}
+
+std::optional<std::vector<int64_t>>
+getConstantInts(Value value, unsigned bitWidth, bool isUnsigned) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  Attribute attr;
+  if (!type || !type.getElementType().isInteger(bitWidth) ||
+      !type.hasStaticShape() || !matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  auto extend = [&](const APInt &v) {
+    return isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue();
+  };
+  std::vector<int64_t> result;
+  result.reserve(type.getNumElements());
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
+    for (const APInt &v : dense.getValues<APInt>())
+      result.push_back(extend(v));
+    return result;
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    ArrayRef<char> data = blob->getData();
+    size_t bytes = bitWidth / 8;
+    if (data.size() != size_t(type.getNumElements()) * bytes)
+      return std::nullopt;
+    for (size_t i = 0; i < data.size(); i += bytes) {
+      uint64_t raw = 0; // little endian, as DenseElementsAttr stores it
+      for (size_t j = 0; j < bytes; ++j)
+        raw |= uint64_t(uint8_t(data[i + j])) << (8 * j);
+      result.push_back(extend(APInt(bitWidth, raw)));
+    }
+    return result;
+  }
+  return std::nullopt;
+}
+
+void setBias(OpBuilder &b, Location loc, KernelEmitter &k, Value bias,
+             ArrayRef<int64_t> correction) {
+  int64_t n = k.tiling.n, padded = k.tiling.paddedN();
+  int64_t groups = correction.size() / n;
+  auto paddedType = RankedTensorType::get({groups * padded}, b.getI32Type());
+  auto spread = [&](auto value) {
+    SmallVector<int32_t> result(groups * padded, 0);
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t j = 0; j < n; ++j)
+        result[g * padded + j] = static_cast<int32_t>(
+            static_cast<uint32_t>(static_cast<uint64_t>(value(g * n + j))));
+    return result;
+  };
+  if (std::optional<std::vector<int64_t>> biasValues =
+          getConstantInts(bias, 32, /*isUnsigned=*/false)) {
+    SmallVector<int32_t> folded = spread(
+        [&](int64_t col) { return (*biasValues)[col] + correction[col]; });
+    k.biasFolded = arith::ConstantOp::create(
+        b, loc, DenseIntElementsAttr::get(paddedType, ArrayRef(folded)));
+    return;
+  }
+  k.biasRuntime = bias;
+  if (llvm::all_of(correction, [](int64_t c) { return c == 0; }))
+    return;
+  SmallVector<int32_t> values =
+      spread([&](int64_t col) { return correction[col]; });
+  k.correction = arith::ConstantOp::create(
+      b, loc, DenseIntElementsAttr::get(paddedType, ArrayRef(values)));
+}
+
+Value fillRow(OpBuilder &b, Location loc, Value dest, ValueRange indices,
+              int64_t offset, int64_t length, int8_t code) {
+  auto at = [&](OpBuilder &nb, Value off) {
+    SmallVector<Value> result(indices);
+    result.back() = nb.createOrFold<arith::AddIOp>(loc, result.back(), off);
+    return result;
+  };
+  auto fill = [&](OpBuilder &nb, Value acc, Value off, int64_t len) {
+    auto type = VectorType::get({len}, nb.getI8Type());
+    Value v = arith::ConstantOp::create(
+        nb, loc, DenseElementsAttr::get(type, nb.getI8IntegerAttr(code)));
+    return vector::TransferWriteOp::create(nb, loc, v, acc, at(nb, off),
+                                           ArrayRef<bool>{true})
+        .getResult();
+  };
+  int64_t chunks = length / kBytes, tail = length % kBytes;
+  if (chunks > 0) {
+    auto loop = scf::ForOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, offset),
+        arith::ConstantIndexOp::create(b, loc, offset + chunks * kBytes),
+        arith::ConstantIndexOp::create(b, loc, kBytes), ValueRange{dest},
+        [&](OpBuilder &nb, Location, Value c0, ValueRange iters) {
+          scf::YieldOp::create(nb, loc, fill(nb, iters[0], c0, kBytes));
+        });
+    dest = loop.getResult(0);
+  }
+  if (tail > 0)
+    dest = fill(
+        b, dest,
+        arith::ConstantIndexOp::create(b, loc, offset + chunks * kBytes), tail);
+  return dest;
+}
+
+Value copyRow(OpBuilder &b, Location loc, Value src, ValueRange srcIndices,
+              Value dest, ValueRange destIndices, int64_t length, bool flip,
+              int64_t padLength, int8_t padCode) {
+  auto at = [&](OpBuilder &nb, ValueRange indices, Value offset) {
+    SmallVector<Value> result(indices);
+    result.back() = nb.createOrFold<arith::AddIOp>(loc, result.back(), offset);
+    return result;
+  };
+  auto copy = [&](OpBuilder &nb, Value acc, Value offset, int64_t len) {
+    auto type = VectorType::get({len}, nb.getI8Type());
+    Value v = vector::TransferReadOp::create(
+        nb, loc, type, src, at(nb, srcIndices, offset), std::nullopt,
+        ArrayRef<bool>{true});
+    if (flip)
+      v = arith::XOrIOp::create(
+          nb, loc, v,
+          arith::ConstantOp::create(
+              nb, loc,
+              DenseElementsAttr::get(type, nb.getI8IntegerAttr(-128))));
+    return vector::TransferWriteOp::create(nb, loc, v, acc,
+                                           at(nb, destIndices, offset),
+                                           ArrayRef<bool>{true})
+        .getResult();
+  };
+  int64_t chunks = length / kBytes, tail = length % kBytes;
+  if (chunks > 0) {
+    auto loop = scf::ForOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+        arith::ConstantIndexOp::create(b, loc, chunks * kBytes),
+        arith::ConstantIndexOp::create(b, loc, kBytes), ValueRange{dest},
+        [&](OpBuilder &nb, Location, Value c0, ValueRange iters) {
+          scf::YieldOp::create(nb, loc, copy(nb, iters[0], c0, kBytes));
+        });
+    dest = loop.getResult(0);
+  }
+  if (tail > 0)
+    dest = copy(b, dest,
+                arith::ConstantIndexOp::create(b, loc, chunks * kBytes), tail);
+  return fillRow(b, loc, dest, destIndices, length, padLength, padCode);
+}
+
+Value collapseToFlat(OpBuilder &b, Location loc, Value t) {
+  auto type = cast<RankedTensorType>(t.getType());
+  ReassociationIndices all;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all.push_back(d);
+  return tensor::CollapseShapeOp::create(
+      b, loc,
+      RankedTensorType::get({type.getNumElements()}, type.getElementType()), t,
+      SmallVector<ReassociationIndices>{all});
+}
+
+} // namespace mlir::qnt::x86vnni

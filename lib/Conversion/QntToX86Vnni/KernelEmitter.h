@@ -1,0 +1,145 @@
+//===- KernelEmitter.h - IR of the VNNI microkernels ------------*- C++ -*-===//
+//
+// Internal to the qnt-x86-vnni patterns: builds, on tensors, the loops of a
+// planned kernel (Planning.h) around `qnt_kernel.x86.vpdpbusd` steps, and
+// the activation pre-pass that flips and pads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_QNTTOX86VNNI_KERNELEMITTER_H
+#define LIB_CONVERSION_QNTTOX86VNNI_KERNELEMITTER_H
+
+#include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+#include <optional>
+#include <vector>
+
+namespace mlir::qnt::x86vnni {
+
+using quantopt::x86vnni::ceilDiv;
+using quantopt::x86vnni::ColumnTiling;
+using quantopt::x86vnni::kBytes;
+using quantopt::x86vnni::kLanes;
+
+/// One reduction loop of the microkernel: `extent` steps (or [lb, ub) when
+/// given), each advancing the activation offset by `xStride` bytes and the
+/// weight offset by `wGroupStride` groups of 4 x N0 bytes.
+struct KDim {
+  int64_t extent = 0;
+  Value lb, ub;
+  int64_t xStride = 0;
+  int64_t wGroupStride = 0;
+};
+
+/// Reads `len` elements (len <= width) of the innermost dimension of `src`
+/// at `indices`, in bounds, as a vector<width> whose lanes past `len` are 0.
+/// Every transfer emitted here is in bounds: no mask is ever materialized.
+Value readPadded(OpBuilder &b, Location loc, Value src, ValueRange indices,
+                 int64_t len, int64_t width);
+
+/// Writes the first `len` lanes of `v` into `dest` at `indices`, in bounds.
+Value writePrefix(OpBuilder &b, Location loc, Value v, Value dest,
+                  ValueRange indices, int64_t len);
+
+/// Emits the loops around and inside the register tiles of one op.
+class KernelEmitter {
+public:
+  explicit KernelEmitter(Location loc) : loc(loc) {}
+
+  // Operands, set by the caller.
+  Value xFlat;       ///< tensor<?xi8> activations as fed to vpdpbusd
+  Value wPacked;     ///< tensor<?xi8> packed weights
+  Value biasFolded;  ///< tensor<Np x i32> bias + correction, or null
+  Value biasRuntime; ///< tensor<N x i32>, when biasFolded is null
+  Value correction;  ///< tensor<Np x i32> or null (all zero)
+  bool weightsUnsigned = false;
+  int64_t k1 = 0;
+  ColumnTiling tiling{1};
+  /// Conv groups: the group being emitted and the activation bytes between
+  /// consecutive groups of one pixel. Each group has its own packed weights,
+  /// its own padded slice of the bias constants and its own n columns.
+  Value group; ///< index; null for a single group
+  int64_t xGroupStride = 0;
+
+  /// group * `stride`, as an index value.
+  Value groupOffset(OpBuilder &nb, int64_t stride);
+
+  int64_t packedGroupSize() const { return tiling.paddedN() * k1 * 4; }
+
+  Value add(OpBuilder &nb, Value a, Value c);
+  Value mul(OpBuilder &nb, Value a, int64_t c);
+
+  /// The bias vector of columns [col, col + 16), `len` of them real.
+  Value readBias(OpBuilder &nb, Value col, int64_t len);
+
+  /// The 4 activation bytes at `offset`, broadcast to every lane.
+  Value broadcastX(OpBuilder &nb, Value offset);
+
+  /// One K group: acc[i][v] += x_i . w_v for `rows` x `nv` accumulators.
+  SmallVector<Value> emitStep(OpBuilder &nb, ArrayRef<Value> xOffsets,
+                              Value wOffset, int64_t nv, ValueRange accs);
+
+  /// The reduction loop nest from dimension `d` on.
+  SmallVector<Value> emitKLoops(OpBuilder &nb, ArrayRef<KDim> dims,
+                                ArrayRef<Value> xOffsets, Value wOffset,
+                                int64_t nv, ValueRange accs);
+
+  /// One register tile of `rows` output rows from `row0` (activations at
+  /// `xBase0` + i * `pixStride`) and `nv` vectors of columns from `col`.
+  /// `firstBlock` (i1) selects the bias over the partial sums in `out` when
+  /// K is blocked; null when it is not.
+  Value emitTile(OpBuilder &nb, Value out, Value row0, Value xBase0,
+                 int64_t pixStride, int64_t rows, Value col, Value wBase,
+                 ArrayRef<int64_t> lens, ArrayRef<KDim> dims,
+                 Value firstBlock);
+
+  /// All tiles of one column tile over the rows: `lines` lines of `pixels`
+  /// rows each; `lineXBase(l)` gives the activation offset of line l's first
+  /// row, consecutive rows are `pixStride` bytes apart.
+  Value emitColumnTile(OpBuilder &nb, Value out, int64_t lines, int64_t pixels,
+                       llvm::function_ref<Value(OpBuilder &, Value)> lineXBase,
+                       int64_t pixStride, Value col, Value wBase,
+                       ArrayRef<int64_t> lens, ArrayRef<KDim> dims,
+                       Value firstBlock);
+
+  /// Every column tile, full ones in a loop, then the tail.
+  Value emitColumns(OpBuilder &nb, Value out, int64_t lines, int64_t pixels,
+                    llvm::function_ref<Value(OpBuilder &, Value)> lineXBase,
+                    int64_t pixStride, ArrayRef<KDim> dims, Value firstBlock);
+
+private:
+  Location loc;
+};
+
+
+/// The elements of a constant integer tensor of `bitWidth`-bit elements
+/// (dense or dense_resource), sign- or zero-extended; nullopt otherwise.
+std::optional<std::vector<int64_t>>
+getConstantInts(Value value, unsigned bitWidth, bool isUnsigned);
+
+/// The bias operand: folded with `correction` into one constant when the
+/// bias is constant, else kept at run time with the correction beside it.
+/// Constants are laid out [group][paddedN], zero past each group's n.
+void setBias(OpBuilder &b, Location loc, KernelEmitter &k, Value bias,
+             ArrayRef<int64_t> correction);
+
+/// Writes `length` bytes of `code` into `dest` from `indices` + `offset`
+/// (innermost dimension varying), in bounds.
+Value fillRow(OpBuilder &b, Location loc, Value dest, ValueRange indices,
+              int64_t offset, int64_t length, int8_t code);
+
+/// Copies the `length` bytes of `src` at `srcIndices` (innermost dimension
+/// varying) to `dest` at `destIndices`, flipped when asked, then writes
+/// `padLength` bytes of `padCode` after them. Full 64-byte chunks in a loop,
+/// then one static-size tail: every access is in bounds.
+Value copyRow(OpBuilder &b, Location loc, Value src, ValueRange srcIndices,
+              Value dest, ValueRange destIndices, int64_t length, bool flip,
+              int64_t padLength, int8_t padCode);
+
+Value collapseToFlat(OpBuilder &b, Location loc, Value t);
+
+} // namespace mlir::qnt::x86vnni
+
+#endif // LIB_CONVERSION_QNTTOX86VNNI_KERNELEMITTER_H

@@ -1,0 +1,117 @@
+//===- Planning.cpp - tile plans and weight packing for VNNI --------------===//
+
+#include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
+
+#include <algorithm>
+
+using namespace quantopt::x86vnni;
+
+std::optional<OperandPlan>
+quantopt::x86vnni::planOperands(int64_t minW, int64_t maxW, bool xUnsigned) {
+  OperandPlan plan;
+  if (minW >= -128 && maxW <= 127) {
+    plan.weightsUnsigned = false;
+    plan.flipX = !xUnsigned;
+    plan.offset = xUnsigned ? 0 : -128;
+    return plan;
+  }
+  if (minW >= 0 && maxW <= 255) {
+    plan.weightsUnsigned = true;
+    plan.flipX = xUnsigned;
+    plan.offset = xUnsigned ? 128 : 0;
+    return plan;
+  }
+  return std::nullopt;
+}
+
+WeightStats quantopt::x86vnni::scanWeights(llvm::ArrayRef<int64_t> codes,
+                                           llvm::ArrayRef<int32_t> zw,
+                                           int64_t kSize, int64_t n) {
+  WeightStats stats;
+  stats.columnSums.assign(n, 0);
+  for (int64_t k = 0; k < kSize; ++k)
+    for (int64_t col = 0; col < n; ++col) {
+      int64_t v = codes[k * n + col] - zw[zw.size() == 1 ? 0 : col];
+      stats.min = std::min(stats.min, v);
+      stats.max = std::max(stats.max, v);
+      stats.columnSums[col] += v;
+    }
+  return stats;
+}
+
+llvm::SmallVector<int64_t>
+quantopt::x86vnni::columnCorrection(llvm::ArrayRef<int64_t> sums,
+                                    int32_t offset, int32_t inputZeroPoint) {
+  llvm::SmallVector<int64_t> result;
+  int64_t factor = int64_t(offset) - inputZeroPoint;
+  // Unsigned multiply: the product wraps modulo 2^64 without UB, and only
+  // its low 32 bits matter.
+  for (int64_t s : sums)
+    result.push_back(static_cast<int32_t>(static_cast<uint32_t>(
+        static_cast<uint64_t>(s) * static_cast<uint64_t>(factor))));
+  return result;
+}
+
+ColumnTiling::ColumnTiling(int64_t n) : n(n) {
+  nv = std::min<int64_t>(4, ceilDiv(n, kLanes));
+  full = n / (kLanes * nv);
+  nvTail = ceilDiv(n - full * kLanes * nv, kLanes);
+}
+
+std::vector<int8_t> quantopt::x86vnni::packWeights(
+    const ColumnTiling &tiling, int64_t k1,
+    llvm::function_ref<int32_t(int64_t kk, int64_t q, int64_t col)> weight) {
+  std::vector<int8_t> packed(tiling.paddedN() * k1 * 4, 0);
+  auto packTile = [&](int64_t base, int64_t col0, int64_t n0) {
+    for (int64_t kk = 0; kk < k1; ++kk)
+      for (int64_t j = 0; j < n0; ++j) {
+        int64_t col = col0 + j;
+        if (col >= tiling.n)
+          continue;
+        for (int64_t q = 0; q < 4; ++q)
+          packed[base + (kk * n0 + j) * 4 + q] =
+              static_cast<int8_t>(weight(kk, q, col));
+      }
+  };
+  int64_t n0 = tiling.nv * kLanes;
+  for (int64_t t = 0; t < tiling.full; ++t)
+    packTile(t * k1 * n0 * 4, t * n0, n0);
+  if (tiling.nvTail)
+    packTile(tiling.full * k1 * n0 * 4, tiling.full * n0,
+             tiling.nvTail * kLanes);
+  return packed;
+}
+
+llvm::SmallVector<ReductionLoop> quantopt::x86vnni::planConvReduction(
+    int64_t kh, int64_t kw, int64_t c4, int64_t dilationH, int64_t dilationW,
+    int64_t wp, int64_t cPadded) {
+  llvm::SmallVector<ReductionLoop> loops;
+  auto add = [&](int64_t extent, int64_t xStride, int64_t wStride) {
+    if (extent == 1)
+      return;
+    if (!loops.empty()) {
+      ReductionLoop &outer = loops.back();
+      if (outer.xStride == extent * xStride &&
+          outer.wGroupStride == extent * wStride) {
+        outer.extent *= extent;
+        outer.xStride = xStride;
+        outer.wGroupStride = wStride;
+        return;
+      }
+    }
+    loops.push_back(ReductionLoop{extent, xStride, wStride});
+  };
+  add(kh, dilationH * wp * cPadded, kw * c4);
+  add(kw, dilationW * cPadded, c4);
+  add(c4, 4, 1);
+  if (loops.empty())
+    loops.push_back(ReductionLoop{1, 4, 1});
+  return loops;
+}
+
+KBlocking quantopt::x86vnni::planKBlocks(int64_t k1, int64_t kBlock) {
+  KBlocking plan;
+  plan.blocks = kBlock > 0 ? ceilDiv(k1, kBlock) : 1;
+  plan.blockSize = ceilDiv(k1, plan.blocks);
+  return plan;
+}

@@ -1,0 +1,65 @@
+//===- QntToX86VnniPass.cpp - the qnt-x86-vnni pass -----------------------===//
+//
+// Applies populateQntToX86VnniPatterns when the module's target has AVX-512
+// VNNI. The rewrites leave foldable index arithmetic and repeated constants
+// behind; the pipeline's canonicalize and cse clean them up.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantOpt/Conversion/QntToX86Vnni/QntToX86Vnni.h"
+
+#include "QuantOpt/Conversion/Passes.h"
+#include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
+#include "QuantOpt/Dialect/QntKernel/IR/QntKernelDialect.h"
+#include "QuantOpt/Target/TargetInfo.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace mlir::qnt {
+#define GEN_PASS_DEF_QNTTOX86VNNI
+#include "QuantOpt/Conversion/Passes.h.inc"
+} // namespace mlir::qnt
+
+using namespace mlir;
+
+namespace {
+
+/// Whether the module's `llvm.target` has AVX-512 VNNI; true without one
+/// (scheduling the pass is then the caller's claim that it has).
+bool targetHasVnni(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto target = module ? module->getAttrOfType<LLVM::TargetAttr>(
+                             LLVM::LLVMDialect::getTargetAttrName())
+                       : LLVM::TargetAttr();
+  if (!target)
+    return true;
+  quantopt::TargetInfo info{
+      target.getTriple().str(), target.getChip().str(),
+      target.getFeatures() ? target.getFeatures().getFeaturesString()
+                           : std::string(),
+      ""};
+  return info.hasAvx512Vnni();
+}
+
+struct QntToX86VnniPass : qnt::impl::QntToX86VnniBase<QntToX86VnniPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (!targetHasVnni(getOperation()))
+      return;
+    RewritePatternSet patterns(&getContext());
+    qnt::populateQntToX86VnniPatterns(patterns, kBlock);
+    // One walk, no folding: what the rewrites create is left as built.
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+
+} // namespace

@@ -1,0 +1,139 @@
+//===- TargetInfo.cpp - the machine quant-opt compiles for ----------------===//
+
+#include "QuantOpt/Target/TargetInfo.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+#include <vector>
+
+using namespace quantopt;
+using llvm::StringRef;
+
+namespace {
+
+void initializeLLVMTargets() {
+  static std::once_flag initTargets;
+  std::call_once(initTargets, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+  });
+}
+
+const llvm::Target *lookupTarget(StringRef triple, std::string &error) {
+  initializeLLVMTargets();
+  return llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+}
+
+std::unique_ptr<llvm::MCSubtargetInfo>
+createSubtargetInfo(StringRef triple, StringRef cpu, StringRef features) {
+  std::string error;
+  const llvm::Target *target = lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  return std::unique_ptr<llvm::MCSubtargetInfo>(target->createMCSubtargetInfo(
+      llvm::Triple(triple), cpu, features));
+}
+
+/// The host's features (llvm::sys::getHostCPUFeatures, in LLVM's names)
+/// that differ from what the host CPU name already implies, sorted:
+/// `target-cpu` plus these is exactly the host, as with clang's
+/// -march=native, without repeating a hundred implied names on every
+/// function. Empty when LLVM knows the host CPU by name.
+std::string hostFeatures(StringRef triple, StringRef cpu) {
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget =
+      createSubtargetInfo(triple, cpu, "");
+  std::vector<std::string> features;
+  for (const auto &entry : llvm::sys::getHostCPUFeatures()) {
+    StringRef name = entry.getKey();
+    std::string feature = (entry.getValue() ? "+" : "-") + name.str();
+    bool known = subtarget && llvm::any_of(
+                                  subtarget->getAllProcessorFeatures(),
+                                  [&](const llvm::SubtargetFeatureKV &kv) {
+                                    return name == kv.Key;
+                                  });
+    if (known && subtarget->checkFeatures(feature))
+      continue; // the CPU name already says so
+    features.push_back(std::move(feature));
+  }
+  llvm::sort(features, [](const std::string &a, const std::string &b) {
+    return StringRef(a).drop_front() < StringRef(b).drop_front();
+  });
+  return llvm::join(features, ",");
+}
+
+} // namespace
+
+std::optional<TargetInfo> TargetInfo::resolve(StringRef name) {
+  if (name == "host") {
+    std::string triple = llvm::sys::getProcessTriple();
+    // Debian's riscv64 userland is lp64d; LLVM's default for a bare triple
+    // is not.
+    std::string abi =
+        llvm::Triple(triple).getArch() == llvm::Triple::riscv64 ? "lp64d" : "";
+    std::string cpu = llvm::sys::getHostCPUName().str();
+    return TargetInfo{triple, cpu, hostFeatures(triple, cpu), abi};
+  }
+  return llvm::StringSwitch<std::optional<TargetInfo>>(name)
+      .Case("x86_64", TargetInfo{"x86_64-unknown-linux-gnu", "x86-64-v4",
+                                 "+avx512vnni", ""})
+      .Case("aarch64", TargetInfo{"aarch64-unknown-linux-gnu", "generic",
+                                  "+neon,+dotprod,+i8mm", ""})
+      .Case("riscv64", TargetInfo{"riscv64-unknown-linux-gnu", "generic-rv64",
+                                  "+m,+a,+f,+d,+c,+v", "lp64d"})
+      .Default(std::nullopt);
+}
+
+bool TargetInfo::hasFeature(StringRef feature) const {
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget =
+      createSubtargetInfo(triple, cpu, features);
+  if (!subtarget)
+    return false;
+  // checkFeatures asserts on a name the target does not define.
+  bool known = llvm::any_of(subtarget->getAllProcessorFeatures(),
+                            [&](const llvm::SubtargetFeatureKV &kv) {
+                              return feature == kv.Key;
+                            });
+  return known && subtarget->checkFeatures(("+" + feature).str());
+}
+
+bool TargetInfo::hasAvx512Vnni() const {
+  if (!llvm::Triple(triple).isX86_64())
+    return false;
+  return hasFeature("avx512vnni") && hasFeature("avx512bw");
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+TargetInfo::createTargetMachine() const {
+  std::string error;
+  const llvm::Target *target = lookupTarget(triple, error);
+  llvm::TargetOptions options;
+  options.MCOptions.ABIName = abi;
+  std::unique_ptr<llvm::TargetMachine> machine(
+      target ? target->createTargetMachine(llvm::Triple(triple), cpu, features,
+                                           options, std::nullopt)
+             : nullptr);
+  if (!machine)
+    return llvm::createStringError("LLVM cannot target '" + triple +
+                                   "': " + error);
+  return machine;
+}
+
+llvm::Expected<std::string> TargetInfo::getDataLayout() const {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      createTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  return (*machine)->createDataLayout().getStringRepresentation();
+}

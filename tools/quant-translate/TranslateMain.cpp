@@ -1,0 +1,335 @@
+//===- TranslateMain.cpp - LLVM-dialect module to .ll / .s / .o -----------===//
+//
+// The back half of the compiler: reads a module in the LLVM dialect (the
+// output of `quant-opt --qnt-to-llvm="target=..."`), translates it to LLVM
+// IR, optimizes it with LLVM's default -O3 pipeline for the module's target
+// and writes LLVM IR, assembly or an object file.
+//
+// The target comes from the module: the triple from `llvm.target_triple` (or
+// `llvm.target`), CPU and features from `#llvm.target<triple, chip,
+// features>`, the ABI from the "target-abi" module flag. The TargetMachine
+// built from them drives both the optimizer (so that the loop vectorizer
+// sees the real vector widths and dot-product instructions, e.g. partial
+// reductions to AArch64 sdot/usdot) and code generation. --mtriple, --mcpu
+// and --mattr override the module's values.
+//
+//   quant-translate model.llvm.mlir --emit=llvm -o model.ll
+//   quant-translate model.llvm.mlir --emit=asm  -o model.s
+//   quant-translate model.llvm.mlir --emit=obj  -o model.o   [-O0..-O3]
+//
+//===----------------------------------------------------------------------===//
+
+#include "TranslateMain.h"
+
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+
+using namespace llvm;
+
+namespace {
+enum class EmitKind { LLVMIR, Assembly, Object };
+} // namespace
+
+static cl::OptionCategory category("quant-translate options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .mlir>"),
+                                          cl::init("-"), cl::cat(category));
+static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+                                           cl::value_desc("filename"),
+                                           cl::init("-"), cl::cat(category));
+static cl::opt<EmitKind>
+    emitKind("emit", cl::desc("What to write"), cl::init(EmitKind::LLVMIR),
+             cl::values(clEnumValN(EmitKind::LLVMIR, "llvm",
+                                   "LLVM IR, textual (.ll)"),
+                        clEnumValN(EmitKind::Assembly, "asm",
+                                   "assembly (.s)"),
+                        clEnumValN(EmitKind::Object, "obj",
+                                   "relocatable object file (.o)")),
+             cl::cat(category));
+static cl::opt<unsigned>
+    optLevel("O", cl::desc("Optimization level, -O0 to -O3 (default 3)"),
+             cl::Prefix, cl::init(3), cl::cat(category));
+static cl::opt<std::string>
+    tripleOverride("mtriple", cl::desc("Override the module's target triple"),
+                   cl::cat(category));
+static cl::opt<std::string>
+    cpuOverride("mcpu", cl::desc("Override the module's target CPU"),
+                cl::cat(category));
+static cl::opt<std::string>
+    featuresOverride("mattr",
+                     cl::desc("Override the module's target features "
+                              "(comma-separated, +feature / -feature)"),
+                     cl::cat(category));
+
+static int fail(const Twine &message) {
+  errs() << "quant-translate: " << message << "\n";
+  return 1;
+}
+
+/// LLVM only warns about an unknown CPU or feature and then ignores it, so a
+/// typo in --mcpu / --mattr silently produced code for a different machine.
+/// Checks both against the target's own tables; returns an error message.
+static std::optional<std::string> checkCpuAndFeatures(const Target &target,
+                                                      const Triple &triple,
+                                                      StringRef cpu,
+                                                      StringRef features) {
+  // No CPU and no features: building this must not itself warn.
+  std::unique_ptr<MCSubtargetInfo> info(
+      target.createMCSubtargetInfo(triple, "", ""));
+  if (!info)
+    return "cannot read the CPU and feature tables of '" + triple.str() + "'";
+  if (cpu != "generic" && !info->isCPUStringValid(cpu))
+    return ("unknown CPU '" + cpu + "' for target '" + triple.str() +
+            "' (--mcpu or the module's target)")
+        .str();
+  SmallVector<StringRef> entries;
+  features.split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef entry : entries) {
+    StringRef name = entry.trim();
+    if (!name.consume_front("+"))
+      name.consume_front("-");
+    if (llvm::none_of(info->getAllProcessorFeatures(),
+                      [&](const SubtargetFeatureKV &kv) {
+                        return name == kv.Key;
+                      }))
+      return ("unknown target feature '" + name + "' for target '" +
+              triple.str() + "' (--mattr or the module's target)")
+          .str();
+  }
+  return std::nullopt;
+}
+
+/// Triple, CPU and features recorded on the module by qnt-to-llvm.
+struct ModuleTarget {
+  std::string triple, cpu, features;
+};
+
+static ModuleTarget readTarget(mlir::ModuleOp module) {
+  ModuleTarget target;
+  if (auto attr = module->getAttrOfType<mlir::LLVM::TargetAttr>(
+          mlir::LLVM::LLVMDialect::getTargetAttrName())) {
+    target.triple = attr.getTriple().str();
+    target.cpu = attr.getChip().str();
+    if (!attr.getFeatures().nullOrEmpty())
+      target.features = attr.getFeatures().getFeaturesString();
+  }
+  if (auto triple = module->getAttrOfType<mlir::StringAttr>(
+          mlir::LLVM::LLVMDialect::getTargetTripleAttrName()))
+    target.triple = triple.str();
+  return target;
+}
+
+static std::optional<CodeGenOptLevel> codeGenLevel(unsigned level) {
+  switch (level) {
+  case 0:
+    return CodeGenOptLevel::None;
+  case 1:
+    return CodeGenOptLevel::Less;
+  case 2:
+    return CodeGenOptLevel::Default;
+  case 3:
+    return CodeGenOptLevel::Aggressive;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// LLVM's default per-module pipeline at the given level, as `opt -O<n>` or
+/// clang runs it, with the target machine's cost model.
+static void optimize(Module &module, TargetMachine &machine, unsigned level) {
+  PipelineTuningOptions tuning;
+  tuning.LoopVectorization = level >= 2;
+  tuning.SLPVectorization = level >= 2;
+  tuning.LoopUnrolling = level >= 1;
+  tuning.LoopInterleaving = level >= 1;
+
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  // Honours LLVM's -time-passes, -print-after=..., as opt does.
+  PassInstrumentationCallbacks callbacks;
+  StandardInstrumentations instrumentations(module.getContext(),
+                                            /*DebugLogging=*/false);
+  instrumentations.registerCallbacks(callbacks, &mam);
+  PassBuilder builder(&machine, tuning, std::nullopt, &callbacks);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+
+  ModulePassManager mpm;
+  if (level == 0) {
+    mpm = builder.buildO0DefaultPipeline(OptimizationLevel::O0);
+  } else {
+    OptimizationLevel levels[] = {OptimizationLevel::O0, OptimizationLevel::O1,
+                                  OptimizationLevel::O2, OptimizationLevel::O3};
+    mpm = builder.buildPerModuleDefaultPipeline(levels[level]);
+  }
+  mpm.run(module, mam);
+}
+
+llvm::cl::OptionCategory &quantopt::getQuantTranslateCategory() {
+  return category;
+}
+
+int quantopt::quantTranslateMain(int argc, char **argv,
+                                 PostOptimizeHook postOptimize) {
+  InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "quant-translate: an LLVM-dialect module (quant-opt --qnt-to-llvm) to "
+      "optimized LLVM IR, assembly or an object file\n");
+
+  std::optional<CodeGenOptLevel> cgLevel = codeGenLevel(optLevel);
+  if (!cgLevel)
+    return fail("-O" + Twine(optLevel.getValue()) +
+                ": expected -O0, -O1, -O2 or -O3");
+
+  InitializeAllTargetInfos();
+  InitializeAllTargets();
+  InitializeAllTargetMCs();
+  InitializeAllAsmPrinters();
+  InitializeAllAsmParsers();
+
+  // Parse the module: the LLVM dialect and everything that translates to
+  // LLVM IR (ArmNeon, ArmSVE, ... intrinsics ops, DLTI).
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::DLTIDialect, mlir::LLVM::LLVMDialect>();
+  mlir::registerAllToLLVMIRTranslations(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  std::unique_ptr<MemoryBuffer> input =
+      mlir::openInputFile(inputFilename, &error);
+  if (!input)
+    return fail(error);
+  auto sourceMgr = std::make_shared<SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(std::move(input), SMLoc());
+  mlir::ParserConfig config(&context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+  if (!module)
+    return fail("cannot parse '" + inputFilename +
+                "' (expected a module in the LLVM dialect, the output of "
+                "quant-opt --qnt-to-llvm)");
+
+  ModuleTarget target = readTarget(*module);
+  if (!tripleOverride.empty())
+    target.triple = tripleOverride;
+  if (!cpuOverride.empty())
+    target.cpu = cpuOverride;
+  if (!featuresOverride.empty())
+    target.features = featuresOverride;
+  if (target.triple.empty())
+    target.triple = sys::getDefaultTargetTriple();
+  if (target.cpu.empty())
+    target.cpu = "generic";
+
+  LLVMContext llvmContext;
+  std::unique_ptr<Module> llvmModule =
+      mlir::translateModuleToLLVMIR(*module, llvmContext, inputFilename);
+  if (!llvmModule)
+    return fail("cannot translate '" + inputFilename + "' to LLVM IR");
+
+  Triple triple(target.triple);
+  const Target *llvmTarget = TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget)
+    return fail("no LLVM target for '" + target.triple + "': " + error);
+  if (std::optional<std::string> message = checkCpuAndFeatures(
+          *llvmTarget, triple, target.cpu, target.features))
+    return fail(*message);
+  TargetOptions options;
+  if (auto *abi = dyn_cast_or_null<MDString>(
+          llvmModule->getModuleFlag("target-abi")))
+    options.MCOptions.ABIName = abi->getString().str();
+  // Position independent: the objects link into PIE executables, the
+  // default of clang-22 and of Debian's gcc.
+  std::unique_ptr<TargetMachine> machine(llvmTarget->createTargetMachine(
+      triple, target.cpu, target.features, options, Reloc::PIC_,
+      std::nullopt, *cgLevel));
+  if (!machine)
+    return fail("cannot create a target machine for '" + target.triple +
+                "' (cpu '" + target.cpu + "')");
+
+  llvmModule->setTargetTriple(triple);
+  std::string layout = machine->createDataLayout().getStringRepresentation();
+  if (llvmModule->getDataLayoutStr().empty())
+    llvmModule->setDataLayout(machine->createDataLayout());
+  else if (llvmModule->getDataLayoutStr() != layout)
+    return fail("the module's data layout '" +
+                llvmModule->getDataLayoutStr() + "' is not " +
+                target.triple + "'s '" + layout + "'");
+  // Recorded as clang -fPIC does, so that llc compiles the .ll the same way.
+  llvmModule->setPICLevel(PICLevel::BigPIC);
+
+  optimize(*llvmModule, *machine, optLevel);
+  if (postOptimize)
+    postOptimize(*llvmModule, triple);
+  if (verifyModule(*llvmModule, &errs()))
+    return fail("the optimized module does not verify");
+
+  std::unique_ptr<ToolOutputFile> output = mlir::openOutputFile(
+      outputFilename, &error);
+  if (!output)
+    return fail(error);
+  if (emitKind == EmitKind::LLVMIR) {
+    llvmModule->print(output->os(), nullptr);
+  } else {
+    // Object writers seek back to patch headers; stdout may not seek.
+    raw_pwrite_stream *os = &output->os();
+    std::unique_ptr<buffer_ostream> buffered;
+    if (!output->os().supportsSeeking()) {
+      buffered = std::make_unique<buffer_ostream>(output->os());
+      os = buffered.get();
+    }
+    legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, *os, nullptr,
+                                     emitKind == EmitKind::Object
+                                         ? CodeGenFileType::ObjectFile
+                                         : CodeGenFileType::AssemblyFile))
+      return fail("the target cannot emit this file type");
+    codegen.run(*llvmModule);
+  }
+  output->keep();
+  return 0;
+}

@@ -1,0 +1,181 @@
+//===- X86VnniPlanningTest.cpp - VNNI tile plans and packing --------------===//
+//
+// Expected values are worked by hand from the layout rules in Planning.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
+
+#include <gtest/gtest.h>
+
+using namespace quantopt::x86vnni;
+
+namespace {
+
+TEST(X86VnniPlanningTest, OperandRoles) {
+  // w' in s8: weights are the s8 operand; s8 activations flip (+128), which
+  // the bias pays back with offset -128.
+  std::optional<OperandPlan> s8 = planOperands(-128, 127, false);
+  ASSERT_TRUE(s8);
+  EXPECT_FALSE(s8->weightsUnsigned);
+  EXPECT_TRUE(s8->flipX);
+  EXPECT_EQ(s8->offset, -128);
+  std::optional<OperandPlan> s8u = planOperands(-3, 3, true);
+  ASSERT_TRUE(s8u);
+  EXPECT_FALSE(s8u->flipX);
+  EXPECT_EQ(s8u->offset, 0);
+  // w' in u8 only: weights are the u8 operand; u8 activations flip.
+  std::optional<OperandPlan> u8 = planOperands(0, 255, true);
+  ASSERT_TRUE(u8);
+  EXPECT_TRUE(u8->weightsUnsigned);
+  EXPECT_TRUE(u8->flipX);
+  EXPECT_EQ(u8->offset, 128);
+  // Neither: left to the generic lowering.
+  EXPECT_FALSE(planOperands(-1, 128, false));
+  EXPECT_FALSE(planOperands(-129, 0, false));
+  EXPECT_FALSE(planOperands(0, 256, true));
+}
+
+TEST(X86VnniPlanningTest, WeightStatsAndCorrection) {
+  // 2 x 2 weights, per-column zero points {1, -1}: w' = {{0, 3}, {2, 5}}.
+  std::vector<int64_t> codes = {1, 2, 3, 4};
+  std::vector<int32_t> zw = {1, -1};
+  WeightStats stats = scanWeights(codes, zw, 2, 2);
+  EXPECT_EQ(stats.min, 0);
+  EXPECT_EQ(stats.max, 5);
+  ASSERT_EQ(stats.columnSums.size(), 2u);
+  EXPECT_EQ(stats.columnSums[0], 2);
+  EXPECT_EQ(stats.columnSums[1], 8);
+  // (offset - zx) * sum: (-128 - 3) * {2, 8}.
+  llvm::SmallVector<int64_t> c = columnCorrection(stats.columnSums, -128, 3);
+  EXPECT_EQ(c[0], -262);
+  EXPECT_EQ(c[1], -1048);
+  // Wraps modulo 2^32: 2^31 * 1 is INT32_MIN.
+  EXPECT_EQ(columnCorrection({int64_t(1) << 31}, 1, 0)[0], INT32_MIN);
+}
+
+TEST(X86VnniPlanningTest, ColumnTiles) {
+  // 3 columns: one tail tile of one vector, padded to 16.
+  ColumnTiling narrow(3);
+  EXPECT_EQ(narrow.nv, 1);
+  EXPECT_EQ(narrow.full, 0);
+  EXPECT_EQ(narrow.nvTail, 1);
+  EXPECT_EQ(narrow.paddedN(), 16);
+  // 64 columns: one full tile of 4 vectors.
+  ColumnTiling exact(64);
+  EXPECT_EQ(exact.nv, 4);
+  EXPECT_EQ(exact.full, 1);
+  EXPECT_EQ(exact.nvTail, 0);
+  EXPECT_EQ(exact.paddedN(), 64);
+  // 100 columns: one full tile (64), then 36 in a tail of 3 vectors.
+  ColumnTiling wide(100);
+  EXPECT_EQ(wide.full, 1);
+  EXPECT_EQ(wide.nvTail, 3);
+  EXPECT_EQ(wide.paddedN(), 112);
+  // 40 columns: tiles of 3 vectors (48), none full.
+  ColumnTiling mid(40);
+  EXPECT_EQ(mid.nv, 3);
+  EXPECT_EQ(mid.full, 0);
+  EXPECT_EQ(mid.nvTail, 3);
+  // 4 x 64 or 8 x {16, 32} accumulators.
+  EXPECT_EQ(ColumnTiling::rowsPerTile(4), 4);
+  EXPECT_EQ(ColumnTiling::rowsPerTile(3), 4);
+  EXPECT_EQ(ColumnTiling::rowsPerTile(2), 8);
+  EXPECT_EQ(ColumnTiling::rowsPerTile(1), 8);
+}
+
+// K = 5 x N = 3 weights w[k][n] = 3k + n + 1, packed [tile][K1][N0][4] with
+// K1 = 2, N0 = 16: group kk of column j holds w[4kk .. 4kk+3][j], K padded
+// with zeros, columns 3..15 zero.
+TEST(X86VnniPlanningTest, PackSmallMatmul) {
+  ColumnTiling tiling(3);
+  std::vector<int8_t> packed =
+      packWeights(tiling, 2, [](int64_t kk, int64_t q, int64_t col) {
+        int64_t k = kk * 4 + q;
+        return k < 5 ? int32_t(3 * k + col + 1) : 0;
+      });
+  std::vector<int8_t> expected(128, 0);
+  const int8_t group0[12] = {1, 4, 7, 10, 2, 5, 8, 11, 3, 6, 9, 12};
+  for (int i = 0; i < 12; ++i)
+    expected[i] = group0[i];
+  expected[64] = 13; // kk = 1, column 0: w[4][0], then K padding
+  expected[68] = 14;
+  expected[72] = 15;
+  EXPECT_EQ(packed, expected);
+}
+
+// 20 columns, K = 4: tiles of 2 vectors (nv = 2, N0 = 32), none full, so a
+// single tail tile of 2 vectors holds all 20 columns, padded to 32.
+TEST(X86VnniPlanningTest, PackTailTile) {
+  ColumnTiling tiling(20);
+  ASSERT_EQ(tiling.full, 0);
+  ASSERT_EQ(tiling.nvTail, 2);
+  std::vector<int8_t> packed =
+      packWeights(tiling, 1, [](int64_t, int64_t q, int64_t col) {
+        return int32_t(col * 4 + q);
+      });
+  ASSERT_EQ(packed.size(), 32u * 4u);
+  for (int64_t col = 0; col < 32; ++col)
+    for (int64_t q = 0; q < 4; ++q)
+      EXPECT_EQ(packed[col * 4 + q], col < 20 ? col * 4 + q : 0)
+          << "col " << col << " q " << q;
+}
+
+// 80 columns, K = 4: one full tile of 64 columns, then a tail tile of 16
+// at byte 64 * 4.
+TEST(X86VnniPlanningTest, PackFullThenTail) {
+  ColumnTiling tiling(80);
+  ASSERT_EQ(tiling.full, 1);
+  ASSERT_EQ(tiling.nvTail, 1);
+  std::vector<int8_t> packed =
+      packWeights(tiling, 1, [](int64_t, int64_t q, int64_t col) {
+        return int32_t((col + q) % 100);
+      });
+  ASSERT_EQ(packed.size(), 80u * 4u);
+  EXPECT_EQ(packed[63 * 4 + 3], 66);       // tile 0, column 63, q 3
+  EXPECT_EQ(packed[256 + 0 * 4 + 0], 64);  // tail, column 64
+  EXPECT_EQ(packed[256 + 15 * 4 + 2], 81); // tail, column 79, q 2
+}
+
+TEST(X86VnniPlanningTest, ConvReductionLoops) {
+  // 3x3, unit dilation, 4 channels (c4 = 1), padded row of 5 pixels: the kw
+  // and c4 loops merge into one run of 3 groups; kh steps a padded row.
+  llvm::SmallVector<ReductionLoop> loops =
+      planConvReduction(3, 3, 1, 1, 1, /*wp=*/5, /*cPadded=*/4);
+  ASSERT_EQ(loops.size(), 2u);
+  EXPECT_EQ(loops[0].extent, 3);
+  EXPECT_EQ(loops[0].xStride, 20);
+  EXPECT_EQ(loops[0].wGroupStride, 3);
+  EXPECT_EQ(loops[1].extent, 3);
+  EXPECT_EQ(loops[1].xStride, 4);
+  EXPECT_EQ(loops[1].wGroupStride, 1);
+  // Dilation 2 in w keeps kw and c4 apart.
+  loops = planConvReduction(1, 3, 2, 1, 2, 9, 8);
+  ASSERT_EQ(loops.size(), 2u);
+  EXPECT_EQ(loops[0].extent, 3);
+  EXPECT_EQ(loops[0].xStride, 16);
+  EXPECT_EQ(loops[1].extent, 2);
+  // A 1x1 conv with 4 channels: one step.
+  loops = planConvReduction(1, 1, 1, 1, 1, 7, 4);
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_EQ(loops[0].extent, 1);
+  EXPECT_EQ(loops[0].xStride, 4);
+  // A 1-row image where kh's stride equals the merged run: all three merge.
+  loops = planConvReduction(2, 3, 1, 1, 1, /*wp=*/3, /*cPadded=*/4);
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_EQ(loops[0].extent, 6);
+}
+
+TEST(X86VnniPlanningTest, KBlocks) {
+  KBlocking none = planKBlocks(300, 0);
+  EXPECT_EQ(none.blocks, 1);
+  EXPECT_EQ(none.blockSize, 300);
+  // 300 groups in blocks of at most 128: 3 even blocks of 100.
+  KBlocking three = planKBlocks(300, 128);
+  EXPECT_EQ(three.blocks, 3);
+  EXPECT_EQ(three.blockSize, 100);
+  KBlocking one = planKBlocks(128, 128);
+  EXPECT_EQ(one.blocks, 1);
+}
+
+} // namespace

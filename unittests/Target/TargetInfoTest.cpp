@@ -1,0 +1,93 @@
+//===- TargetInfoTest.cpp - target names and feature queries --------------===//
+//
+// Kernel choice comes from {triple, cpu, features} alone: none of these
+// expectations depends on the machine running the test.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantOpt/Target/TargetInfo.h"
+
+#include "llvm/Target/TargetMachine.h"
+
+#include <gtest/gtest.h>
+
+using quantopt::TargetInfo;
+
+namespace {
+
+TEST(TargetInfoTest, NamedTargetsResolve) {
+  std::optional<TargetInfo> x86 = TargetInfo::resolve("x86_64");
+  ASSERT_TRUE(x86);
+  EXPECT_EQ(x86->triple, "x86_64-unknown-linux-gnu");
+  EXPECT_EQ(x86->cpu, "x86-64-v4");
+  std::optional<TargetInfo> rv = TargetInfo::resolve("riscv64");
+  ASSERT_TRUE(rv);
+  EXPECT_EQ(rv->abi, "lp64d");
+  EXPECT_FALSE(TargetInfo::resolve("x86"));
+  EXPECT_FALSE(TargetInfo::resolve(""));
+}
+
+TEST(TargetInfoTest, X86_64HasVnni) {
+  EXPECT_TRUE(TargetInfo::resolve("x86_64")->hasAvx512Vnni());
+}
+
+// x86-64-v4 implies AVX-512 BW but not VNNI.
+TEST(TargetInfoTest, X86_64V4WithoutVnniFeatureHasNoVnni) {
+  TargetInfo info{"x86_64-unknown-linux-gnu", "x86-64-v4", "", ""};
+  EXPECT_TRUE(info.hasFeature("avx512bw"));
+  EXPECT_FALSE(info.hasAvx512Vnni());
+}
+
+TEST(TargetInfoTest, PlainX86_64CpuHasNoVnni) {
+  TargetInfo info{"x86_64-unknown-linux-gnu", "x86-64", "", ""};
+  EXPECT_FALSE(info.hasFeature("avx512bw"));
+  EXPECT_FALSE(info.hasAvx512Vnni());
+}
+
+// A CPU name implies the feature: Ice Lake server has VNNI with no +attr.
+TEST(TargetInfoTest, CpuImpliesVnni) {
+  TargetInfo info{"x86_64-unknown-linux-gnu", "icelake-server", "", ""};
+  EXPECT_TRUE(info.hasAvx512Vnni());
+  TargetInfo minus{"x86_64-unknown-linux-gnu", "icelake-server",
+                   "-avx512vnni", ""};
+  EXPECT_FALSE(minus.hasAvx512Vnni());
+}
+
+TEST(TargetInfoTest, AArch64HasNoVnni) {
+  std::optional<TargetInfo> arm = TargetInfo::resolve("aarch64");
+  ASSERT_TRUE(arm);
+  EXPECT_FALSE(arm->hasAvx512Vnni());
+  EXPECT_TRUE(arm->hasFeature("i8mm"));
+  // An x86 feature name on another triple is unknown, not a crash.
+  EXPECT_FALSE(arm->hasFeature("avx512vnni"));
+}
+
+TEST(TargetInfoTest, UnknownTripleHasNoFeatures) {
+  TargetInfo info{"nonsense-unknown-none", "", "+avx512vnni", ""};
+  EXPECT_FALSE(info.hasAvx512Vnni());
+  llvm::Expected<std::string> layout = info.getDataLayout();
+  EXPECT_FALSE(static_cast<bool>(layout));
+  llvm::consumeError(layout.takeError());
+}
+
+// The data layouts LLVM 22 uses for these triples (clang -### prints them).
+TEST(TargetInfoTest, DataLayoutFromTargetMachine) {
+  llvm::Expected<std::string> x86 =
+      TargetInfo::resolve("x86_64")->getDataLayout();
+  ASSERT_TRUE(static_cast<bool>(x86));
+  EXPECT_EQ(*x86, "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-"
+                  "f80:128-n8:16:32:64-S128");
+  llvm::Expected<std::string> rv =
+      TargetInfo::resolve("riscv64")->getDataLayout();
+  ASSERT_TRUE(static_cast<bool>(rv));
+  EXPECT_EQ(*rv, "e-m:e-p:64:64-i64:64-i128:128-n32:64-S128");
+}
+
+TEST(TargetInfoTest, HostResolvesToProcessTriple) {
+  std::optional<TargetInfo> host = TargetInfo::resolve("host");
+  ASSERT_TRUE(host);
+  EXPECT_FALSE(host->triple.empty());
+  EXPECT_FALSE(host->cpu.empty());
+}
+
+} // namespace
