@@ -4,9 +4,10 @@
 // (a size-1 dimension reads index 0), so nothing is materialized; its body is
 // the FixedPointBuilder transcription of the reference add.
 //
-// The pools iterate (n, oh, ow, kh, kw, c): the window loops sit outside the
-// channel loop, so the innermost loop walks contiguous NHWC channels and
-// LLVM vectorizes it. Padding is a tensor.pad with a value that cannot
+// The pools are a parallel linalg.generic over (n, oh, ow, c) whose body
+// folds the window with scf.for loops in registers: once LLVM unrolls the
+// short window loops, the innermost loop walks contiguous NHWC channels and
+// is vectorized. Padding is a tensor.pad with a value that cannot
 // change the result: the smallest code for max (every window holds a real
 // element, verified), code 0 for the average's raw sum (the real-position
 // count times the zero point is subtracted afterwards).
@@ -19,6 +20,7 @@
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -48,11 +50,14 @@ static Value truncateTo(OpBuilder &b, Location loc, Value value, Type type) {
 }
 
 /// Erases the constants FixedPointBuilder folded away inside a generic body.
-static void eraseDeadBodyOps(linalg::GenericOp generic) {
+/// Through the rewriter: the conversion driver tracks the ops a pattern
+/// creates, and erasing one behind its back leaves it a dangling pointer.
+static void eraseDeadBodyOps(RewriterBase &rewriter,
+                             linalg::GenericOp generic) {
   for (Operation &op :
        llvm::make_early_inc_range(llvm::reverse(*generic.getBlock())))
     if (isOpTriviallyDead(&op))
-      op.erase();
+      rewriter.eraseOp(&op);
 }
 
 /// The map of a broadcast operand of an elementwise op over `resultShape`:
@@ -93,35 +98,65 @@ static Value padSpatial(OpBuilder &b, Location loc, Value input,
   return tensor::PadOp::create(b, loc, paddedType, input, low, high, value);
 }
 
-/// A window reduction over the (padded) NHWC input into `init` with the
-/// loop order (n, oh, ow, kh, kw, c); `combine(b, loc, element, acc)`.
+/// A window reduction of the (padded) NHWC input into `init`:
+/// `combine(b, loc, element, acc)` folded over each window. A parallel
+/// linalg.generic over (n, oh, ow, c) whose body carries the accumulator in
+/// a register through scf.for loops over (kh, kw), reading the input with
+/// tensor.extract. LLVM fully unrolls the short window loops, which leaves
+/// the channel loop innermost with plain loads and one store: the loop it
+/// vectorizes along C. (A reduction iterator instead makes the innermost
+/// loop a read-modify-write of the output, which LLVM fully unrolls for
+/// 32 channels or fewer and then cannot vectorize, because the aligned
+/// malloc lowering hides that the output aliases no input.)
 static Value buildWindowReduction(
     OpBuilder &b, Location loc, Value padded, Value init,
     ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
     ArrayRef<int64_t> dilations,
     function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
-  MLIRContext *ctx = b.getContext();
-  AffineExpr n = getAffineDimExpr(0, ctx), oh = getAffineDimExpr(1, ctx),
-             ow = getAffineDimExpr(2, ctx), kh = getAffineDimExpr(3, ctx),
-             kw = getAffineDimExpr(4, ctx), c = getAffineDimExpr(5, ctx);
-  AffineMap inputMap = AffineMap::get(6, 0,
-                                      {n, oh * strides[0] + kh * dilations[0],
-                                       ow * strides[1] + kw * dilations[1], c},
-                                      ctx);
-  AffineMap outputMap = AffineMap::get(6, 0, {n, oh, ow, c}, ctx);
-  // tensor.empty of the window shape: linalg needs the kh, kw extents from
-  // an operand.
-  Value window = tensor::EmptyOp::create(b, loc, kernel, b.getI8Type());
-  AffineMap windowMap = AffineMap::get(6, 0, {kh, kw}, ctx);
-  using utils::IteratorType;
-  SmallVector<IteratorType> iterators = {
-      IteratorType::parallel,  IteratorType::parallel,  IteratorType::parallel,
-      IteratorType::reduction, IteratorType::reduction, IteratorType::parallel};
+  auto type = cast<RankedTensorType>(init.getType());
+  AffineMap identity = b.getMultiDimIdentityMap(4);
+  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
-      b, loc, init.getType(), ValueRange{padded, window}, init,
-      ArrayRef<AffineMap>{inputMap, windowMap, outputMap}, iterators,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc, combine(nb, nloc, args[0], args[2]));
+      b, loc, type, ValueRange{}, init, ArrayRef<AffineMap>{identity},
+      iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        SmallVector<Value> idx;
+        for (int64_t d = 0; d < 4; ++d)
+          idx.push_back(linalg::IndexOp::create(nb, nloc, d));
+        Value zero = arith::ConstantIndexOp::create(nb, nloc, 0);
+        Value one = arith::ConstantIndexOp::create(nb, nloc, 1);
+        // index * factor, folded when the factor is 1.
+        auto scaled = [&](OpBuilder &ob, Value index, int64_t factor) {
+          if (factor == 1)
+            return index;
+          return arith::MulIOp::create(
+                     ob, nloc, index,
+                     arith::ConstantIndexOp::create(ob, nloc, factor))
+              .getResult();
+        };
+        auto bound = [&](int64_t v) -> Value {
+          return arith::ConstantIndexOp::create(nb, nloc, v);
+        };
+        Value rowBase = scaled(nb, idx[1], strides[0]);
+        Value colBase = scaled(nb, idx[2], strides[1]);
+        Value kernelH = bound(kernel[0]), kernelW = bound(kernel[1]);
+        auto outer = scf::ForOp::create(
+            nb, nloc, zero, kernelH, one, ValueRange{args[0]},
+            [&](OpBuilder &hb, Location, Value kh, ValueRange hArgs) {
+              Value row = arith::AddIOp::create(hb, nloc, rowBase,
+                                                scaled(hb, kh, dilations[0]));
+              auto inner = scf::ForOp::create(
+                  hb, nloc, zero, kernelW, one, hArgs,
+                  [&](OpBuilder &wb, Location, Value kw, ValueRange wArgs) {
+                    Value col = arith::AddIOp::create(
+                        wb, nloc, colBase, scaled(wb, kw, dilations[1]));
+                    Value x = tensor::ExtractOp::create(
+                        wb, nloc, padded, ValueRange{idx[0], row, col, idx[3]});
+                    scf::YieldOp::create(wb, nloc,
+                                         combine(wb, nloc, x, wArgs.front()));
+                  });
+              scf::YieldOp::create(hb, nloc, inner.getResults());
+            });
+        linalg::YieldOp::create(nb, nloc, outer.getResults());
       });
   return generic.getResult(0);
 }
@@ -208,7 +243,7 @@ struct IntAddConverter : OpConversionPattern<IntAddOp> {
           }
           linalg::YieldOp::create(b, nloc, truncateTo(b, nloc, y, storageType));
         });
-    eraseDeadBodyOps(generic);
+    eraseDeadBodyOps(rewriter, generic);
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }

@@ -1,20 +1,29 @@
 // RUN: quant-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(qnt-to-linalg))" | FileCheck %s
 
 // Max pool of u8 codes: padding and the initial value are the smallest code
-// (0 unsigned), which never beats a real element; the window loops (d3, d4)
-// sit outside the channel loop d5, so the innermost loop walks contiguous
-// channels. Input index: oh * 2 + kh (stride 2), ow + kw * 2 (dilation 2).
-// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 + d4 * 2, d5)>
-// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4)>
-// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>
+// (0 unsigned), which never beats a real element. A parallel generic over
+// (n, oh, ow, c) folds each window in a register with scf.for loops over
+// kh and kw (once LLVM unrolls them the channel loop is innermost and
+// vectorized). Input index: oh * 2 + kh (stride 2), ow + kw * 2 (dilation 2).
 // CHECK-LABEL: func.func @max_u8
 // CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 1, 0] high[0, 0, 0, 0]
 // CHECK: tensor.yield %c0_i8
 // CHECK: } : tensor<1x4x4x2xi8> to tensor<1x4x5x2xi8>
 // CHECK: %[[INIT:.*]] = linalg.fill ins(%c0_i8{{.*}} : i8) outs(%{{.*}} : tensor<1x2x3x2xi8>)
-// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[WIN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
-// CHECK-SAME: ins(%[[P]], %{{.*}} : tensor<1x4x5x2xi8>, tensor<2x2xi8>) outs(%[[INIT]] : tensor<1x2x3x2xi8>)
-// CHECK: arith.maxui
+// CHECK: linalg.generic {{{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%[[INIT]] : tensor<1x2x3x2xi8>)
+// CHECK: ^bb0(%[[OUT:.*]]: i8):
+// CHECK: %[[N:.*]] = linalg.index 0
+// CHECK: %[[OH:.*]] = linalg.index 1
+// CHECK: %[[OW:.*]] = linalg.index 2
+// CHECK: %[[C:.*]] = linalg.index 3
+// CHECK: %[[ROW0:.*]] = arith.muli %[[OH]], %c2
+// CHECK: scf.for %[[KH:.*]] = %c0 to %c2{{.*}} step %c1 iter_args(%[[A0:.*]] = %[[OUT]]) -> (i8)
+// CHECK: %[[ROW:.*]] = arith.addi %[[ROW0]], %[[KH]]
+// CHECK: scf.for %[[KW:.*]] = %c0 to %c2{{.*}} step %c1 iter_args(%[[A1:.*]] = %[[A0]]) -> (i8)
+// CHECK: %[[DW:.*]] = arith.muli %[[KW]], %c2
+// CHECK: %[[COL:.*]] = arith.addi %[[OW]], %[[DW]]
+// CHECK: %[[X:.*]] = tensor.extract %[[P]][%[[N]], %[[ROW]], %[[COL]], %[[C]]] : tensor<1x4x5x2xi8>
+// CHECK: arith.maxui %[[X]], %[[A1]] : i8
 func.func @max_u8(%x: tensor<1x4x4x2xi8>) -> tensor<1x2x3x2xi8> {
   %y = qnt.int_max_pool2d %x {dilations = array<i64: 1, 2>, input_unsigned, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0, 1, 0>, strides = array<i64: 2, 1>}
        : tensor<1x4x4x2xi8> -> tensor<1x2x3x2xi8>
@@ -37,7 +46,7 @@ func.func @max_i8(%x: tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8> {
 // -----
 
 // Average pool, 3x3 input, 2x2 window, stride 2, top/left padding 1: raw
-// codes (padding 0) are summed in i32, then the real-position counts
+// codes (padding 0) are summed in i32 (the same register form), then the real-position counts
 // [[1, 2], [2, 4]] (row 0 of the output sees 1 input row, row 1 two; the
 // same for columns) and the per-channel zero points [1, -2] are constant
 // operands: s = sum - count * z, y = clamp(z + (s +- count / 2) / count).
@@ -48,8 +57,9 @@ func.func @max_i8(%x: tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8> {
 // CHECK: tensor.yield %c0_i8
 // CHECK: %[[SUM:.*]] = linalg.generic
 // CHECK-SAME: outs(%{{.*}} : tensor<1x2x2x2xi32>)
-// CHECK: arith.extsi %{{.*}} : i8 to i32
-// CHECK: arith.addi
+// CHECK: tensor.extract %[[P]]
+// CHECK: %[[E:.*]] = arith.extsi %{{.*}} : i8 to i32
+// CHECK: arith.addi %{{.*}}, %[[E]] : i32
 // CHECK: %[[COUNTS:.*]] = arith.constant dense<{{\[}}[1, 2], [2, 4]]> : tensor<2x2xi32>
 // CHECK: %[[ZPS:.*]] = arith.constant dense<[1, -2]> : tensor<2xi32>
 // CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[CNT]], #[[CH]], #{{.*}}]

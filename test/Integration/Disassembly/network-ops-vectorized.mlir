@@ -4,7 +4,9 @@
 // network-ops-run.mlir): the left shift by 20 of the integer add, the f32
 // products of the float add, the unsigned max of the max pool and the
 // widening sum of the average pool are vector instructions inside each
-// function's own code. The float add keeps its two products and one add
+// function's own code, with 64 channels and with 32 i16 channels (a 3x3
+// window, the short channel loop that a reduction-iterator form left
+// scalar). The float add keeps its two products and one add
 // (ONNX Runtime's rounding): no fused multiply-add.
 // RUN: quant-opt %S/Inputs/network-ops.mlir --qnt-to-llvm=target=x86_64 | quant-translate --emit=obj -o %t.x86.o
 // RUN: llvm-objdump -d %t.x86.o | FileCheck %s --check-prefix=X86
@@ -26,6 +28,9 @@
 // X86-LABEL: <avg_pool_u8>:
 // X86-NOT: {{^[0-9a-f]+ <[^.]}}
 // X86: vpaddd {{.*}}%{{[yz]}}mm
+// X86-LABEL: <max_pool_i16_c32>:
+// X86-NOT: {{^[0-9a-f]+ <[^.]}}
+// X86: vpmaxsw {{.*}}%{{[yz]}}mm
 
 // A64-LABEL: <add_i8>:
 // A64-NOT: {{^[0-9a-f]+ <[^.]}}
@@ -40,6 +45,9 @@
 // A64-LABEL: <avg_pool_u8>:
 // A64-NOT: {{^[0-9a-f]+ <[^.]}}
 // A64: uaddw{{2?[[:space:]]+}}v{{[0-9]+}}.4s
+// A64-LABEL: <max_pool_i16_c32>:
+// A64-NOT: {{^[0-9a-f]+ <[^.]}}
+// A64: smax{{[[:space:]]+}}v{{[0-9]+}}.8h
 
 // RV-LABEL: <add_i8>:
 // RV-NOT: {{^[0-9a-f]+ <[^.]}}
@@ -54,3 +62,6 @@
 // RV-LABEL: <avg_pool_u8>:
 // RV-NOT: {{^[0-9a-f]+ <[^.]}}
 // RV: vwaddu.wv
+// RV-LABEL: <max_pool_i16_c32>:
+// RV-NOT: {{^[0-9a-f]+ <[^.]}}
+// RV: vmax.vv

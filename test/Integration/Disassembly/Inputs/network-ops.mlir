@@ -1,4 +1,4 @@
-// Inputs of network-ops-vectorized.mlir: 64 channels, NHWC.
+// Inputs of network-ops-vectorized.mlir: NHWC, 64 channels (32 for the i16 pool).
 !A = !quant.uniform<i8:f32, 0.05:-3>
 !B = !quant.uniform<i8:f32, 0.1:4>
 !Y = !quant.uniform<i8:f32, 0.125:-1>
@@ -18,4 +18,9 @@ func.func @max_pool_u8(%x: tensor<1x8x8x64x!X>) -> tensor<1x4x4x64x!X> {
 func.func @avg_pool_u8(%x: tensor<1x8x8x64x!X>) -> tensor<1x1x1x64x!X> {
   %p = qnt.avg_pool2d %x {kernel = array<i64: 8, 8>} : tensor<1x8x8x64x!X> -> tensor<1x1x1x64x!X>
   return %p : tensor<1x1x1x64x!X>
+}
+!S = !quant.uniform<i16:f32, 0.001:5>
+func.func @max_pool_i16_c32(%x: tensor<1x8x8x32x!S>) -> tensor<1x4x4x32x!S> {
+  %m = qnt.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 1, 0>} : tensor<1x8x8x32x!S> -> tensor<1x4x4x32x!S>
+  return %m : tensor<1x4x4x32x!S>
 }
