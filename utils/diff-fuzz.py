@@ -103,7 +103,8 @@ class Tools:
                 sys.exit("diff-fuzz: missing tool %s (build first)" % tool)
 
     def commands(self, path):
-        return ("%s %s > ref.txt" % (self.ref_run, path),
+        return ("%s %s --mlir-print-op-generic | %s - > ref.txt"
+                % (self.quant_opt, path, self.ref_run),
                 "%s %s %s | %s > compiled.txt" % (self.quant_opt, path, self.pipeline,
                                                   " ".join(self.runner)))
 
@@ -117,7 +118,10 @@ class Tools:
                     p.stderr.decode(errors="replace")[-3000:]))
             return p.stdout
         try:
-            ref = call([self.ref_run, path])
+            # quant-ref-run reads qnt ops in generic form only
+            # (docs/ReferenceModel.md): a parse/print round trip, no pass.
+            generic = call([self.quant_opt, path, "--mlir-print-op-generic"])
+            ref = call([self.ref_run, "-"], stdin=generic)
             llvm = call([self.quant_opt, path, self.pipeline])
             got = call(self.runner, stdin=llvm)
         except (RuntimeError, subprocess.TimeoutExpired) as e:
