@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
-# The main command: installs what is missing, builds, compiles the example
-# network (examples/tiny-cnn.mlir) to native code with quant-opt, runs it,
-# runs the same module on the reference model, and prints both with the
-# agreement count. Then compiles it for each named target whose runner is
-# there (x86_64 natively on an AVX-512 VNNI host, aarch64 and riscv64 under
-# qemu-user) with utils/run-on-target.py and prints one agreement line per
-# target.
+# The main command: installs what is missing and builds, then
+#  1. imports the three quantized digits networks of examples/models/ (QDQ
+#     ONNX exported by torch) with quant-import-onnx, compiles them for the
+#     host and for every target this machine can run (x86_64 natively on an
+#     AVX-512 VNNI host, aarch64 and riscv64 under qemu-user), runs them on
+#     the 360 held-out digits and prints the accuracy table
+#     (examples/models/evaluate.py --check: fails unless every row meets the
+#     bar of docs/ONNXImport.md);
+#  2. compiles a hand-written qnt module (default examples/tiny-cnn.mlir) with
+#     quant-opt, runs it, runs it on the reference model and prints both with
+#     the agreement count, then one agreement line per target.
+# `scripts/run-example.sh FILE.mlir` runs step 2 only, on FILE.mlir.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 export BUILD_DIR
 LLVM_PREFIX=${LLVM_PREFIX:-/usr/lib/llvm-22}
 MODEL=${1:-$ROOT/examples/tiny-cnn.mlir}
+# Debian's interpreter: python3-numpy and python3-onnx are installed for it.
+PYTHON=${PYTHON:-/usr/bin/python3}
 
 "$ROOT/scripts/install-deps.sh"
 "$ROOT/scripts/build.sh"
+
+if [ $# -eq 0 ]; then
+  echo "== digits networks: import (quant-import-onnx), compile, run on the held-out digits"
+  "$PYTHON" "$ROOT/examples/models/evaluate.py" --build-dir "$BUILD_DIR" \
+    --targets auto --check
+  echo
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
