@@ -8,6 +8,7 @@
 
 #include "QuantOpt/Reference/Kernels.h"
 
+#include "KernelSupport.h"
 #include "QuantOpt/Reference/WindowArithmetic.h"
 
 #include <algorithm>
@@ -17,29 +18,9 @@
 #include <string>
 
 using namespace quantopt::ref;
+using namespace quantopt::ref::support;
 
 namespace {
-
-/// Reports a broken invariant and aborts. The library has no exceptions (it
-/// links into LLVM tools built with -fno-exceptions) and must not return
-/// wrong numbers, so this is the only way out.
-[[noreturn]] void fatal(const char *kernel, const std::string &message) {
-  std::fprintf(stderr, "quantopt::ref::%s: %s\n", kernel, message.c_str());
-  std::fflush(stderr);
-  std::abort();
-}
-
-std::string str(int64_t v) { return std::to_string(v); }
-
-int64_t numElements(const char *kernel, const std::vector<int64_t> &shape) {
-  int64_t count = 1;
-  for (int64_t dim : shape) {
-    if (dim < 0)
-      fatal(kernel, "negative dimension " + str(dim));
-    count *= dim;
-  }
-  return count;
-}
 
 void checkParams(const char *kernel, const QuantParams &p,
                  const std::vector<int64_t> &shape) {
@@ -80,13 +61,6 @@ struct ChannelOf {
     return size <= 1 ? 0 : (index / inner) % size;
   }
 };
-
-void checkSize(const char *kernel, const char *what, size_t actual,
-               int64_t expected) {
-  if ((int64_t)actual != expected)
-    fatal(kernel, std::string(what) + " has " + str(actual) +
-                      " elements, expected " + str(expected));
-}
 
 int32_t checkedAccumulator(const char *kernel, int64_t value,
                            int64_t flatIndex) {

@@ -8,6 +8,7 @@
 
 #include "QuantOpt/Reference/NetworkKernels.h"
 
+#include "KernelSupport.h"
 #include "QuantOpt/Reference/WindowArithmetic.h"
 
 #include <algorithm>
@@ -17,36 +18,9 @@
 #include <string>
 
 using namespace quantopt::ref;
+using namespace quantopt::ref::support;
 
 namespace {
-
-[[noreturn]] void fatal(const char *kernel, const std::string &message) {
-  std::fprintf(stderr, "quantopt::ref::%s: %s\n", kernel, message.c_str());
-  std::fflush(stderr);
-  std::abort();
-}
-
-std::string str(int64_t v) { return std::to_string(v); }
-
-int64_t numElements(const char *kernel, const std::vector<int64_t> &shape) {
-  int64_t count = 1;
-  for (int64_t dim : shape) {
-    if (dim < 0)
-      fatal(kernel, "negative dimension " + str(dim));
-    std::optional<int64_t> next = checkedMul(count, dim);
-    if (!next)
-      fatal(kernel, "element count overflows int64");
-    count = *next;
-  }
-  return count;
-}
-
-void checkSize(const char *kernel, const char *what, size_t actual,
-               int64_t expected) {
-  if ((int64_t)actual != expected)
-    fatal(kernel, std::string(what) + " has " + str(actual) +
-                      " elements, expected " + str(expected));
-}
 
 void checkPerTensor(const char *kernel, const char *what,
                     const QuantParams &p) {
