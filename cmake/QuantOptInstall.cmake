@@ -35,9 +35,18 @@ install(TARGETS ${QUANT_OPT_EXPORTED_LIBS}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS quant-opt quant-translate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-# The ONNX importer tool. Its library is not exported: a static
-# QuantOptONNXImport would make every consumer find ONNX and protobuf.
-if(TARGET quant-import-onnx)
+# The ONNX importer: the tool, and its library in an export set of its own
+# (QuantOpt::QuantOptONNXImport), so that only consumers of the importer
+# need ONNX and protobuf (QuantOptConfig.cmake loads it when they are found).
+if(TARGET QuantOptONNXImport)
+  target_include_directories(QuantOptONNXImport INTERFACE
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  install(TARGETS QuantOptONNXImport
+    EXPORT QuantOptONNXImportTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT QuantOptONNXImportTargets
+    NAMESPACE QuantOpt::
+    DESTINATION ${QUANT_OPT_INSTALL_CMAKEDIR})
   install(TARGETS quant-import-onnx RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 install(TARGETS QuantOptPlugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -17,3 +17,12 @@ echo "$out"
 # 0.5 / 0.25 + 128 = 130 and -0.5 / 0.25 + 128 = 126 (the contract's example).
 grep -q 'qnt.constant dense<\[130, 126\]> : tensor<2xui8>' <<<"$out"
 echo "install + find_package(QuantOpt): OK"
+# The importer library, when the package has it: the digits MLP imports into
+# one @main on qnt ops.
+if [ -x "$work/consumer/onnx-consumer" ]; then
+  out=$("$work/consumer/onnx-consumer" "$src/examples/models/digits_mlp.onnx")
+  grep -q 'func.func @main' <<<"$out"
+  grep -q 'qnt.matmul' <<<"$out"
+  echo "install + QuantOpt::QuantOptONNXImport: OK"
+fi
+
