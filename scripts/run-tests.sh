@@ -78,7 +78,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 test_asan() {
   local rc=0
-  "$LLVM_PREFIX/bin/lit" -s "$ASAN_BUILD_DIR/test" || rc=1
+  "$LLVM_PREFIX/bin/lit" -sv "$ASAN_BUILD_DIR/test" || rc=1
   # The install test builds a downstream project against the installed,
   # instrumented libraries: it needs the same sanitizer flags.
   local san=-fsanitize=address,undefined,fuzzer-no-link
