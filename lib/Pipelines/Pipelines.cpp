@@ -238,6 +238,7 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   // llvm.func bodies of an already lowered module pass through unchanged.
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(qnt::createQntEraseEmptyResults());
   funcPm.addPass(qnt::createQntNetworkToInteger());
   funcPm.addPass(qnt::createQntFoldZeroPoints());
   funcPm.addPass(qnt::createQntSymmetricWeights());

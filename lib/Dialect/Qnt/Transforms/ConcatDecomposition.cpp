@@ -31,6 +31,10 @@ struct ConcatDecomposition : OpRewritePattern<ConcatOp> {
     SmallVector<Value> operands;
     for (Value input : op.getInputs()) {
       auto type = cast<RankedTensorType>(input.getType());
+      // An operand without elements contributes nothing, and a slice of it
+      // at the end of the result would start out of bounds.
+      if (type.getNumElements() == 0)
+        continue;
       quantopt::ref::QuantParams in =
           getQuantParams(getUniformElementType(type));
       auto target = type.clone(yType.getElementType());
@@ -52,6 +56,11 @@ struct ConcatDecomposition : OpRewritePattern<ConcatOp> {
             quant::StorageCastOp::create(rewriter, op.getLoc(), target, codes);
       }
       operands.push_back(input);
+    }
+    if (operands.empty()) {
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, yType.getShape(),
+                                                   yType.getElementType());
+      return success();
     }
     if (operands.size() == 1) {
       rewriter.replaceOp(op, operands.front());

@@ -146,7 +146,8 @@ buildIntegerOperands(RewriterBase &rewriter, Contraction c,
       (!biasCodes || biasCodes->isSplat())) {
     int64_t code = readCode(wCodes->getSplatValue<APInt>(), wType);
     int64_t correction = c.k * int64_t(zx) * (wParams.zeroPoint(0) - code);
-    if (biasCodes)
+    // With no output channel an empty splat bias holds no value to read.
+    if (biasCodes && c.n > 0)
       correction += readCode(biasCodes->getSplatValue<APInt>(), biasType);
     FailureOr<SmallVector<int32_t>> folded =
         narrowToI32(c.op, {correction},

@@ -185,6 +185,26 @@ def QntStripQuantTypes : Pass<"qnt-strip-quant-types", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def QntEraseEmptyResults : Pass<"qnt-erase-empty-results", "func::FuncOp"> {
+  let summary = "Replace qnt ops whose results hold no element by tensor.empty";
+  let description = [{
+    A tensor with a zero-sized dimension holds no value, so a `qnt` op whose
+    results all have zero elements computes nothing: it becomes a
+    `tensor.empty` of its result type. Runs first in `--qnt-to-llvm`, so no
+    later rewrite has to reason about empty shapes (the lowering's slices
+    into an empty buffer would be out of bounds), and constant operands of
+    an empty op (an empty splat bias, say) are never read.
+
+    ```mlir
+    %c = qnt.concat %a, %b {axis = 1 : i64}
+         : tensor<0x2x!Q>, tensor<0x1x!Q> -> tensor<0x3x!Q>
+    // becomes
+    %c = tensor.empty() : tensor<0x3x!Q>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def QntNetworkToInteger : Pass<"qnt-network-to-integer", "func::FuncOp"> {
   let summary = "Rewrite add, pooling and concat into explicit integer IR";
   let description = [{
