@@ -20,6 +20,14 @@ using namespace mlir::qnt;
 /// expanded to every element: beyond 2^26 elements (64 MiB of i8 codes) it
 /// stays unfolded instead of exhausting memory. A non-splat constant already
 /// holds its elements, so folding it costs memory in proportion.
+/// The codes of a folded quantized operand: `qnt.constant` folds to a
+/// `#qnt.codes` (never a bare dense attribute, see QntAttributes.td).
+static DenseIntElementsAttr getCodes(Attribute attr) {
+  if (auto codes = dyn_cast_if_present<CodesAttr>(attr))
+    return codes.getCodes();
+  return {};
+}
+
 static bool mayExpand(DenseElementsAttr attr) {
   return !attr.isSplat() || attr.getNumElements() <= (int64_t(1) << 26);
 }
@@ -35,7 +43,8 @@ OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
   if (input.isSplat() && !isPerAxis(quantType)) {
     std::vector<int32_t> code = quantopt::ref::quantize(
         {input.getSplatValue<float>()}, {1}, getQuantParams(quantType));
-    return buildSplatCodesAttr(type.getShape(), quantType, code.front());
+    return CodesAttr::get(
+        type, buildSplatCodesAttr(type.getShape(), quantType, code.front()));
   }
   if (!mayExpand(input))
     return {};
@@ -44,11 +53,11 @@ OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
       std::vector<float>(values.begin(), values.end()),
       std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
       getQuantParams(quantType));
-  return buildCodesAttr(type.getShape(), quantType, codes);
+  return CodesAttr::get(type, buildCodesAttr(type.getShape(), quantType, codes));
 }
 
 OpFoldResult DequantizeOp::fold(FoldAdaptor adaptor) {
-  auto input = dyn_cast_if_present<DenseIntElementsAttr>(adaptor.getInput());
+  DenseIntElementsAttr input = getCodes(adaptor.getInput());
   if (!input)
     return {};
   RankedTensorType type = getInput().getType();
@@ -70,7 +79,7 @@ OpFoldResult DequantizeOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
-  auto input = dyn_cast_if_present<DenseIntElementsAttr>(adaptor.getInput());
+  DenseIntElementsAttr input = getCodes(adaptor.getInput());
   if (!input)
     return {};
   std::optional<quantopt::ref::RoundingMode> mode =
@@ -88,7 +97,9 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
     std::vector<int32_t> code = quantopt::ref::requantize(
         {static_cast<int32_t>(readCode(input.getSplatValue<APInt>(), inQuant))},
         {1}, getQuantParams(inQuant), getQuantParams(outQuant), *mode, clamp);
-    return buildSplatCodesAttr(inType.getShape(), outQuant, code.front());
+    return CodesAttr::get(
+        getOutput().getType(),
+        buildSplatCodesAttr(inType.getShape(), outQuant, code.front()));
   }
   if (!mayExpand(input))
     return {};
@@ -96,10 +107,13 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
       readCodes(input, inQuant),
       std::vector<int64_t>(inType.getShape().begin(), inType.getShape().end()),
       getQuantParams(inQuant), getQuantParams(outQuant), *mode, clamp);
-  return buildCodesAttr(inType.getShape(), outQuant, codes);
+  return CodesAttr::get(getOutput().getType(),
+                        buildCodesAttr(inType.getShape(), outQuant, codes));
 }
 
-OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+OpFoldResult ConstantOp::fold(FoldAdaptor) {
+  return CodesAttr::get(getOutput().getType(), getValue());
+}
 
 namespace {
 /// `quant.scast` of an integer constant is a quantized constant: rewriting it
