@@ -3,8 +3,10 @@
 // #qnt.codes attribute, which upstream folders do not take for dense
 // elements; they used to reshape or splat the bare storage codes into the
 // quantized type and crash. The codes must survive -canonicalize untouched,
-// and after qnt-strip-quant-types the integer folders must produce the
-// reshaped / sliced codes worked out by hand below.
+// static reshapes and splat slices of a per-tensor constant become a
+// qnt.constant of the codes worked out by hand below (our canonicalization);
+// the rest must survive -canonicalize, and after qnt-strip-quant-types the
+// integer folders must produce the same codes.
 // RUN: quant-opt %s -canonicalize | FileCheck %s
 // RUN: quant-opt %s -canonicalize --qnt-strip-quant-types -canonicalize | FileCheck %s --check-prefix=STRIP
 // RUN: quant-opt %s -canonicalize --qnt-to-llvm | FileCheck %s --check-prefix=LLVM
@@ -13,8 +15,8 @@
 !A = !quant.uniform<i32:f32, 0.25>
 
 // CHECK-LABEL: func.func @expand
-// CHECK: %[[C:.*]] = qnt.constant dense<[1, 2]> : tensor<2xi8>
-// CHECK: tensor.expand_shape %[[C]] {{\[}}[0, 1]] output_shape [1, 2]
+// CHECK-NEXT: %[[C:.*]] = qnt.constant dense<{{\[}}[1, 2]]> : tensor<1x2xi8>
+// CHECK-NEXT: return %[[C]]
 // STRIP-LABEL: func.func @expand
 // STRIP: arith.constant dense<{{\[}}[1, 2]]> : tensor<1x2xi8>
 // LLVM-DAG: llvm.mlir.global private constant @{{.*}}(dense<{{\[}}[1, 2]]> : tensor<1x2xi8>)
@@ -26,8 +28,8 @@ func.func @expand() -> tensor<1x2x!I> {
 }
 
 // CHECK-LABEL: func.func @collapse
-// CHECK: %[[C:.*]] = qnt.constant dense<{{\[}}[1, 2], [3, 4]]> : tensor<2x2xi8>
-// CHECK: tensor.collapse_shape %[[C]] {{\[}}[0, 1]]
+// CHECK-NEXT: %[[C:.*]] = qnt.constant dense<[1, 2, 3, 4]> : tensor<4xi8>
+// CHECK-NEXT: return %[[C]]
 // STRIP-LABEL: func.func @collapse
 // STRIP: arith.constant dense<[1, 2, 3, 4]> : tensor<4xi8>
 // LLVM-DAG: llvm.func @collapse()
@@ -37,10 +39,11 @@ func.func @collapse() -> tensor<4x!I> {
   return %e : tensor<4x!I>
 }
 
-// A splat slice folded through resizeSplat before the fix.
+// A splat slice folded through resizeSplat into the quantized type before
+// the fix.
 // CHECK-LABEL: func.func @splat_slice
-// CHECK: %[[C:.*]] = qnt.constant dense<7> : tensor<4xi8>
-// CHECK: tensor.extract_slice %[[C]][1] [2] [1]
+// CHECK-NEXT: %[[C:.*]] = qnt.constant dense<7> : tensor<2xi8>
+// CHECK-NEXT: return %[[C]]
 // STRIP-LABEL: func.func @splat_slice
 // STRIP: arith.constant dense<7> : tensor<2xi8>
 // LLVM-DAG: llvm.mlir.global private constant @{{.*}}(dense<7> : tensor<2xi8>)
@@ -109,9 +112,8 @@ func.func @concat() -> tensor<4x!I> {
 // qnt.quantize of an f32 constant folds to codes [1.0, 2.5, -3.0] / 0.5 =
 // [2, 5, -6], then reshaped.
 // CHECK-LABEL: func.func @quantize_expand
-// CHECK-NOT: qnt.quantize
-// CHECK: %[[C:.*]] = qnt.constant dense<[2, 5, -6]> : tensor<3xi8>
-// CHECK: tensor.expand_shape %[[C]]
+// CHECK-NEXT: %[[C:.*]] = qnt.constant dense<{{\[}}[2, 5, -6]]> : tensor<1x3xi8>
+// CHECK-NEXT: return %[[C]]
 // STRIP-LABEL: func.func @quantize_expand
 // STRIP: arith.constant dense<{{\[}}[2, 5, -6]]> : tensor<1x3xi8>
 // LLVM-DAG: llvm.func @quantize_expand()
@@ -125,9 +127,8 @@ func.func @quantize_expand() -> tensor<1x3x!I> {
 // qnt.requantize of a constant: codes [4, -6, 8] at 0.25 are 1.0, -1.5, 2.0,
 // codes [2, -3, 4] at 0.5 (no ties).
 // CHECK-LABEL: func.func @requantize_collapse
-// CHECK-NOT: qnt.requantize
-// CHECK: %[[C:.*]] = qnt.constant dense<{{\[}}[2, -3, 4]]> : tensor<1x3xi8>
-// CHECK: tensor.collapse_shape %[[C]]
+// CHECK-NEXT: %[[C:.*]] = qnt.constant dense<[2, -3, 4]> : tensor<3xi8>
+// CHECK-NEXT: return %[[C]]
 // STRIP-LABEL: func.func @requantize_collapse
 // STRIP: arith.constant dense<[2, -3, 4]> : tensor<3xi8>
 // LLVM-DAG: llvm.func @requantize_collapse()

@@ -10,6 +10,7 @@
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "QuantOpt/Reference/FixedPoint.h"
 #include "QuantOpt/Reference/Kernels.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -53,7 +54,8 @@ OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
       std::vector<float>(values.begin(), values.end()),
       std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
       getQuantParams(quantType));
-  return CodesAttr::get(type, buildCodesAttr(type.getShape(), quantType, codes));
+  return CodesAttr::get(type,
+                        buildCodesAttr(type.getShape(), quantType, codes));
 }
 
 OpFoldResult DequantizeOp::fold(FoldAdaptor adaptor) {
@@ -143,8 +145,59 @@ struct StorageCastOfConstant : OpRewritePattern<quant::StorageCastOp> {
     return success();
   }
 };
+
+/// A static reshape of `qnt.constant` is a constant of the same codes in the
+/// new shape. Upstream's own fold cannot do this (the fold value of a
+/// quantized constant is `#qnt.codes`, see QntAttributes.td); doing it here
+/// keeps reshaped weights visible to matchQuantizedConstant.
+template <typename ReshapeOp>
+struct ReshapeOfConstant : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern<ReshapeOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getSrc().template getDefiningOp<ConstantOp>();
+    RankedTensorType resultType = op.getResultType();
+    // Per-axis parameters follow an axis whose meaning a reshape changes:
+    // those stay reshapes rather than become constants that fail to verify.
+    if (!constant || !resultType.hasStaticShape() ||
+        isPerAxis(getUniformElementType(resultType)))
+      return failure();
+    DenseIntElementsAttr codes = constant.getValue();
+    auto codesType =
+        RankedTensorType::get(resultType.getShape(), codes.getElementType());
+    rewriter.replaceOpWithNewOp<ConstantOp>(
+        op, resultType, cast<DenseIntElementsAttr>(codes.reshape(codesType)));
+    return success();
+  }
+};
+
+/// A static slice of a splat `qnt.constant` is a smaller splat (the same
+/// fold upstream does for dense splats through resizeSplat).
+struct SliceOfSplatConstant : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getSource().getDefiningOp<ConstantOp>();
+    RankedTensorType resultType = op.getResultType();
+    if (!constant || !constant.getValue().isSplat() ||
+        !resultType.hasStaticShape() ||
+        isPerAxis(getUniformElementType(resultType)))
+      return failure();
+    DenseIntElementsAttr codes = constant.getValue();
+    auto codesType =
+        RankedTensorType::get(resultType.getShape(), codes.getElementType());
+    rewriter.replaceOpWithNewOp<ConstantOp>(
+        op, resultType,
+        cast<DenseIntElementsAttr>(codes.resizeSplat(codesType)));
+    return success();
+  }
+};
 } // namespace
 
 void QntDialect::getCanonicalizationPatterns(RewritePatternSet &results) const {
-  results.add<StorageCastOfConstant>(getContext());
+  results.add<StorageCastOfConstant, ReshapeOfConstant<tensor::ExpandShapeOp>,
+              ReshapeOfConstant<tensor::CollapseShapeOp>, SliceOfSplatConstant>(
+      getContext());
 }
