@@ -10,6 +10,7 @@
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "QuantOpt/Reference/FixedPoint.h"
 #include "QuantOpt/Reference/Kernels.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -20,6 +21,14 @@ using namespace mlir::qnt;
 /// expanded to every element: beyond 2^26 elements (64 MiB of i8 codes) it
 /// stays unfolded instead of exhausting memory. A non-splat constant already
 /// holds its elements, so folding it costs memory in proportion.
+/// The codes of a folded quantized operand: `qnt.constant` folds to a
+/// `#qnt.codes` (never a bare dense attribute, see QntAttributes.td).
+static DenseIntElementsAttr getCodes(Attribute attr) {
+  if (auto codes = dyn_cast_if_present<CodesAttr>(attr))
+    return codes.getCodes();
+  return {};
+}
+
 static bool mayExpand(DenseElementsAttr attr) {
   return !attr.isSplat() || attr.getNumElements() <= (int64_t(1) << 26);
 }
@@ -35,7 +44,8 @@ OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
   if (input.isSplat() && !isPerAxis(quantType)) {
     std::vector<int32_t> code = quantopt::ref::quantize(
         {input.getSplatValue<float>()}, {1}, getQuantParams(quantType));
-    return buildSplatCodesAttr(type.getShape(), quantType, code.front());
+    return CodesAttr::get(
+        type, buildSplatCodesAttr(type.getShape(), quantType, code.front()));
   }
   if (!mayExpand(input))
     return {};
@@ -44,11 +54,12 @@ OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
       std::vector<float>(values.begin(), values.end()),
       std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
       getQuantParams(quantType));
-  return buildCodesAttr(type.getShape(), quantType, codes);
+  return CodesAttr::get(type,
+                        buildCodesAttr(type.getShape(), quantType, codes));
 }
 
 OpFoldResult DequantizeOp::fold(FoldAdaptor adaptor) {
-  auto input = dyn_cast_if_present<DenseIntElementsAttr>(adaptor.getInput());
+  DenseIntElementsAttr input = getCodes(adaptor.getInput());
   if (!input)
     return {};
   RankedTensorType type = getInput().getType();
@@ -70,7 +81,7 @@ OpFoldResult DequantizeOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
-  auto input = dyn_cast_if_present<DenseIntElementsAttr>(adaptor.getInput());
+  DenseIntElementsAttr input = getCodes(adaptor.getInput());
   if (!input)
     return {};
   std::optional<quantopt::ref::RoundingMode> mode =
@@ -88,7 +99,9 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
     std::vector<int32_t> code = quantopt::ref::requantize(
         {static_cast<int32_t>(readCode(input.getSplatValue<APInt>(), inQuant))},
         {1}, getQuantParams(inQuant), getQuantParams(outQuant), *mode, clamp);
-    return buildSplatCodesAttr(inType.getShape(), outQuant, code.front());
+    return CodesAttr::get(
+        getOutput().getType(),
+        buildSplatCodesAttr(inType.getShape(), outQuant, code.front()));
   }
   if (!mayExpand(input))
     return {};
@@ -96,10 +109,13 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
       readCodes(input, inQuant),
       std::vector<int64_t>(inType.getShape().begin(), inType.getShape().end()),
       getQuantParams(inQuant), getQuantParams(outQuant), *mode, clamp);
-  return buildCodesAttr(inType.getShape(), outQuant, codes);
+  return CodesAttr::get(getOutput().getType(),
+                        buildCodesAttr(inType.getShape(), outQuant, codes));
 }
 
-OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+OpFoldResult ConstantOp::fold(FoldAdaptor) {
+  return CodesAttr::get(getOutput().getType(), getValue());
+}
 
 namespace {
 /// `quant.scast` of an integer constant is a quantized constant: rewriting it
@@ -129,8 +145,59 @@ struct StorageCastOfConstant : OpRewritePattern<quant::StorageCastOp> {
     return success();
   }
 };
+
+/// A static reshape of `qnt.constant` is a constant of the same codes in the
+/// new shape. Upstream's own fold cannot do this (the fold value of a
+/// quantized constant is `#qnt.codes`, see QntAttributes.td); doing it here
+/// keeps reshaped weights visible to matchQuantizedConstant.
+template <typename ReshapeOp>
+struct ReshapeOfConstant : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern<ReshapeOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getSrc().template getDefiningOp<ConstantOp>();
+    RankedTensorType resultType = op.getResultType();
+    // Per-axis parameters follow an axis whose meaning a reshape changes:
+    // those stay reshapes rather than become constants that fail to verify.
+    if (!constant || !resultType.hasStaticShape() ||
+        isPerAxis(getUniformElementType(resultType)))
+      return failure();
+    DenseIntElementsAttr codes = constant.getValue();
+    auto codesType =
+        RankedTensorType::get(resultType.getShape(), codes.getElementType());
+    rewriter.replaceOpWithNewOp<ConstantOp>(
+        op, resultType, cast<DenseIntElementsAttr>(codes.reshape(codesType)));
+    return success();
+  }
+};
+
+/// A static slice of a splat `qnt.constant` is a smaller splat (the same
+/// fold upstream does for dense splats through resizeSplat).
+struct SliceOfSplatConstant : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getSource().getDefiningOp<ConstantOp>();
+    RankedTensorType resultType = op.getResultType();
+    if (!constant || !constant.getValue().isSplat() ||
+        !resultType.hasStaticShape() ||
+        isPerAxis(getUniformElementType(resultType)))
+      return failure();
+    DenseIntElementsAttr codes = constant.getValue();
+    auto codesType =
+        RankedTensorType::get(resultType.getShape(), codes.getElementType());
+    rewriter.replaceOpWithNewOp<ConstantOp>(
+        op, resultType,
+        cast<DenseIntElementsAttr>(codes.resizeSplat(codesType)));
+    return success();
+  }
+};
 } // namespace
 
 void QntDialect::getCanonicalizationPatterns(RewritePatternSet &results) const {
-  results.add<StorageCastOfConstant>(getContext());
+  results.add<StorageCastOfConstant, ReshapeOfConstant<tensor::ExpandShapeOp>,
+              ReshapeOfConstant<tensor::CollapseShapeOp>, SliceOfSplatConstant>(
+      getContext());
 }

@@ -33,6 +33,7 @@ def Qnt_Dialect : Dialect {
   ];
   let hasConstantMaterializer = 1;
   let hasCanonicalizer = 1;
+  let useDefaultAttributePrinterParser = 1;
 }
 
 // Verifier rules every qnt op gets (QntTraits.h): no undeclared attribute

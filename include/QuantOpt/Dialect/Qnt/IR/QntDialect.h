@@ -9,4 +9,6 @@
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOpsDialect.h.inc"
 
+#include "QuantOpt/Dialect/Qnt/IR/QntAttributes.h"
+
 #endif // QUANTOPT_DIALECT_QNT_IR_QNTDIALECT_H
