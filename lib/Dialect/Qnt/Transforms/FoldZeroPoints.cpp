@@ -126,7 +126,11 @@ buildIntegerOperands(RewriterBase &rewriter, Contraction c,
     result.inputZeroPoint = zx;
     result.x = castToStorage(rewriter, loc, c.x);
     result.w = castToStorage(rewriter, loc, c.w);
-    result.bias = createI32Constant(rewriter, loc, SmallVector<int32_t>(c.n, 0));
+    // A splat: N may be huge, and zeros need no storage.
+    result.bias = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseIntElementsAttr::get(
+            RankedTensorType::get({c.n}, rewriter.getI32Type()), int32_t(0)));
     if (c.bias)
       result.runtimeBias = castToStorage(rewriter, loc, c.bias);
     return result;
