@@ -46,7 +46,14 @@ int main(int argc, char **argv) {
 
   quantopt::onnx_import::ImportOptions options;
   options.entry = entry;
-  options.rounding = rounding;
+  std::optional<mlir::qnt::RoundingMode> mode =
+      mlir::qnt::symbolizeRoundingMode(rounding);
+  if (!mode) {
+    errs() << "error: unknown rounding '" << rounding
+           << "' (double, single, away, half_even or float)\n";
+    return 1;
+  }
+  options.rounding = *mode;
   for (const std::string &spec : inputShapes) {
     std::string error;
     if (!quantopt::onnx_import::parseInputShape(spec, options, error)) {

@@ -28,7 +28,6 @@
 
 using namespace mlir;
 using namespace mlir::qnt;
-using quantopt::ref::RoundingMode;
 
 /// I32Attr values come back as uint32_t from ODS.
 static int32_t asI32(uint32_t value) { return static_cast<int32_t>(value); }
@@ -169,10 +168,7 @@ struct IntAddConverter : OpConversionPattern<IntAddOp> {
   LogicalResult
   matchAndRewrite(IntAddOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    std::optional<RoundingMode> mode =
-        quantopt::ref::parseRoundingMode(op.getRounding());
-    if (!mode)
-      return op.emitOpError("unknown rounding \"") << op.getRounding() << "\"";
+    quantopt::ref::RoundingMode mode = toReferenceRounding(op.getRounding());
     Location loc = op.getLoc();
     RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
                      yType = op.getOutput().getType();
@@ -207,7 +203,7 @@ struct IntAddConverter : OpConversionPattern<IntAddOp> {
           Value xa = centered(args[0], aUnsigned, za);
           Value xb = centered(args[1], bUnsigned, zb);
           Value y;
-          if (*mode == RoundingMode::Float) {
+          if (mode == quantopt::ref::RoundingMode::Float) {
             // ONNX Runtime's QLinearAdd: two f32 products, one add.
             Type f32 = b.getF32Type();
             Value va = arith::MulFOp::create(
@@ -228,7 +224,7 @@ struct IntAddConverter : OpConversionPattern<IntAddOp> {
               Value shifted = arith::ShLIOp::create(b, nloc, x, shift);
               Value s = fp.multiplyByQuantizedMultiplier(
                   shifted, fp.i32Const(asI32(multiplier)),
-                  fp.i32Const(asI32(rshift)), *mode);
+                  fp.i32Const(asI32(rshift)), mode);
               return truncateTo(b, nloc, s, i32);
             };
             Value sa = scaled(xa, op.getAMultiplier(), op.getAShift());
@@ -237,7 +233,7 @@ struct IntAddConverter : OpConversionPattern<IntAddOp> {
             RescaleOperands rescale;
             rescale.multiplier = fp.i32Const(asI32(op.getOutputMultiplier()));
             rescale.rightShift = fp.i32Const(asI32(op.getOutputShift()));
-            y = fp.applyRescale(*mode, rescale, raw, fp.i32Const(zy),
+            y = fp.applyRescale(mode, rescale, raw, fp.i32Const(zy),
                                 fp.i32Const(min), fp.i32Const(max),
                                 exactF32Bounds);
           }

@@ -45,7 +45,6 @@
 
 using namespace mlir;
 using namespace mlir::qnt;
-using quantopt::ref::RoundingMode;
 
 namespace {
 
@@ -681,10 +680,7 @@ struct IntRequantizeConverter : OpConversionPattern<IntRequantizeOp> {
     Location loc = op.getLoc();
     RankedTensorType inType = op.getInput().getType(),
                      resultType = op.getOutput().getType();
-    std::optional<RoundingMode> mode =
-        quantopt::ref::parseRoundingMode(op.getRounding());
-    if (!mode)
-      return op.emitOpError("unknown rounding \"") << op.getRounding() << "\"";
+    quantopt::ref::RoundingMode mode = toReferenceRounding(op.getRounding());
 
     ChannelParams params(
         rewriter, loc,
@@ -692,7 +688,7 @@ struct IntRequantizeConverter : OpConversionPattern<IntRequantizeOp> {
     unsigned zpInId = params.add(op.getInputZeroPoints());
     unsigned zpOutId = params.add(op.getOutputZeroPoints());
     // Only the representation the mode reads becomes an operand.
-    bool isFloat = *mode == RoundingMode::Float;
+    bool isFloat = mode == quantopt::ref::RoundingMode::Float;
     std::optional<unsigned> multiplierId, shiftId, floatMultiplierId;
     if (isFloat) {
       floatMultiplierId = params.add(op.getFloatMultipliers());
@@ -733,7 +729,7 @@ struct IntRequantizeConverter : OpConversionPattern<IntRequantizeOp> {
             rescale.rightShift = params.get(b, *shiftId, args);
           }
           Value y = fp.applyRescale(
-              *mode, rescale, x, params.get(b, zpOutId, args), fp.i32Const(min),
+              mode, rescale, x, params.get(b, zpOutId, args), fp.i32Const(min),
               fp.i32Const(max), exactF32Bounds);
           return truncateToStorage(b, nloc, y, storageType);
         });

@@ -59,13 +59,6 @@ quantopt::onnx_import::importModel(MLIRContext *context, StringRef bytes,
                                    StringRef fileName,
                                    const ImportOptions &options) {
   Location loc = FileLineColLoc::get(context, fileName, 0, 0);
-  static const char *const kRoundings[] = {"double", "single", "away",
-                                           "half_even", "float"};
-  if (!llvm::is_contained(kRoundings, StringRef(options.rounding))) {
-    emitError(loc) << "unknown rounding '" << options.rounding
-                   << "' (double, single, away, half_even or float)";
-    return nullptr;
-  }
   DialectRegistry registry;
   registerImportDialects(registry);
   context->appendDialectRegistry(registry);

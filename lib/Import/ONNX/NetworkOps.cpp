@@ -343,9 +343,11 @@ FailureOr<ImportedValue> Importer::emitAdd(PendingInfo &p, const QParams &out) {
   if (lo != out.qmin() || hi != out.qmax())
     clamp = b.getDenseI64ArrayAttr({lo, hi});
   // qnt.add knows TFLite's integer add and ONNX Runtime's float rule.
-  StringRef rounding = options.rounding == "float" ? "float" : "double";
+  qnt::RoundingMode rounding = options.rounding == qnt::RoundingMode::Float
+                                   ? qnt::RoundingMode::Float
+                                   : qnt::RoundingMode::Double;
   y.value = qnt::AddOp::create(b, loc, quantTensorType(y), operands[0],
-                               operands[1], b.getStringAttr(rounding), clamp)
+                               operands[1], rounding, clamp)
                 .getResult();
   return y;
 }
@@ -433,10 +435,8 @@ FailureOr<ImportedValue> Importer::emitConcat(PendingInfo &p,
   y.q = out;
   static const int64_t toNhwc[4] = {0, 3, 1, 2};
   int64_t axis = nhwc ? toNhwc[p.axis] : p.axis;
-  StringRef rounding = options.rounding;
   Value cat = qnt::ConcatOp::create(b, loc, quantTensorType(y), operands,
-                                    b.getI64IntegerAttr(axis),
-                                    b.getStringAttr(rounding))
+                                    axis, options.rounding)
                   .getResult();
   auto [lo, hi] = clampCodes(p, out);
   y.value = lo == out.qmin() && hi == out.qmax()

@@ -117,7 +117,7 @@ Value Importer::requantize(Value in, Type resultType, int64_t lo, int64_t hi,
   if (lo != out.qmin() || hi != out.qmax())
     clamp = b.getDenseI64ArrayAttr({lo, hi});
   return qnt::RequantizeOp::create(b, loc, resultType, in,
-                                   b.getStringAttr(options.rounding), clamp)
+                                   options.rounding, clamp)
       .getResult();
 }
 

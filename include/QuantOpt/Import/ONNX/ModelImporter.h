@@ -9,6 +9,7 @@
 #ifndef QUANTOPT_IMPORT_ONNX_MODELIMPORTER_H
 #define QUANTOPT_IMPORT_ONNX_MODELIMPORTER_H
 
+#include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -32,7 +33,7 @@ struct ImportOptions {
   llvm::StringMap<llvm::SmallVector<int64_t>> inputShapes;
   /// Rounding of every qnt.requantize / qnt.add the importer emits. ONNX
   /// Runtime's CPU rule ("float") is what ONNX models are validated against.
-  std::string rounding = "float";
+  mlir::qnt::RoundingMode rounding = mlir::qnt::RoundingMode::Float;
 };
 
 /// Parses `NAME=D0xD1x...` (e.g. `input=360x1x8x8`) into `options`. Returns

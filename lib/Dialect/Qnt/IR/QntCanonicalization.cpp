@@ -84,10 +84,7 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
   DenseIntElementsAttr input = getCodes(adaptor.getInput());
   if (!input)
     return {};
-  std::optional<quantopt::ref::RoundingMode> mode =
-      quantopt::ref::parseRoundingMode(getRounding());
-  if (!mode)
-    return {};
+  quantopt::ref::RoundingMode mode = toReferenceRounding(getRounding());
   RankedTensorType inType = getInput().getType();
   quant::QuantizedType inQuant = getUniformElementType(inType);
   quant::QuantizedType outQuant = getUniformElementType(getOutput().getType());
@@ -98,7 +95,7 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
   if (input.isSplat() && !isPerAxis(inQuant) && !isPerAxis(outQuant)) {
     std::vector<int32_t> code = quantopt::ref::requantize(
         {static_cast<int32_t>(readCode(input.getSplatValue<APInt>(), inQuant))},
-        {1}, getQuantParams(inQuant), getQuantParams(outQuant), *mode, clamp);
+        {1}, getQuantParams(inQuant), getQuantParams(outQuant), mode, clamp);
     return CodesAttr::get(
         getOutput().getType(),
         buildSplatCodesAttr(inType.getShape(), outQuant, code.front()));
@@ -108,7 +105,7 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
   std::vector<int32_t> codes = quantopt::ref::requantize(
       readCodes(input, inQuant),
       std::vector<int64_t>(inType.getShape().begin(), inType.getShape().end()),
-      getQuantParams(inQuant), getQuantParams(outQuant), *mode, clamp);
+      getQuantParams(inQuant), getQuantParams(outQuant), mode, clamp);
   return CodesAttr::get(getOutput().getType(),
                         buildCodesAttr(inType.getShape(), outQuant, codes));
 }

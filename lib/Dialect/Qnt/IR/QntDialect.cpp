@@ -12,6 +12,17 @@ using namespace mlir::qnt;
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOpsDialect.cpp.inc"
 
+#include "QuantOpt/Dialect/Qnt/IR/QntEnums.cpp.inc"
+
+LogicalResult mlir::qnt::verifyRoundingName(Operation *op, StringAttr name) {
+  if (symbolizeRoundingMode(name.getValue()))
+    return success();
+  return op->emitOpError("unknown rounding \"")
+         << name.getValue()
+         << "\"; expected one of \"double\", \"single\", \"away\", "
+            "\"half_even\", \"float\"";
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "QuantOpt/Dialect/Qnt/IR/QntAttributes.cpp.inc"
 

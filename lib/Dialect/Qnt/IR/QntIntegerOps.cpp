@@ -75,12 +75,9 @@ LogicalResult IntRequantizeOp::verify() {
   RankedTensorType in = getInput().getType(), out = getOutput().getType();
   if (in.getShape() != out.getShape())
     return emitOpError("result shape must equal the input shape");
-  if (failed(verifyAxis(*this, in, getAxis())))
+  if (failed(verifyAxis(*this, in, getAxis())) ||
+      failed(verifyRoundingName(*this, getRoundingAttr())))
     return failure();
-  std::optional<quantopt::ref::RoundingMode> mode =
-      quantopt::ref::parseRoundingMode(getRounding());
-  if (!mode)
-    return emitOpError("unknown rounding \"") << getRounding() << "\"";
   int64_t channels = channelCount(in, getAxis());
   if (failed(verifyChannelArray(*this, "input_zero_points",
                                 getInputZeroPoints().size(), channels)) ||
@@ -154,8 +151,8 @@ LogicalResult IntAddOp::verify() {
         return emitOpError("operand dimension ")
                << d << " of size " << size << " does not broadcast to "
                << y.getDimSize(d);
-  if (!quantopt::ref::parseRoundingMode(getRounding()))
-    return emitOpError("unknown rounding \"") << getRounding() << "\"";
+  if (failed(verifyRoundingName(*this, getRoundingAttr())))
+    return failure();
   int32_t leftShift = static_cast<int32_t>(getLeftShift());
   if (leftShift < 0 || leftShift > 30)
     return emitOpError("'left_shift' must lie in [0, 30], got ") << leftShift;

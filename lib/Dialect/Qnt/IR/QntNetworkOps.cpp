@@ -41,16 +41,6 @@ static LogicalResult verifyPerTensor(Operation *op, StringRef name,
   return success();
 }
 
-/// Same message as qnt.requantize.
-static LogicalResult verifyRoundingName(Operation *op, StringRef rounding) {
-  if (!quantopt::ref::parseRoundingMode(rounding))
-    return op->emitOpError("unknown rounding \"")
-           << rounding
-           << "\"; expected one of \"double\", \"single\", \"away\", "
-              "\"half_even\", \"float\"";
-  return success();
-}
-
 /// Same rule as qnt.requantize: [lo, hi] in output codes inside the result
 /// storage range.
 static LogicalResult verifyClamp(Operation *op,
@@ -219,7 +209,7 @@ LogicalResult AddOp::verify() {
              << " do not broadcast to the result size " << yType.getDimSize(d)
              << " (each must equal it or be 1)";
   }
-  if (failed(verifyRoundingName(*this, getRounding())))
+  if (failed(verifyRoundingName(*this, getRoundingAttr())))
     return failure();
 
   quant::QuantizedType y = getUniformElementType(yType);
@@ -228,7 +218,7 @@ LogicalResult AddOp::verify() {
   // structure). Run-time codes may use every bit pattern of the storage
   // width (a narrow range is not enforced on data), so the bound is taken
   // over all of them; only an i16 input with an 8-bit result can break it.
-  if (getRounding() != "float") {
+  if (getRounding() != RoundingMode::Float) {
     int leftShift = y.getStorageTypeIntegralWidth() == 8 ? 20 : 15;
     for (auto [name, type] :
          {std::pair<StringRef, RankedTensorType>{"a", aType}, {"b", bType}}) {
@@ -322,5 +312,5 @@ LogicalResult ConcatOp::verify() {
     return emitOpError("result dimension ")
            << axis << " must be the sum of the operand sizes " << axisSize
            << ", got " << yType.getDimSize(axis);
-  return verifyRoundingName(*this, getRounding());
+  return verifyRoundingName(*this, getRoundingAttr());
 }

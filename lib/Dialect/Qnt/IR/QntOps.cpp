@@ -221,13 +221,9 @@ LogicalResult RequantizeOp::verify() {
                    outType = getOutput().getType();
   if (failed(verifySameShape(*this, inType, outType)) ||
       failed(verifyQuantizedValue(*this, "input", inType, kRequantizeInput)) ||
-      failed(verifyQuantizedValue(*this, "output", outType, kIoStorage)))
+      failed(verifyQuantizedValue(*this, "output", outType, kIoStorage)) ||
+      failed(verifyRoundingName(*this, getRoundingAttr())))
     return failure();
-  if (!quantopt::ref::parseRoundingMode(getRounding()))
-    return emitOpError("unknown rounding \"")
-           << getRounding()
-           << "\"; expected one of \"double\", \"single\", \"away\", "
-              "\"half_even\", \"float\"";
 
   quantopt::ref::QuantParams in = getQuantParams(getUniformElementType(inType));
   quantopt::ref::QuantParams out =

@@ -27,8 +27,6 @@ struct AddToInteger : OpRewritePattern<AddOp> {
 
   LogicalResult matchAndRewrite(AddOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!quantopt::ref::parseRoundingMode(op.getRounding()))
-      return rewriter.notifyMatchFailure(op, "unknown rounding");
     RankedTensorType yType = op.getResult().getType();
     quant::QuantizedType aQuant = getUniformElementType(op.getA().getType());
     quant::QuantizedType bQuant = getUniformElementType(op.getB().getType());
@@ -69,7 +67,7 @@ struct AddToInteger : OpRewritePattern<AddOp> {
         i32(qa.multiplier), i32(qa.rightShift), i32(qb.multiplier),
         i32(qb.rightShift), i32(qy.multiplier), i32(qy.rightShift),
         rewriter.getF32FloatAttr(fa), rewriter.getF32FloatAttr(fb), i32(min),
-        i32(max), rewriter.getStringAttr(op.getRounding()), unit(aQuant),
+        i32(max), op.getRoundingAttr(), unit(aQuant),
         unit(bQuant), unit(yQuant));
     rewriter.replaceOpWithNewOp<quant::StorageCastOp>(op, yType,
                                                       intOp.getResult());

@@ -25,11 +25,7 @@ using namespace mlir::qnt;
 
 static LogicalResult rewriteRequantize(RewriterBase &rewriter,
                                        RequantizeOp op) {
-  std::optional<quantopt::ref::RoundingMode> mode =
-      quantopt::ref::parseRoundingMode(op.getRounding());
-  // The verifier rejects unknown names; this only guards generic builders.
-  if (!mode)
-    return op.emitOpError("unknown rounding \"") << op.getRounding() << "\"";
+  quantopt::ref::RoundingMode mode = toReferenceRounding(op.getRounding());
 
   RankedTensorType inType = op.getInput().getType();
   RankedTensorType outType = op.getOutput().getType();
@@ -46,7 +42,7 @@ static LogicalResult rewriteRequantize(RewriterBase &rewriter,
   SmallVector<float> floatMultipliers;
   for (int64_t c = 0; c < channels; ++c) {
     quantopt::ref::Rescale rescale =
-        quantopt::ref::makeRescale(in.scale(c), out.scale(c), *mode);
+        quantopt::ref::makeRescale(in.scale(c), out.scale(c), mode);
     multipliers.push_back(rescale.qm.multiplier);
     shifts.push_back(rescale.qm.rightShift);
     floatMultipliers.push_back(rescale.floatMultiplier);
@@ -69,7 +65,7 @@ static LogicalResult rewriteRequantize(RewriterBase &rewriter,
       rewriter.getDenseF32ArrayAttr(floatMultipliers),
       rewriter.getDenseI32ArrayAttr(out.zeroPoints),
       rewriter.getI32IntegerAttr(min), rewriter.getI32IntegerAttr(max),
-      rewriter.getStringAttr(op.getRounding()),
+      op.getRoundingAttr(),
       rewriter.getI64IntegerAttr(axis),
       inQuant.isSigned() ? UnitAttr() : rewriter.getUnitAttr(),
       outQuant.isSigned() ? UnitAttr() : rewriter.getUnitAttr());

@@ -10,5 +10,6 @@
 #include "QuantOpt/Dialect/Qnt/IR/QntOpsDialect.h.inc"
 
 #include "QuantOpt/Dialect/Qnt/IR/QntAttributes.h"
+#include "QuantOpt/Dialect/Qnt/IR/QntEnums.h"
 
 #endif // QUANTOPT_DIALECT_QNT_IR_QNTDIALECT_H

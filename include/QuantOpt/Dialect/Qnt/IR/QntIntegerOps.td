@@ -11,6 +11,7 @@
 #define QUANTOPT_DIALECT_QNT_IR_QNTINTEGEROPS_TD
 
 include "QuantOpt/Dialect/Qnt/IR/QntBase.td"
+include "QuantOpt/Dialect/Qnt/IR/QntEnums.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -81,7 +82,7 @@ def Qnt_IntRequantizeOp : Qnt_Op<"int_requantize", [Pure]> {
                        DenseF32ArrayAttr:$float_multipliers,
                        DenseI32ArrayAttr:$output_zero_points,
                        I32Attr:$min, I32Attr:$max,
-                       StrAttr:$rounding,
+                       Qnt_RoundingModeAttr:$rounding,
                        DefaultValuedAttr<I64Attr, "-1">:$axis,
                        UnitAttr:$input_unsigned, UnitAttr:$output_unsigned);
   let results = (outs Qnt_CodeTensor:$output);
@@ -146,7 +147,7 @@ def Qnt_IntAddOp : Qnt_Op<"int_add", [Pure]> {
                        I32Attr:$output_multiplier, I32Attr:$output_shift,
                        F32Attr:$a_float_multiplier, F32Attr:$b_float_multiplier,
                        I32Attr:$min, I32Attr:$max,
-                       StrAttr:$rounding,
+                       Qnt_RoundingModeAttr:$rounding,
                        UnitAttr:$a_unsigned, UnitAttr:$b_unsigned,
                        UnitAttr:$output_unsigned);
   let results = (outs Qnt_CodeTensor:$output);

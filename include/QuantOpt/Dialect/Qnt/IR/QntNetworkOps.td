@@ -10,6 +10,7 @@
 #define QUANTOPT_DIALECT_QNT_IR_QNTNETWORKOPS_TD
 
 include "QuantOpt/Dialect/Qnt/IR/QntBase.td"
+include "QuantOpt/Dialect/Qnt/IR/QntEnums.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -38,7 +39,7 @@ def Qnt_AddOp : Qnt_Op<"add", [Pure]> {
     ```
   }];
   let arguments = (ins Qnt_QuantizedTensor:$a, Qnt_QuantizedTensor:$b,
-                       DefaultValuedStrAttr<StrAttr, "double">:$rounding,
+                       Qnt_DefaultRoundingModeAttr:$rounding,
                        OptionalAttr<DenseI64ArrayAttr>:$clamp);
   let results = (outs Qnt_QuantizedTensor:$result);
   let assemblyFormat = [{
@@ -126,7 +127,7 @@ def Qnt_ConcatOp : Qnt_Op<"concat", [Pure]> {
   }];
   let arguments = (ins Variadic<Qnt_QuantizedTensor>:$inputs,
                        I64Attr:$axis,
-                       DefaultValuedStrAttr<StrAttr, "double">:$rounding);
+                       Qnt_DefaultRoundingModeAttr:$rounding);
   let results = (outs Qnt_QuantizedTensor:$result);
   let assemblyFormat = [{
     $inputs attr-dict `:` type($inputs) `->` type($result)

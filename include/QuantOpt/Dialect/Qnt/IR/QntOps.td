@@ -10,6 +10,7 @@
 #define QUANTOPT_DIALECT_QNT_IR_QNTOPS_TD
 
 include "QuantOpt/Dialect/Qnt/IR/QntBase.td"
+include "QuantOpt/Dialect/Qnt/IR/QntEnums.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -149,7 +150,7 @@ def Qnt_RequantizeOp : Qnt_Op<"requantize", [Pure]> {
     ```
   }];
   let arguments = (ins Qnt_QuantizedTensor:$input,
-                       DefaultValuedStrAttr<StrAttr, "double">:$rounding,
+                       Qnt_DefaultRoundingModeAttr:$rounding,
                        OptionalAttr<DenseI64ArrayAttr>:$clamp);
   let results = (outs Qnt_QuantizedTensor:$output);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
