@@ -83,3 +83,25 @@ func.func @kept(%x: tensor<4x2x1x!R>, %t: tensor<2x3x!T>) -> (tensor<2x2x!R>, te
   %f = tensor.collapse_shape %t [[0, 1]] : tensor<2x3x!T> into tensor<6x!T>
   return %s, %p, %f : tensor<2x2x!R>, tensor<1x2x4x!R>, tensor<6x!T>
 }
+
+// -----
+
+// Found by qnt-parse-fuzzer: builtin tensor types do not check a per-axis
+// element type against their shape, and a quantized dimension past the rank
+// used to index past the slice's offsets.
+!R = !quant.uniform<i8:f32:2, {0.5:1, 0.25:2}>
+func.func @axis_past_rank(%x: tensor<4x2x!R>) -> tensor<4x1x!R> {
+  // expected-error@+1 {{'tensor.extract_slice' op source type 'tensor<4x2x!quant.uniform<i8:f32:2, {5.000000e-01:1,2.500000e-01:2}>>' has no dimension 2, the quantized axis of its per-axis type}}
+  %y = tensor.extract_slice %x[0, 1] [4, 1] [1, 1] : tensor<4x2x!R> to tensor<4x1x!R>
+  return %y : tensor<4x1x!R>
+}
+
+// -----
+
+!R = !quant.uniform<i8:f32:1, {0.5:1, 0.25:2}>
+func.func @scale_count_differs(%x: tensor<4x3x!R>) -> tensor<2x3x!R> {
+  // expected-error@+1 {{'tensor.extract_slice' op source type 'tensor<4x3x!quant.uniform<i8:f32:1, {5.000000e-01:1,2.500000e-01:2}>>' has size 3 in dimension 1 but its per-axis type has 2 scales}}
+  %y = tensor.extract_slice %x[0, 0] [2, 3] [1, 1] : tensor<4x3x!R> to tensor<2x3x!R>
+  return %y : tensor<2x3x!R>
+}
+

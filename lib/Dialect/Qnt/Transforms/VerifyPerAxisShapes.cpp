@@ -29,6 +29,29 @@ static quant::UniformQuantizedPerAxisType getPerAxisType(Type type) {
   return dyn_cast<quant::UniformQuantizedPerAxisType>(shaped.getElementType());
 }
 
+/// Builtin tensor types do not check a per-axis element type against their
+/// shape, so a shape op may carry one whose quantized dimension does not
+/// exist or has another number of entries than the type has scales.
+static LogicalResult verifyAxisFits(Operation *op, Type shapedType,
+                                    quant::UniformQuantizedPerAxisType type) {
+  auto shaped = cast<ShapedType>(shapedType);
+  int64_t axis = type.getQuantizedDimension();
+  if (!shaped.hasRank())
+    return success();
+  if (axis < 0 || axis >= shaped.getRank())
+    return op->emitOpError() << "source type " << shapedType
+                             << " has no dimension " << axis
+                             << ", the quantized axis of its per-axis type";
+  int64_t size = shaped.getDimSize(axis);
+  int64_t scales = static_cast<int64_t>(type.getScales().size());
+  if (!ShapedType::isDynamic(size) && size != scales)
+    return op->emitOpError()
+           << "source type " << shapedType << " has size " << size
+           << " in dimension " << axis << " but its per-axis type has "
+           << scales << " scales";
+  return success();
+}
+
 /// Whether, within one reassociation group, every dimension other than
 /// `keep` has static size 1 (so the group is the quantized dimension alone).
 static bool othersAreUnit(ArrayRef<int64_t> group, int64_t keep,
@@ -107,8 +130,14 @@ struct QntVerifyPerAxisShapesPass
           getPerAxisType(source.getType());
       if (!type)
         return;
+      if (failed(verifyAxisFits(op, source.getType(), type))) {
+        failedAny = true;
+        return;
+      }
       int64_t axis = type.getQuantizedDimension();
       std::optional<int64_t> mapped = mapAxis(op, axis);
+      // Kept in place: upstream's own verifiers make the result's size in
+      // that dimension equal the source's.
       if (mapped == axis)
         return;
       InFlightDiagnostic diag = op->emitOpError("changes dimension ")
