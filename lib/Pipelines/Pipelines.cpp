@@ -263,6 +263,9 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   // which bufferization does not handle.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(std::make_unique<EmitCInterfacePass>());
+  // CSE above merged identical tensor.empty ops across layers; split them
+  // again so that bufferization's analysis stays per layer (linear time).
+  pm.addNestedPass<func::FuncOp>(qnt::createQntSplitSharedEmptyTensors());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =

@@ -205,6 +205,32 @@ def QntEraseEmptyResults : Pass<"qnt-erase-empty-results", "func::FuncOp"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def QntSplitSharedEmptyTensors
+    : Pass<"qnt-split-shared-empty-tensors", "func::FuncOp"> {
+  let summary = "Give every use of a tensor.empty its own op";
+  let description = [{
+    CSE merges identical `tensor.empty` ops, so after the kernel rewrites
+    one empty tensor can be the destination of every layer of a network.
+    One-shot bufferization then sees a single alias set spanning all layers
+    and its conflict analysis grows quadratically with their number (100
+    conv layers spent 65% of `--qnt-to-llvm` there), for nothing: an empty
+    tensor has no contents to preserve. This pass, run right before
+    bufferization, clones the op for each further use at the same place, so
+    the analysis stays per layer and compile time linear.
+
+    ```mlir
+    %e = tensor.empty() : tensor<4xi32>
+    %a = linalg.fill ins(%c0 : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+    %b = linalg.fill ins(%c1 : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+    // becomes
+    %e = tensor.empty() : tensor<4xi32>
+    %e_0 = tensor.empty() : tensor<4xi32>
+    %a = linalg.fill ins(%c0 : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+    %b = linalg.fill ins(%c1 : i32) outs(%e_0 : tensor<4xi32>) -> tensor<4xi32>
+    ```
+  }];
+}
+
 def QntNetworkToInteger : Pass<"qnt-network-to-integer", "func::FuncOp"> {
   let summary = "Rewrite add, pooling and concat into explicit integer IR";
   let description = [{
