@@ -182,5 +182,6 @@ def Qnt_ConstantOp : Qnt_Op<"constant", [ConstantLike, Pure]> {
 
 include "QuantOpt/Dialect/Qnt/IR/QntIntegerOps.td"
 include "QuantOpt/Dialect/Qnt/IR/QntNetworkOps.td"
+include "QuantOpt/Dialect/Qnt/IR/QntDynamicOps.td"
 
 #endif // QUANTOPT_DIALECT_QNT_IR_QNTOPS_TD
