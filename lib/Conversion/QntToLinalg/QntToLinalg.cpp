@@ -808,4 +808,5 @@ void mlir::qnt::populateQntToLinalgConversionPatterns(
                IntQuantizeConverter, IntDequantizeConverter>(
       patterns.getContext());
   populateQntNetworkOpsToLinalgPatterns(patterns);
+  populateQntDynamicScaleOpsToLinalgPatterns(patterns);
 }
