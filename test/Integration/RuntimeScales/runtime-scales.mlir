@@ -10,8 +10,8 @@
 // RUN: FileCheck %s < %t.reference
 // RUN: quant-opt %s --qnt-to-llvm | %mlir_runner_cmd > %t.compiled
 // RUN: FileCheck %s < %t.compiled
-// RUN: %compare_outputs --f32-bits 0 --f32-bits 1 --f32-bits 2 --f32-bits 3 --f32-bits 8 --f32-bits 11 --f32-bits 14 --f32-bits 17 --f32-bits 20 --f32-bits 23 --f32-bits 26 --f32-bits 29 %t.reference %t.compiled | FileCheck %s --check-prefix=AGREE
-// AGREE: agreement: 138/138 printed values identical
+// RUN: %compare_outputs --f32-bits 0 --f32-bits 1 --f32-bits 2 --f32-bits 3 --f32-bits 8 --f32-bits 11 --f32-bits 14 --f32-bits 17 --f32-bits 20 --f32-bits 23 --f32-bits 26 --f32-bits 29 --f32-bits 31 %t.reference %t.compiled | FileCheck %s --check-prefix=AGREE
+// AGREE: agreement: 142/142 printed values identical
 
 func.func private @printMemrefI8(memref<*xi8>)
 func.func private @printMemrefU8(memref<*xi8>)
@@ -104,7 +104,27 @@ func.func @sym_cols(%x: tensor<2x3xf32>) -> (tensor<2x3xi8>, tensor<3xf32>, tens
 }
 
 //===----------------------------------------------------------------------===//
-// Printing
+// Runtime-scale matmul (contract: raw codes through quant.scast, the i32
+// accumulator dequantized directly, its scale the product of the row and
+// column scales)
+//===----------------------------------------------------------------------===//
+
+!Raw8 = !quant.uniform<i8:f32, 1.0>
+!Raw32 = !quant.uniform<i32:f32, 1.0>
+func.func @rt_matmul(%x: tensor<2x3xi8>, %w: tensor<3x2xi8>,
+                     %scale: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %xq = quant.scast %x : tensor<2x3xi8> to tensor<2x3x!Raw8>
+  %wq = quant.scast %w : tensor<3x2xi8> to tensor<3x2x!Raw8>
+  %a = qnt.matmul %xq, %wq : tensor<2x3x!Raw8>, tensor<3x2x!Raw8> -> tensor<2x2x!Raw32>
+  %acc = quant.scast %a : tensor<2x2x!Raw32> to tensor<2x2xi32>
+  %zero = arith.constant dense<0.0> : tensor<1x1xf32>
+  %r = qnt.dequantize_dynamic %acc, %scale, %zero
+     : tensor<2x2xi32>, tensor<2x2xf32>, tensor<1x1xf32> -> tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// main: every result printed, f32 as its bits
 //===----------------------------------------------------------------------===//
 
 func.func @main() {
@@ -366,5 +386,18 @@ func.func @main() {
   // CHECK: data =
   // CHECK-NEXT: [0, 0, 0]
   call @printMemrefI8(%u31) : (memref<*xi8>) -> ()
+  %mx = arith.constant dense<[[1, -2, 3], [127, -128, 0]]> : tensor<2x3xi8>
+  %mw = arith.constant dense<[[1, 2], [3, -4], [5, 6]]> : tensor<3x2xi8>
+  // Row scales [0.5, 0.25] times column scales [2, 0.125].
+  %ms = arith.constant dense<[[1.0, 0.0625], [0.5, 0.03125]]> : tensor<2x2xf32>
+  %mr = call @rt_matmul(%mx, %mw, %ms) : (tensor<2x3xi8>, tensor<3x2xi8>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // Accumulators [[10, 28], [-257, 766]]: 10, 1.75, -128.5, 23.9375.
+  %mb = arith.bitcast %mr : tensor<2x2xf32> to tensor<2x2xi32>
+  %mm = bufferization.to_buffer %mb : tensor<2x2xi32> to memref<2x2xi32>
+  %mu = memref.cast %mm : memref<2x2xi32> to memref<*xi32>
+  // CHECK: data =
+  // CHECK-NEXT: {{\[}}[1092616192, 1071644672],
+  // CHECK-NEXT: [-1023377408, 1103069184]]
+  call @printMemrefI32(%mu) : (memref<*xi32>) -> ()
   return
 }
