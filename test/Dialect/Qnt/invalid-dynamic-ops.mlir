@@ -148,6 +148,15 @@ func.func @quant_offset_nan(%x: tensor<2x3xf32>, %p: tensor<1x1xf32>) {
 
 // -----
 
+func.func @quant_offset_splat(%x: tensor<2x3xf32>, %p: tensor<2x1xf32>) {
+  %o = arith.constant dense<-0.5> : tensor<2x1xf32>
+  // expected-error@+1 {{'offset' must be integral (a zero point in codes), got -0.5}}
+  %q = qnt.quantize_dynamic %x, %p, %o : tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x1xf32> -> tensor<2x3xi8>
+  return
+}
+
+// -----
+
 func.func @dq_mode_unknown(%x: tensor<4x8xf32>) {
   // expected-error@+1 {{'qnt.dynamic_quantize' op attribute 'mode' failed to satisfy constraint: dynamic quantization mode, "onnx" or "symmetric"}}
   %c, %s, %z = qnt.dynamic_quantize %x {mode = "asymmetric"} : tensor<4x8xf32> -> tensor<4x8xui8>, tensor<f32>, tensor<ui8>

@@ -130,17 +130,23 @@ LogicalResult QuantizeDynamicOp::verify() {
     return failure();
   // The contract's offset is integral; a constant one can be checked here.
   DenseFPElementsAttr offsets;
-  if (matchPattern(getOffset(), m_Constant(&offsets))) {
-    for (APFloat value : offsets.getValues<APFloat>()) {
-      if (!value.isFinite() || !value.isInteger()) {
-        SmallString<16> text;
-        value.toString(text);
-        return emitOpError("'offset' must be integral (a zero point in "
-                           "codes), got ")
-               << text;
-      }
-    }
-  }
+  if (!matchPattern(getOffset(), m_Constant(&offsets)))
+    return success();
+  auto check = [&](const APFloat &value) -> LogicalResult {
+    if (value.isFinite() && value.isInteger())
+      return success();
+    SmallString<16> text;
+    value.toString(text);
+    return emitOpError("'offset' must be integral (a zero point in codes), "
+                       "got ")
+           << text;
+  };
+  // A splat is checked once, never expanded.
+  if (offsets.isSplat())
+    return check(offsets.getSplatValue<APFloat>());
+  for (APFloat value : offsets.getValues<APFloat>())
+    if (failed(check(value)))
+      return failure();
   return success();
 }
 
