@@ -96,3 +96,6 @@ if command -v taskset > /dev/null; then
 else
   ./bench "$BUDGET"
 fi
+
+# The runtime-scale row (qnt.dequantize_dynamic vs memcpy), its own driver.
+"$HERE/run-runtime-scales-bench.sh" "$BUILD"

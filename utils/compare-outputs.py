@@ -11,6 +11,12 @@ there two printed floats agree when |a - b| <= REL * max(|a|, |b|) (NaN only
 matches NaN, an infinity only itself). Meant for f32 results of float
 islands such as a softmax, whose exp comes from the target's libm; integer
 results are never compared with a tolerance.
+
+`--f32-bits INDEX` (repeatable) says that tensor INDEX holds f32 results
+printed as their bits (arith.bitcast to i32): its values must be identical,
+except that any NaN bit pattern matches any other (the payload and sign of
+a NaN that an operation generates differ between x86, AArch64 and RISC-V;
+docs/RuntimeScales.md).
 """
 import json
 import math
@@ -41,6 +47,15 @@ def close(a, b, rel):
     return abs(x - y) <= rel * max(abs(x), abs(y))
 
 
+def is_nan_bits(text):
+    """Whether a printed i32 is the bit pattern of an f32 NaN."""
+    try:
+        bits = int(text) & 0xFFFFFFFF
+    except ValueError:
+        return False
+    return (bits & 0x7F800000) == 0x7F800000 and (bits & 0x007FFFFF) != 0
+
+
 def main():
     args = sys.argv[1:]
     side_by_side = "--side-by-side" in args
@@ -53,6 +68,13 @@ def main():
         index, rel = args[i + 1].split(":", 1)
         tolerances[int(index)] = float(rel)
         del args[i:i + 2]
+    nan_bits = set()
+    while "--f32-bits" in args:
+        i = args.index("--f32-bits")
+        if i + 1 >= len(args):
+            sys.exit("--f32-bits takes a printed tensor INDEX")
+        nan_bits.add(int(args[i + 1]))
+        del args[i:i + 2]
     labels = None
     if len(args) >= 2 and args[0] == "--labels":
         with open(args[1]) as f:
@@ -60,7 +82,7 @@ def main():
         args = args[2:]
     if len(args) != 2:
         sys.exit("usage: compare-outputs.py [--side-by-side] [--tolerance INDEX:REL]... "
-                 "[--labels FILE.json] REFERENCE COMPILED")
+                 "[--f32-bits INDEX]... [--labels FILE.json] REFERENCE COMPILED")
     ref, got = tensors(args[0]), tensors(args[1])
     if len(ref) != len(got):
         print("printed %d tensors, reference printed %d" % (len(got), len(ref)))
@@ -76,7 +98,9 @@ def main():
             print("  reference: " + " ".join("%6s" % v for v in rv))
         rel = tolerances.get(i)
         if rel is None:
-            mismatches = [(j, a, b) for j, (a, b) in enumerate(zip(rv, gv)) if a != b]
+            mismatches = [(j, a, b) for j, (a, b) in enumerate(zip(rv, gv))
+                          if a != b and not (i in nan_bits and is_nan_bits(a)
+                                             and is_nan_bits(b))]
         else:
             mismatches = [(j, a, b) for j, (a, b) in enumerate(zip(rv, gv))
                           if not close(a, b, rel)]

@@ -32,6 +32,16 @@ operands along any axis, each equal to the result's parameters or
 requantized, in every rounding mode; and conv -> requantize (ReLU) ->
 residual add -> max / global average pool chains.
 
+dynamic: the runtime-scale ops (docs/RuntimeScales.md):
+qnt.dequantize_dynamic on i8 / ui8 / i16 / i32 codes (i32 beyond 2^24) and
+qnt.quantize_dynamic to i8 / ui8 / i16, with scale and offset broadcast
+per row, per column, per tensor or in any numpy pattern, scales that are
+ordinary, negative, zero, tiny, huge or NaN, inputs with ties, infinities
+and NaN; qnt.dynamic_quantize in mode "onnx" and "symmetric" (any axis),
+with all-zero slices and infinities. f32 results print as their bits. No
+case makes an operation create a NaN (0 * inf, inf - inf): a created NaN's
+sign differs between targets, an input NaN's bits do not.
+
 Importers (utils/diff-fuzz.py) call generate(seed, cases, ops) or any
 gen_*(rng, mod, index) one-case generator on a Module.
 """
@@ -913,6 +923,245 @@ def gen_global_avg_pool(rng, mod, index):
     gen_pool(rng, mod, index, "global_avg")
 
 
+# ---------------------------------------------------------------------------
+# Runtime-scale ops (--ops dynamic).
+
+def _dyn_shape(rng):
+    rank = rng.randint(1, 3)
+    return [rng.randint(1, 5) for _ in range(rank)]
+
+
+def _dyn_param_shape(rng, shape):
+    """A shape that broadcasts to `shape`: per row, per column, per tensor or
+    any numpy pattern of 1s."""
+    pattern = rng.choice(["row", "column", "tensor", "any", "full"])
+    if pattern == "row":
+        return [shape[0]] + [1] * (len(shape) - 1)
+    if pattern == "column":
+        return [1] * (len(shape) - 1) + [shape[-1]]
+    if pattern == "tensor":
+        return [1] * len(shape)
+    if pattern == "full":
+        return list(shape)
+    return [d if rng.random() < 0.5 else 1 for d in shape]
+
+
+def _f32_literal(v):
+    if v != v:
+        return "0x7FC00000"
+    if v == float("inf"):
+        return "0x7F800000"
+    if v == -float("inf"):
+        return "0xFF800000"
+    text = fmt(v)
+    # MLIR's float literals need a '.' before an exponent (1.0e-30).
+    if "e" in text and "." not in text:
+        text = text.replace("e", ".0e")
+    return text
+
+
+def _dyn_tensor_literal(values, shape):
+    return nested([_f32_literal(v) for v in values], shape)
+
+
+def _dyn_print_f32(mod, value, shape, label):
+    raw = mod.fresh()
+    s = shape_str(shape) + "x" if shape else ""
+    mod.main.append("  %s = arith.bitcast %s : tensor<%sf32> to tensor<%si32>"
+                    % (raw, value, s, s))
+    _dyn_print(mod, raw, shape, "i32", "printMemrefI32", label)
+
+
+def _dyn_print(mod, raw, shape, elem, printer, label):
+    buf, unranked = mod.fresh(), mod.fresh()
+    s = shape_str(shape) + "x" if shape else ""
+    width = elem[1:]
+    mod.main.append("  %s = bufferization.to_buffer %s : tensor<%s%s> to memref<%s%s>"
+                    % (buf, raw, s, elem, s, elem))
+    mod.main.append("  %s = memref.cast %s : memref<%s%s> to memref<*xi%s>"
+                    % (unranked, buf, s, elem, width))
+    mod.main.append("  call @%s(%s) : (memref<*xi%s>) -> ()" % (printer, unranked, width))
+    mod.labels.append(label)
+
+
+def _dyn_print_codes(mod, value, shape, elem, label):
+    """Prints i8 / ui8 / i16 codes (ui8 through a bitcast to i8)."""
+    s = shape_str(shape) + "x" if shape else ""
+    if elem == "ui8":
+        raw = mod.fresh()
+        mod.main.append("  %s = tensor.bitcast %s : tensor<%sui8> to tensor<%si8>"
+                        % (raw, value, s, s))
+        _dyn_print(mod, raw, shape, "i8", "printMemrefU8", label)
+    else:
+        _dyn_print(mod, value, shape, elem,
+                   {"i8": "printMemrefI8", "i16": "printMemrefI16"}[elem], label)
+
+
+def _dyn_scales(rng, n, allow_nan=True):
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.06 and allow_nan:
+            out.append(float("nan"))
+        elif r < 0.12:
+            out.append(0.0)
+        elif r < 0.2:
+            out.append(-(10 ** rng.uniform(-3, 0)))
+        elif r < 0.24:
+            out.append(1.0e-30)
+        elif r < 0.28:
+            out.append(1.0e30)
+        else:
+            out.append(round(10 ** rng.uniform(-3, 0.5), 7))
+    return out
+
+
+def gen_dequantize_dynamic(rng, mod, index):
+    shape = _dyn_shape(rng)
+    elem = rng.choice(["i8", "ui8", "i16", "i32"])
+    lo, hi = {"i8": (-128, 127), "ui8": (0, 255), "i16": (-32768, 32767),
+              "i32": (-2 ** 31, 2 ** 31 - 1)}[elem]
+    n = 1
+    for d in shape:
+        n *= d
+    codes = []
+    for _ in range(n):
+        r = rng.random()
+        if elem == "i32" and r < 0.4:
+            # Beyond 2^24, where f32(code) rounds (ties included).
+            codes.append(rng.choice([1, -1]) * (2 ** rng.randint(24, 30) + rng.randint(-3, 3)))
+        elif r < 0.5:
+            codes.append(rng.choice([lo, hi, 0]))
+        else:
+            codes.append(rng.randint(lo, hi))
+    sshape, oshape = _dyn_param_shape(rng, shape), _dyn_param_shape(rng, shape)
+    sn = oshape_n = 1
+    for d in sshape:
+        sn *= d
+    for d in oshape:
+        oshape_n *= d
+    # No infinite scale: (q - offset) * inf with q == offset creates a NaN.
+    scales = _dyn_scales(rng, sn)
+    offsets = [float(rng.randint(lo, hi)) if elem != "i32" and rng.random() < 0.8
+               else round(rng.uniform(-300, 300), 3) for _ in range(oshape_n)]
+    t = lambda sh, e: "tensor<%sx%s>" % (shape_str(sh), e)
+    name = "case_%d" % index
+    mod.funcs.append("func.func @%s(%%s: %s, %%a: %s, %%b: %s) -> %s {" % (
+        name, t(shape, elem), t(sshape, "f32"), t(oshape, "f32"), t(shape, "f32")))
+    mod.funcs.append("  %%r = qnt.dequantize_dynamic %%s, %%a, %%b : %s, %s, %s -> %s" % (
+        t(shape, elem), t(sshape, "f32"), t(oshape, "f32"), t(shape, "f32")))
+    mod.funcs.append("  return %%r : %s" % t(shape, "f32"))
+    mod.funcs.append("}")
+    mod.funcs.append("")
+    sv, av, bv, rv = mod.fresh(), mod.fresh(), mod.fresh(), mod.fresh()
+    mod.main.append("  %s = arith.constant dense<%s> : %s" % (sv, nested(codes, shape), t(shape, elem)))
+    mod.main.append("  %s = arith.constant dense<%s> : %s" % (av, _dyn_tensor_literal(scales, sshape), t(sshape, "f32")))
+    mod.main.append("  %s = arith.constant dense<%s> : %s" % (bv, _dyn_tensor_literal(offsets, oshape), t(oshape, "f32")))
+    mod.main.append("  %s = call @%s(%s, %s, %s) : (%s, %s, %s) -> %s" % (
+        rv, name, sv, av, bv, t(shape, elem), t(sshape, "f32"), t(oshape, "f32"), t(shape, "f32")))
+    _dyn_print_f32(mod, rv, shape, "seed %d case %d: dequantize_dynamic %s %s scale %s offset %s [f32 bits]"
+                   % (mod.seed, index, elem, shape, sshape, oshape))
+
+
+def gen_quantize_dynamic(rng, mod, index):
+    shape = _dyn_shape(rng)
+    elem = rng.choice(["i8", "ui8", "i16"])
+    lo, hi = {"i8": (-128, 127), "ui8": (0, 255), "i16": (-32768, 32767)}[elem]
+    sshape, oshape = _dyn_param_shape(rng, shape), _dyn_param_shape(rng, shape)
+    n = sn = on = 1
+    for d in shape:
+        n *= d
+    for d in sshape:
+        sn *= d
+    for d in oshape:
+        on *= d
+    scales = _dyn_scales(rng, sn)
+    offsets = [float(rng.randint(lo - 10, hi + 10)) for _ in range(on)]
+    xs = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.05:
+            xs.append(float("nan"))
+        elif r < 0.1:
+            xs.append(rng.choice([float("inf"), -float("inf")]))
+        elif r < 0.3:
+            xs.append(rng.randint(-300, 300) + 0.5)      # ties for scale 1 or 0.5
+        else:
+            xs.append(round(rng.uniform(-300, 300), 4))
+    t = lambda sh, e: "tensor<%sx%s>" % (shape_str(sh), e)
+    name = "case_%d" % index
+    mod.funcs.append("func.func @%s(%%x: %s, %%a: %s, %%b: %s) -> %s {" % (
+        name, t(shape, "f32"), t(sshape, "f32"), t(oshape, "f32"), t(shape, elem)))
+    mod.funcs.append("  %%q = qnt.quantize_dynamic %%x, %%a, %%b : %s, %s, %s -> %s" % (
+        t(shape, "f32"), t(sshape, "f32"), t(oshape, "f32"), t(shape, elem)))
+    mod.funcs.append("  return %%q : %s" % t(shape, elem))
+    mod.funcs.append("}")
+    mod.funcs.append("")
+    xv, av, bv, qv = mod.fresh(), mod.fresh(), mod.fresh(), mod.fresh()
+    mod.main.append("  %s = arith.constant dense<%s> : %s" % (xv, _dyn_tensor_literal(xs, shape), t(shape, "f32")))
+    mod.main.append("  %s = arith.constant dense<%s> : %s" % (av, _dyn_tensor_literal(scales, sshape), t(sshape, "f32")))
+    mod.main.append("  %s = arith.constant dense<%s> : %s" % (bv, _dyn_tensor_literal(offsets, oshape), t(oshape, "f32")))
+    mod.main.append("  %s = call @%s(%s, %s, %s) : (%s, %s, %s) -> %s" % (
+        qv, name, xv, av, bv, t(shape, "f32"), t(sshape, "f32"), t(oshape, "f32"), t(shape, elem)))
+    _dyn_print_codes(mod, qv, shape, elem, "seed %d case %d: quantize_dynamic %s %s scale %s offset %s"
+                     % (mod.seed, index, elem, shape, sshape, oshape))
+
+
+def gen_dynamic_quantize(rng, mod, index):
+    shape = _dyn_shape(rng)
+    mode = rng.choice(["onnx", "symmetric"])
+    n = 1
+    for d in shape:
+        n *= d
+    kind = rng.random()
+    xs = []
+    for _ in range(n):
+        r = rng.random()
+        if kind < 0.15:
+            xs.append(0.0)                                   # all zero
+        elif r < 0.03:
+            xs.append(rng.choice([float("inf"), -float("inf")]))
+        elif r < 0.15:
+            xs.append(0.0)
+        else:
+            xs.append(round(rng.uniform(-20, 20) * rng.choice([1, 0.01, 100]), 4))
+    t = lambda sh, e: "tensor<%sx%s>" % (shape_str(sh), e) if sh else "tensor<%s>" % e
+    name = "case_%d" % index
+    if mode == "onnx":
+        attrs, types = '{mode = "onnx"}', [t(shape, "ui8"), "tensor<f32>", "tensor<ui8>"]
+        pshape = []
+    else:
+        axis = rng.randrange(len(shape))
+        attrs = '{mode = "symmetric", axis = %d : i64}' % axis
+        pshape = [shape[axis]]
+        types = [t(shape, "i8"), t(pshape, "f32"), t(pshape, "i8")]
+    mod.funcs.append("func.func @%s(%%x: %s) -> (%s) {" % (name, t(shape, "f32"), ", ".join(types)))
+    mod.funcs.append("  %%c, %%s, %%z = qnt.dynamic_quantize %%x %s : %s -> %s"
+                     % (attrs, t(shape, "f32"), ", ".join(types)))
+    mod.funcs.append("  return %%c, %%s, %%z : %s" % ", ".join(types))
+    mod.funcs.append("}")
+    mod.funcs.append("")
+    xv, cv, sv, zv = mod.fresh(), mod.fresh(), mod.fresh(), mod.fresh()
+    mod.main.append("  %s = arith.constant dense<%s> : %s" % (xv, _dyn_tensor_literal(xs, shape), t(shape, "f32")))
+    mod.main.append("  %s, %s, %s = call @%s(%s) : (%s) -> (%s)"
+                    % (cv, sv, zv, name, xv, t(shape, "f32"), ", ".join(types)))
+    desc = "seed %d case %d: dynamic_quantize %s %s" % (mod.seed, index, attrs, shape)
+    code_elem = "ui8" if mode == "onnx" else "i8"
+    _dyn_print_codes(mod, cv, shape, code_elem, desc + " [codes]")
+    _dyn_print_f32(mod, sv, pshape, desc + " [scale f32 bits]")
+    _dyn_print_codes(mod, zv, pshape, code_elem, desc + " [zero point]")
+
+
+def dynamic_case(rng, mod, index):
+    r = rng.random()
+    if r < 0.35:
+        gen_dequantize_dynamic(rng, mod, index)
+    elif r < 0.7:
+        gen_quantize_dynamic(rng, mod, index)
+    else:
+        gen_dynamic_quantize(rng, mod, index)
+
+
 def network_case(rng, mod, index):
     r = rng.random()
     if r < 0.35:
@@ -945,7 +1194,7 @@ def generate(seed, cases, ops="layers"):
     """The module for a seed: `cases` cases of the chosen family."""
     rng = random.Random(seed)
     mod = Module(seed)
-    gen = network_case if ops == "network" else layers_case
+    gen = {"network": network_case, "dynamic": dynamic_case}.get(ops, layers_case)
     for i in range(cases):
         gen(rng, mod, i)
     return mod
@@ -956,9 +1205,10 @@ def main():
     parser.add_argument("--cases", type=int, default=50)
     parser.add_argument("--module", required=True, help="output .mlir")
     parser.add_argument("--labels", required=True, help="output labels .json")
-    parser.add_argument("--ops", choices=["layers", "network"], default="layers",
+    parser.add_argument("--ops", choices=["layers", "network", "dynamic"], default="layers",
                         help="case family: matmul / conv2d / requantize / quantize "
-                        "(default), or add / pools / concat / chains")
+                        "(default), add / pools / concat / chains, or the "
+                        "runtime-scale ops")
     parser.add_argument("--stats", action="store_true", help="print per op how many "
                         "elements hit an exact rounding tie or saturate")
     parser.add_argument("--multipliers", help="output .json: the expected M0 and "

@@ -238,6 +238,9 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   // llvm.func bodies of an already lowered module pass through unchanged.
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  // Runtime-scale ops first: qnt-strip-quant-types erases the signedness of
+  // the ui8 tensors they read and write.
+  funcPm.addPass(qnt::createQntDynamicScalesToLinalg());
   funcPm.addPass(qnt::createQntEraseEmptyResults());
   funcPm.addPass(qnt::createQntNetworkToInteger());
   funcPm.addPass(qnt::createQntFoldZeroPoints());

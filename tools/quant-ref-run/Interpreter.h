@@ -60,6 +60,10 @@ private:
   mlir::LogicalResult evalAdd(mlir::Operation *op);
   mlir::LogicalResult evalPool2D(mlir::Operation *op, bool isMax);
   mlir::LogicalResult evalConcat(mlir::Operation *op);
+  /// Runtime-scale ops (DynamicOps.cpp).
+  mlir::LogicalResult evalDequantizeDynamic(mlir::Operation *op);
+  mlir::LogicalResult evalQuantizeDynamic(mlir::Operation *op);
+  mlir::LogicalResult evalDynamicQuantize(mlir::Operation *op);
 
   /// Upstream ops other than func (TensorOps.cpp); sets `handled` when `op`
   /// is one of them.

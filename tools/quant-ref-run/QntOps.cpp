@@ -162,6 +162,12 @@ LogicalResult Interpreter::evalQnt(Operation *op) {
     return evalPool2D(op, /*isMax=*/false);
   if (name == "qnt.concat")
     return evalConcat(op);
+  if (name == "qnt.dequantize_dynamic")
+    return evalDequantizeDynamic(op);
+  if (name == "qnt.quantize_dynamic")
+    return evalQuantizeDynamic(op);
+  if (name == "qnt.dynamic_quantize")
+    return evalDynamicQuantize(op);
   return op->emitError("quant-ref-run: unsupported op '")
          << name << "' (the reference model runs the public qnt ops only)";
 }

@@ -42,6 +42,34 @@ def QntToLinalg : Pass<"qnt-to-linalg", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def QntDynamicScalesToLinalg : Pass<"qnt-dynamic-scales-to-linalg",
+                                    "func::FuncOp"> {
+  let summary = "Lower the runtime-scale qnt ops to linalg on tensors";
+  let description = [{
+    Lowers `qnt.dequantize_dynamic`, `qnt.quantize_dynamic` and
+    `qnt.dynamic_quantize` (docs/RuntimeScales.md) to `linalg.generic`,
+    `arith` and `math` ops. Runs before `qnt-strip-quant-types`, which
+    erases the signedness of `ui8` tensors these ops read and write: `ui8`
+    operands and results go through `tensor.bitcast` to and from `i8`, and
+    the bodies convert them as unsigned.
+
+    * `dequantize_dynamic` / `quantize_dynamic`: one elementwise parallel
+      `linalg.generic`; scale and offset are read through broadcasting
+      indexing maps (a size-1 dimension reads index 0). The f32 steps are
+      the contract's, in its order, with no fast-math flags:
+      `(sitofp(src) - offset) * scale`, and `divf`, `math.roundeven`, NaN to
+      0, `addf`, clamp, `fptosi`.
+    * `dynamic_quantize`: a reduction `linalg.generic` (`arith.minimumf` /
+      `arith.maximumf`, NaN-propagating, from 0), a rank-0 or per-slice
+      `linalg.generic` computing scale and zero point, and an elementwise
+      `linalg.generic` producing the codes.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
   let summary = "Lower eligible int8 contractions to AVX-512 VNNI microkernels";
   let description = [{

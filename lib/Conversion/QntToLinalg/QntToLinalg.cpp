@@ -804,4 +804,5 @@ void mlir::qnt::populateQntToLinalgConversionPatterns(
                IntQuantizeConverter, IntDequantizeConverter>(
       patterns.getContext());
   populateQntNetworkOpsToLinalgPatterns(patterns);
+  populateQntDynamicScaleOpsToLinalgPatterns(patterns);
 }

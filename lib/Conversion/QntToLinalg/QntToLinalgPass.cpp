@@ -36,7 +36,8 @@ struct QntToLinalgPass : qnt::impl::QntToLinalgBase<QntToLinalgPass> {
     WalkResult publicOps = getOperation().walk([](Operation *op) {
       if (!isa<QntDialect>(op->getDialect()) ||
           isa<IntMatmulOp, IntConv2DOp, IntRequantizeOp, IntQuantizeOp,
-              IntDequantizeOp, IntAddOp, IntMaxPool2DOp, IntAvgPool2DOp>(op))
+              IntDequantizeOp, IntAddOp, IntMaxPool2DOp, IntAvgPool2DOp,
+              DequantizeDynamicOp, QuantizeDynamicOp, DynamicQuantizeOp>(op))
         return WalkResult::advance();
       op->emitOpError("must be rewritten to explicit integer ops (the qnt "
                       "passes up to qnt-strip-quant-types) before "

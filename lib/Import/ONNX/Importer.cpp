@@ -392,6 +392,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importQuantizeLinear();
   if (op == "DequantizeLinear")
     return importDequantizeLinear();
+  if (op == "DynamicQuantizeLinear")
+    return importDynamicQuantizeLinear();
   if (op == "Conv")
     return importConv();
   if (op == "Gemm")

@@ -224,6 +224,11 @@ public:
   mlir::Value requantize(mlir::Value in, mlir::Type resultType, int64_t lo,
                          int64_t hi, const QParams &out);
 
+  // DynamicQuantizeOps.cpp: run-time scales.
+  mlir::LogicalResult importDynamicQuantizeLinear();
+  /// DequantizeLinear whose scale is not a compile-time constant.
+  mlir::LogicalResult importDequantizeLinearDynamic();
+
   // Contractions.cpp.
   mlir::LogicalResult importConv();
   mlir::LogicalResult importGemm();

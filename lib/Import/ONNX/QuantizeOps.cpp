@@ -311,6 +311,13 @@ LogicalResult Importer::importDequantizeLinear() {
   auto x = input(0);
   if (failed(x))
     return failure();
+  if (hasInput(1)) {
+    auto scale = input(1);
+    if (failed(scale))
+      return failure();
+    if ((*scale)->kind != Kind::Const)
+      return importDequantizeLinearDynamic();
+  }
   ImportedValue in = **x;
   int32_t inType = in.dtype;
   if (in.isQuantized())

@@ -17,6 +17,7 @@ class RewritePatternSet;
 namespace qnt {
 
 #define GEN_PASS_DECL_QNTTOLINALG
+#define GEN_PASS_DECL_QNTDYNAMICSCALESTOLINALG
 #include "QuantOpt/Conversion/Passes.h.inc"
 
 /// Adds the patterns that lower qnt.int_matmul, int_conv2d, int_requantize,
@@ -30,6 +31,13 @@ namespace qnt {
 /// linalg, math and tensor dialects, the scf and llvm dialects must be
 /// loaded.
 void populateQntToLinalgConversionPatterns(RewritePatternSet &patterns);
+
+/// Adds the patterns that lower the runtime-scale ops qnt.dequantize_dynamic,
+/// qnt.quantize_dynamic and qnt.dynamic_quantize to linalg.generic on
+/// tensors (docs/RuntimeScales.md); ui8 operands and results pass through
+/// tensor.bitcast to and from i8. Also part of
+/// populateQntToLinalgConversionPatterns.
+void populateQntDynamicScaleOpsToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace qnt
 } // namespace mlir

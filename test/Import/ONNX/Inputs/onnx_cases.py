@@ -612,6 +612,33 @@ def case_bad_dynamic():
                  [tin("y", ["batch", 4])], inits), {}, {}
 
 
+def case_dynamic_quantize_linear():
+    # DynamicQuantizeLinear then DequantizeLinear with its run-time scale and
+    # zero point (docs/RuntimeScales.md); numpy model: ONNX's definition.
+    r = rng(11)
+    x = r.uniform(-3.0, 2.0, (2, 5)).astype(F32)
+    x[0, 0] = 0.0
+    nodes = [helper.make_node("DynamicQuantizeLinear", ["x"], ["y", "ys", "yz"]),
+             helper.make_node("DequantizeLinear", ["y", "ys", "yz"], ["r"])]
+    m = model(nodes, [tin("x", [2, 5])], [tin("r", [2, 5])], [])
+    lo, hi = min(F32(0), x.min()), max(F32(0), x.max())
+    scale = F32(hi - lo) / F32(255)
+    zp = int(np.clip(np.rint(F32(0) - lo / scale), 0, 255))
+    y = np.clip(np.rint(x / scale) + zp, 0, 255).astype(np.int64)
+    return m, {"x": x}, {"r": ("codes", y, float(scale), zp)}
+
+
+def case_dequantize_int32_runtime_scale():
+    # int32 accumulators dequantized per column with a run-time scale.
+    r = rng(12)
+    acc = r.integers(-5000, 5000, (2, 3)).astype(np.int32)
+    s = np.array([0.5, 0.25, 2.0], F32)
+    nodes = [helper.make_node("DequantizeLinear", ["acc", "s"], ["r"], axis=1)]
+    m = model(nodes, [tin("acc", [2, 3], TensorProto.INT32), tin("s", [3])],
+              [tin("r", [2, 3])], [])
+    return m, {"acc": acc, "s": s}, {"r": ("ints", acc.astype(F32) * s)}
+
+
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 

@@ -11,6 +11,9 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+// The enum returned by qnt.dynamic_quantize's mode accessor.
+#include "QuantOpt/Dialect/Qnt/IR/QntDynamicEnums.h.inc"
+
 #define GET_OP_CLASSES
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h.inc"
 

@@ -50,7 +50,7 @@ def Qnt_DequantizeOp : Qnt_Op<"dequantize", [Pure]> {
     `r = (f32(q) - f32(z)) * s`, in f32, in that order. The operand may be
     per tensor or per axis (any axis); storage is i8, u8 or i16 (the
     contract's storage types; an i32 accumulator is requantized first, or
-    dequantized with `qnt.dequantize_dynamic` once that exists).
+    dequantized with `qnt.dequantize_dynamic`).
 
     ```mlir
     %r = qnt.dequantize %q : tensor<2x!quant.uniform<u8:f32, 2.500000e-01:128>> -> tensor<2xf32>
@@ -183,5 +183,6 @@ def Qnt_ConstantOp : Qnt_Op<"constant", [ConstantLike, Pure]> {
 
 include "QuantOpt/Dialect/Qnt/IR/QntIntegerOps.td"
 include "QuantOpt/Dialect/Qnt/IR/QntNetworkOps.td"
+include "QuantOpt/Dialect/Qnt/IR/QntDynamicOps.td"
 
 #endif // QUANTOPT_DIALECT_QNT_IR_QNTOPS_TD
