@@ -96,3 +96,10 @@ if command -v taskset > /dev/null; then
 else
   ./bench "$BUDGET"
 fi
+
+# The TOSA rows: upstream's TOSA pipeline vs --tosa-to-llvm (TOSA_ROWS=0
+# skips them).
+if [ "${TOSA_ROWS:-1}" = 1 ]; then
+  echo
+  "$HERE/tosa-bench.sh" "$BUILD" "$BUDGET"
+fi

@@ -126,8 +126,15 @@ def requant_params(rng, channels, typical):
         while m < 0.5 and shift < 62:
             m *= 2
             shift += 1
-        mults.append(min(int(m * 2 ** 31), 2 ** 31 - 1) if rng.random() > 0.05
-                     else rng.randint(0, 2 ** 31 - 1))
+        r = rng.random()
+        if r < 0.3:
+            # 2^30 (or 3 * 2^28): products hit exact halves, where SINGLE_ROUND
+            # and DOUBLE_ROUND part (ties of both signs).
+            mults.append(rng.choice([1 << 30, 3 << 28]))
+        elif r < 0.35:
+            mults.append(rng.randint(0, 2 ** 31 - 1))
+        else:
+            mults.append(min(int(m * 2 ** 31), 2 ** 31 - 1))
         shifts.append(max(shift, 32))
     return mults, shifts
 
@@ -265,7 +272,7 @@ def gen_add(rng):
         zp = rng.randint(0, 255) if unsigned else rng.randint(-128, 127)
         # value * mult / 2^s with s in [11, 22]: |.| < 2^29.
         s = rng.randint(11, 22)
-        mult = rng.randint(1 << 30, (1 << 31) - 1)
+        mult = rng.choice([1 << 30, rng.randint(1 << 30, (1 << 31) - 1)])
         xs.append(layer.rescale(name, shp, "i8", "i32", [mult], [s], zp, 0, m,
                                 False, in_unsigned=unsigned))
         case.setdefault("inputs", []).append(
@@ -275,7 +282,7 @@ def gen_add(rng):
         ttype(shape, "i32"))
     sum_shift = max(i["shift"] for i in case["inputs"])
     so = rng.randint(sum_shift + 19, min(sum_shift + 24, 62))
-    mo = rng.randint(1 << 30, (1 << 31) - 1)
+    mo = rng.choice([1 << 30, rng.randint(1 << 30, (1 << 31) - 1)])
     ozp = rng.randint(-20, 20)
     out_unsigned = rng.random() < 0.2
     if out_unsigned:
@@ -383,7 +390,25 @@ def gen_rescale16(rng):
     return layer, [(shape, in_elem, in_range)], (shape, out_elem), case
 
 
+def gen_rescale_ties(rng):
+    """An i32 rescale with M = 2^-(k+1), k in [2, 6]: one value in 2^(k+1) is an
+    exact tie, where SINGLE_ROUND (ties up) and DOUBLE_ROUND (ties away from
+    zero) part for negative values."""
+    layer = Layer(rng)
+    shape = [1, 16]
+    k = rng.randint(2, 6)
+    mode = pick_mode(rng)
+    ozp = rng.randint(-20, 20)
+    case = {"op": "rescale_ties", "shift": 30 + k + 1, "rounding": mode,
+            "output_zp": ozp}
+    layer.rescale("%x", shape, "i32", "i8", [1 << 30], [31 + k], 0, ozp, mode,
+                  False)
+    return layer, [(shape, "i32", (-(100 << k), 100 << k))], (shape, "i8"), \
+        case
+
+
 GENERATORS = [
+    (gen_rescale_ties, 1),
     (lambda r: gen_conv(r, False), 4),
     (lambda r: gen_conv(r, True), 2),
     (gen_matmul, 3),

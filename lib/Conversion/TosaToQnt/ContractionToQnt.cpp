@@ -227,10 +227,17 @@ struct MatMulConverter : OpRewritePattern<tosa::MatMulOp> {
           .getResult();
     };
 
-    Value result = tensor::EmptyOp::create(rewriter, loc, outType.getShape(),
-                                           outType.getElementType());
+    // One batch needs no copy: A and the result are reshaped in place.
+    SmallVector<ReassociationIndices> dropBatch = {{0, 1}, {2}};
+    Value result;
+    if (batch != 1)
+      result = tensor::EmptyOp::create(rewriter, loc, outType.getShape(),
+                                       outType.getElementType());
     for (int64_t b = 0; b < batch; ++b) {
-      Value a = slice2d(op.getA(), b, m, k);
+      Value a = batch == 1 ? tensor::CollapseShapeOp::create(
+                                 rewriter, loc, op.getA(), dropBatch)
+                                 .getResult()
+                           : slice2d(op.getA(), b, m, k);
       Value weights;
       if (bConstant) {
         auto type = RankedTensorType::get({k, n}, i8);
@@ -242,7 +249,10 @@ struct MatMulConverter : OpRewritePattern<tosa::MatMulOp> {
                       type, ArrayRef<APInt>(bValues).slice(b * k * n, k * n));
         weights = arith::ConstantOp::create(rewriter, loc, data);
       } else {
-        weights = slice2d(op.getB(), b, k, n);
+        weights = batch == 1 ? tensor::CollapseShapeOp::create(
+                                   rewriter, loc, op.getB(), dropBatch)
+                                   .getResult()
+                             : slice2d(op.getB(), b, k, n);
       }
       Value acc = MatmulOp::create(
           rewriter, loc, accType, castToUnitScale(rewriter, loc, a, *aZp),
@@ -250,6 +260,11 @@ struct MatMulConverter : OpRewritePattern<tosa::MatMulOp> {
       Value codes = quant::StorageCastOp::create(
           rewriter, loc, RankedTensorType::get({m, n}, rewriter.getI32Type()),
           acc);
+      if (batch == 1) {
+        result = tensor::ExpandShapeOp::create(rewriter, loc, outType, codes,
+                                               dropBatch);
+        break;
+      }
       SmallVector<OpFoldResult> offsets = {rewriter.getIndexAttr(b),
                                            rewriter.getIndexAttr(0),
                                            rewriter.getIndexAttr(0)};

@@ -143,6 +143,23 @@ func.func @matmul(%a: tensor<2x1x2xi8>) -> tensor<2x1x1xi32> {
 
 // -----
 
+// One batch: A and the result are reshaped, not copied; run-time B too.
+// CHECK-LABEL: func.func @matmul_one_batch
+// CHECK: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : tensor<1x3x2xi8> into tensor<3x2xi8>
+// CHECK: %[[B:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1], [2]] : tensor<1x2x4xi8> into tensor<2x4xi8>
+// CHECK: %[[AQ:.*]] = quant.scast %[[A]]
+// CHECK: %[[BQ:.*]] = quant.scast %[[B]]
+// CHECK: %[[M:.*]] = qnt.matmul %[[AQ]], %[[BQ]]
+// CHECK: %[[C:.*]] = quant.scast %[[M]] : tensor<3x4x!quant.uniform<i32:f32, 1.000000e+00>> to tensor<3x4xi32>
+// CHECK: tensor.expand_shape %[[C]] {{\[\[}}0, 1], [2]] output_shape [1, 3, 4] : tensor<3x4xi32> into tensor<1x3x4xi32>
+func.func @matmul_one_batch(%a: tensor<1x3x2xi8>, %b: tensor<1x2x4xi8>) -> tensor<1x3x4xi32> {
+  %zp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.matmul %a, %b, %zp, %zp : (tensor<1x3x2xi8>, tensor<1x2x4xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x4xi32>
+  return %acc : tensor<1x3x4xi32>
+}
+
+// -----
+
 // TFLite's add: rescale(add(rescale(a), rescale(b))) is one qnt.int_add
 // with the three multipliers and shifts (s - 31) and the zero points; the
 // inputs' shifts are at most 31, so the output's DOUBLE_ROUND decides.
