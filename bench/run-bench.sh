@@ -99,3 +99,10 @@ fi
 
 # The runtime-scale row (qnt.dequantize_dynamic vs memcpy), its own driver.
 "$HERE/run-runtime-scales-bench.sh" "$BUILD"
+
+# The TOSA rows: upstream's TOSA pipeline vs --tosa-to-llvm (TOSA_ROWS=0
+# skips them).
+if [ "${TOSA_ROWS:-1}" = 1 ]; then
+  echo
+  "$HERE/tosa-bench.sh" "$BUILD" "$BUDGET"
+fi

@@ -18,4 +18,5 @@ void quantopt::registerAllPasses() {
   mlir::qnt::registerQntPasses();
   mlir::qnt::registerQntConversionPasses();
   quantopt::registerQuantOptPipelines();
+  quantopt::registerTosaPipelines();
 }

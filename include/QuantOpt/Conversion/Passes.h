@@ -4,6 +4,9 @@
 #define QUANTOPT_CONVERSION_PASSES_H
 
 #include "QuantOpt/Conversion/QntToLinalg/QntToLinalg.h"
+#include "QuantOpt/Conversion/TosaToQnt/TosaToQnt.h"
+#include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -11,6 +14,7 @@
 namespace mlir::qnt {
 
 #define GEN_PASS_DECL_QNTTOX86VNNI
+#define GEN_PASS_DECL_TOSATOQNT
 #include "QuantOpt/Conversion/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION

@@ -131,4 +131,42 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TosaToQnt : Pass<"tosa-to-qnt", "func::FuncOp"> {
+  let summary = "Convert quantized TOSA 1.0 ops into qnt and its integer IR";
+  let description = [{
+    Rewrites the quantized part of a TOSA 1.0 graph (signless integer
+    tensors) into the `qnt` dialect so that `--qnt-to-llvm` compiles it with
+    the project's kernels, bit-exact with upstream's `tosa-to-linalg`
+    lowering (docs/TosaToQnt.md):
+
+    * `tosa.conv2d`, `tosa.depthwise_conv2d`, `tosa.matmul` (i8 x i8 -> i32)
+      become `qnt.conv2d` / `qnt.matmul` on `!quant.uniform` types of scale
+      1.0 whose zero points are TOSA's, so that the zero-point folding and
+      the target kernels apply; OHWI weights become HWCF (constant weights
+      at compile time).
+    * `tosa.rescale` becomes `qnt.int_requantize` with TOSA's multiplier and
+      shift as given (`shifts = shift - 31`): SINGLE_ROUND is `single`,
+      DOUBLE_ROUND `double`, INEXACT_ROUND `single` (one of the roundings
+      TOSA allows it). `tosa.clamp` narrows the preceding requantize or
+      becomes an exact identity requantize with bounds.
+    * `tosa.add` of two rescales to i32 followed by a rescale becomes one
+      `qnt.int_add` (TFLite's add structure).
+    * `tosa.avg_pool2d` becomes `qnt.int_avg_pool2d` (exact for every count
+      below 2^29 / max|q - zp|), `tosa.max_pool2d` `qnt.int_max_pool2d`.
+    * `tosa.reshape`, `tosa.transpose`, `tosa.concat` and `tosa.const` on
+      integer tensors become tensor / linalg / arith ops (constants are
+      permuted at compile time).
+
+    Whatever does not match stays TOSA, e.g. float ops, i48 rescales,
+    non-constant multipliers or zero points, or shapes whose worst-case
+    accumulator could leave i32; `--tosa-to-llvm` lowers it with upstream's
+    TOSA passes in the same module.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::qnt::QntDialect",
+                           "::mlir::quant::QuantDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // QUANTOPT_CONVERSION_PASSES_TD

@@ -53,6 +53,21 @@ void buildQntToLLVMPipeline(mlir::OpPassManager &pm,
 /// Registers `qnt-to-llvm` for textual pipelines and command-line tools.
 void registerQuantOptPipelines();
 
+/// `tosa-to-qnt`, then upstream's TOSA lowering (tosa-to-linalg-named,
+/// tosa-to-linalg, tosa-to-tensor, tosa-to-arith, without validation) for
+/// whatever stayed TOSA: the result holds no TOSA op and is what
+/// `--qnt-to-llvm` takes (docs/TosaToQnt.md).
+void buildTosaToQntPipeline(mlir::OpPassManager &pm);
+
+/// buildTosaToQntPipeline, then buildQntToLLVMPipeline: quantized TOSA to
+/// the LLVM dialect.
+void buildTosaToLLVMPipeline(mlir::OpPassManager &pm,
+                             const QuantOptPipelineOptions &options);
+
+/// Registers `tosa-to-qnt-pipeline` and `tosa-to-llvm` (same options as
+/// `qnt-to-llvm`).
+void registerTosaPipelines();
+
 } // namespace quantopt
 
 #endif // QUANTOPT_PIPELINES_PIPELINES_H
