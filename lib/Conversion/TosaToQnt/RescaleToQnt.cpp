@@ -23,7 +23,7 @@
 using namespace mlir;
 using namespace mlir::qnt;
 using namespace mlir::qnt::tosa_to_qnt;
-using quantopt::ref::RoundingMode;
+using RefRounding = quantopt::ref::RoundingMode;
 
 namespace {
 
@@ -32,7 +32,7 @@ struct RescaleInfo {
   RequantizeParams params;
   /// Per channel: the rounding that matters. `double` and `single` agree
   /// wherever the shift is at most 31, so only shifts above 31 pin it.
-  std::optional<RoundingMode> requiredRounding;
+  std::optional<RefRounding> requiredRounding;
   unsigned inputWidth, outputWidth;
 };
 
@@ -81,10 +81,10 @@ static FailureOr<RescaleInfo> readRescale(tosa::RescaleOp op) {
   if (static_cast<int64_t>(multipliers->size()) != channels)
     return failure();
 
-  RoundingMode mode = op.getRoundingMode() == tosa::RoundingMode::DOUBLE_ROUND
-                          ? RoundingMode::Double
-                          : RoundingMode::Single;
-  if (mode == RoundingMode::Double && !op.getScale32())
+  RefRounding mode = op.getRoundingMode() == tosa::RoundingMode::DOUBLE_ROUND
+                          ? RefRounding::Double
+                          : RefRounding::Single;
+  if (mode == RefRounding::Double && !op.getScale32())
     return failure();
   int64_t multiplierLimit = op.getScale32() ? INT32_MAX : INT16_MAX;
   for (auto [m, s] : llvm::zip(*multipliers, *shifts)) {
@@ -120,7 +120,7 @@ struct AddChain {
   tosa::RescaleOp lhs, rhs, output;
   tosa::AddOp add;
   RescaleInfo lhsInfo, rhsInfo, outputInfo;
-  RoundingMode rounding;
+  RefRounding rounding;
 };
 } // namespace
 
@@ -160,7 +160,7 @@ static FailureOr<AddChain> matchAddChain(tosa::AddOp add) {
   chain.rhsInfo = *rhs;
   chain.outputInfo = *out;
   // qnt.int_add has one rounding for its three rescales.
-  std::optional<RoundingMode> rounding;
+  std::optional<RefRounding> rounding;
   for (const RescaleInfo *info : {&*lhs, &*rhs, &*out}) {
     if (!info->requiredRounding)
       continue;
@@ -168,7 +168,7 @@ static FailureOr<AddChain> matchAddChain(tosa::AddOp add) {
       return failure();
     rounding = info->requiredRounding;
   }
-  chain.rounding = rounding.value_or(RoundingMode::Single);
+  chain.rounding = rounding.value_or(RefRounding::Single);
   return chain;
 }
 
