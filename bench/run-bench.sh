@@ -106,3 +106,9 @@ if [ "${TOSA_ROWS:-1}" = 1 ]; then
   echo
   "$HERE/tosa-bench.sh" "$BUILD" "$BUDGET"
 fi
+
+# Compile time against the layer count (COMPILE_TIME_ROWS=0 skips it).
+if [ "${COMPILE_TIME_ROWS:-1}" = 1 ]; then
+  echo
+  "$HERE/compile-time.sh" "$BUILD"
+fi
