@@ -201,13 +201,17 @@ TEST(X86VnniPlanningTest, DepthwiseInteriorOutputs) {
 }
 
 TEST(X86VnniPlanningTest, DepthwiseTiles) {
-  // AVX-512, 3 taps, stride 1: 8 accumulators + 3 weights + 10 inputs.
+  // AVX-512, 3 taps, stride 1: 12 accumulators + 3 weights + 14 inputs
+  // fit the 30 registers left; 13 + 3 + 15 would not.
   DepthwisePlan zmm = planDepthwise(64, 16, 3, 1, 1);
   EXPECT_EQ(zmm.fullVectors, 4);
   EXPECT_EQ(zmm.tailLanes, 0);
-  EXPECT_EQ(zmm.tileW, 8);
+  EXPECT_EQ(zmm.tileW, 12);
+  // Stride 2: 8 + 3 + 17 = 28; 9 + 3 + 19 = 31.
+  EXPECT_EQ(planDepthwise(64, 16, 3, 2, 1).tileW, 8);
   EXPECT_EQ(zmm.paddedChannels(), 64);
-  // AVX2, 20 channels: two vectors of 8 and a tail of 4; 4 + 3 + 6 <= 14.
+  // AVX2, 20 channels: two vectors of 8 and a tail of 4; 4 + 3 + 6 <= 14,
+  // 5 + 3 + 7 > 14.
   DepthwisePlan ymm = planDepthwise(20, 8, 3, 1, 1);
   EXPECT_EQ(ymm.fullVectors, 2);
   EXPECT_EQ(ymm.tailLanes, 4);

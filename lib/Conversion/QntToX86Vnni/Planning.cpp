@@ -145,7 +145,7 @@ DepthwisePlan quantopt::x86vnni::planDepthwise(int64_t channels, int64_t lanes,
   int64_t registers = lanes == 16 ? 32 : 16;
   int64_t budget = registers - 2; // epilogue constants, addresses
   plan.tileW = 1;
-  for (int64_t t = lanes == 16 ? 8 : 4; t > 1; --t) {
+  for (int64_t t = lanes == 16 ? 12 : 6; t > 1; --t) {
     int64_t inputs =
         std::min((t - 1) * stride + (kernelW - 1) * dilation + 1, t * kernelW);
     if (t + kernelW + inputs <= budget) {
