@@ -178,4 +178,58 @@ TEST(X86VnniPlanningTest, KBlocks) {
   EXPECT_EQ(one.blocks, 1);
 }
 
+TEST(X86VnniPlanningTest, DepthwiseInteriorOutputs) {
+  // 56 wide, 3 taps, padding 1: outputs 0 and 55 read the padding.
+  OutputRange same = interiorOutputs(56, 56, 1, 3, 1, 1);
+  EXPECT_EQ(same.lo, 1);
+  EXPECT_EQ(same.hi, 55);
+  // Stride 2 over 112 (56 outputs): output 55 reads 109..111, inside.
+  OutputRange strided = interiorOutputs(112, 56, 1, 3, 2, 1);
+  EXPECT_EQ(strided.lo, 1);
+  EXPECT_EQ(strided.hi, 56);
+  // No padding: every output is inside.
+  OutputRange valid = interiorOutputs(5, 3, 0, 3, 1, 1);
+  EXPECT_EQ(valid.lo, 0);
+  EXPECT_EQ(valid.hi, 3);
+  // Dilation 2, padding 2 over 10: output 7 reads 5, 7, 9; output 8 reads 10.
+  OutputRange dilated = interiorOutputs(10, 10, 2, 3, 1, 2);
+  EXPECT_EQ(dilated.lo, 2);
+  EXPECT_EQ(dilated.hi, 8);
+  // A window wider than the input: no output is inside.
+  OutputRange none = interiorOutputs(2, 2, 2, 5, 1, 1);
+  EXPECT_EQ(none.lo, none.hi);
+}
+
+TEST(X86VnniPlanningTest, DepthwiseTiles) {
+  // AVX-512, 3 taps, stride 1: 12 accumulators + 3 weights + 14 inputs
+  // fit the 30 registers left; 13 + 3 + 15 would not.
+  DepthwisePlan zmm = planDepthwise(64, 16, 3, 1, 1);
+  EXPECT_EQ(zmm.fullVectors, 4);
+  EXPECT_EQ(zmm.tailLanes, 0);
+  EXPECT_EQ(zmm.tileW, 12);
+  // Stride 2: 8 + 3 + 17 = 28; 9 + 3 + 19 = 31.
+  EXPECT_EQ(planDepthwise(64, 16, 3, 2, 1).tileW, 8);
+  EXPECT_EQ(zmm.paddedChannels(), 64);
+  // AVX2, 20 channels: two vectors of 8 and a tail of 4; 4 + 3 + 6 <= 14,
+  // 5 + 3 + 7 > 14.
+  DepthwisePlan ymm = planDepthwise(20, 8, 3, 1, 1);
+  EXPECT_EQ(ymm.fullVectors, 2);
+  EXPECT_EQ(ymm.tailLanes, 4);
+  EXPECT_EQ(ymm.tileW, 4);
+  EXPECT_EQ(ymm.paddedChannels(), 24);
+  // AVX2, 7 taps: even 2 pixels (2 + 7 + 8 registers) do not fit.
+  EXPECT_EQ(planDepthwise(64, 8, 7, 1, 1).tileW, 1);
+}
+
+TEST(X86VnniPlanningTest, DepthwiseTileColumns) {
+  EXPECT_EQ(tileInputColumns(8, 3, 1, 1),
+            (llvm::SmallVector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(tileInputColumns(4, 3, 2, 1),
+            (llvm::SmallVector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(tileInputColumns(3, 3, 1, 2),
+            (llvm::SmallVector<int64_t>{0, 1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(tileInputColumns(2, 2, 3, 1),
+            (llvm::SmallVector<int64_t>{0, 1, 3, 4}));
+}
+
 } // namespace

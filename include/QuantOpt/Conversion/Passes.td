@@ -114,6 +114,16 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
     fit neither s8 nor u8 after their zero points) are left for
     `qnt-to-linalg`.
 
+    Depthwise convs (`groups` = C = F, constant weights) take a kernel of
+    their own that needs no VNNI for its multiply: vectors along the NHWC
+    channels, x widened to i32 and multiplied by `w'` (low 16 bits) with
+    `qnt_kernel.x86.vpdpwssd` (VNNI) or `qnt_kernel.x86.vpmaddwd` + add,
+    register tiles along W, border pixels selecting `pad_value`, and the
+    consuming `qnt.int_requantize` fused as its epilogue. It runs with 16
+    lanes when the target has AVX-512 BW and with 8 (AVX2, `vpdpwssd` with
+    AVX-VNNI) on an x86 target without AVX-512; the VNNI contraction kernels
+    only with AVX-512 VNNI.
+
     The pass only rewrites (`populateQntToX86VnniPatterns`, applied in one
     walk); the index arithmetic and constants it leaves are for a later
     `canonicalize` and `cse`, as `--qnt-to-llvm` schedules them.
@@ -125,6 +135,7 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::qnt_kernel::QntKernelDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",

@@ -8,6 +8,9 @@
 // Values are signless: i32 stands for int32_t, i64 for int64_t, f32 for
 // float. Every op is created with createOrFold, so per-tensor parameters
 // (constants) fold away at compile time and only the per-element work stays.
+// Given a vector shape, the builder emits the same steps on vectors of that
+// shape (constants become splats), which the x86 kernels use for their fused
+// epilogues: one definition of the rounding for every lowering.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +34,9 @@ struct RescaleOperands {
 class FixedPointBuilder {
 public:
   FixedPointBuilder(OpBuilder &builder, Location loc) : b(loc, builder) {}
+  /// Every value (operands, constants, results) is a vector of `shape`.
+  FixedPointBuilder(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape)
+      : b(loc, builder), shape(shape) {}
 
   Value i32Const(int64_t value);
   Value i64Const(int64_t value);
@@ -88,8 +94,12 @@ private:
     return b.createOrFold<OpTy>(std::forward<Args>(args)...);
   }
   Value clampInt(Value v, Value lo, Value hi);
+  /// `scalar`, or a vector of it when the builder has a shape.
+  Type typeOf(Type scalar) const;
+  Value constant(Type scalar, TypedAttr value);
 
   ImplicitLocOpBuilder b;
+  SmallVector<int64_t> shape;
 };
 
 } // namespace mlir::qnt

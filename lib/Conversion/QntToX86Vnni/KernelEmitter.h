@@ -140,6 +140,13 @@ Value copyRow(OpBuilder &b, Location loc, Value src, ValueRange srcIndices,
 
 Value collapseToFlat(OpBuilder &b, Location loc, Value t);
 
+/// Packs the run-time weights `w` (K x N, i8, no zero point) into
+/// `k.wPacked` with the layout of the constant path, and sets
+/// `k.correction` to `factor * sum_k w[k, n]` per padded column (null when
+/// `factor` is 0). `k.tiling`, `k.k1` and `k.weightsUnsigned` must be set.
+void packRuntimeWeights(OpBuilder &b, Location loc, KernelEmitter &k, Value w,
+                        int64_t kSize, int32_t factor);
+
 } // namespace mlir::qnt::x86vnni
 
 #endif // LIB_CONVERSION_QNTTOX86VNNI_KERNELEMITTER_H

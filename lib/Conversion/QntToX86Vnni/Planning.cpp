@@ -2,6 +2,8 @@
 
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 
 using namespace quantopt::x86vnni;
@@ -114,4 +116,54 @@ KBlocking quantopt::x86vnni::planKBlocks(int64_t k1, int64_t kBlock) {
   plan.blocks = kBlock > 0 ? ceilDiv(k1, kBlock) : 1;
   plan.blockSize = ceilDiv(k1, plan.blocks);
   return plan;
+}
+
+OutputRange quantopt::x86vnni::interiorOutputs(int64_t inSize, int64_t outSize,
+                                               int64_t padLow, int64_t kernel,
+                                               int64_t stride,
+                                               int64_t dilation) {
+  // Output o reads inputs o * stride - padLow + t * dilation, t < kernel:
+  // inside when o * stride >= padLow and
+  // o * stride <= inSize - 1 - (kernel - 1) * dilation + padLow.
+  OutputRange range;
+  range.lo = std::min(outSize, ceilDiv(padLow, stride));
+  int64_t last = inSize - 1 - (kernel - 1) * dilation + padLow;
+  range.hi = last < 0 ? 0 : std::min(outSize, last / stride + 1);
+  range.hi = std::max(range.hi, range.lo);
+  return range;
+}
+
+DepthwisePlan quantopt::x86vnni::planDepthwise(int64_t channels, int64_t lanes,
+                                               int64_t kernelW, int64_t stride,
+                                               int64_t dilation) {
+  DepthwisePlan plan;
+  plan.lanes = lanes;
+  plan.fullVectors = channels / lanes;
+  plan.tailLanes = channels % lanes;
+  // Registers: tileW accumulators + kernelW weights + the inputs of one
+  // filter row, (tileW - 1) * stride + (kernelW - 1) * dilation + 1 at most.
+  int64_t registers = lanes == 16 ? 32 : 16;
+  int64_t budget = registers - 2; // epilogue constants, addresses
+  plan.tileW = 1;
+  for (int64_t t = lanes == 16 ? 12 : 6; t > 1; --t) {
+    int64_t inputs =
+        std::min((t - 1) * stride + (kernelW - 1) * dilation + 1, t * kernelW);
+    if (t + kernelW + inputs <= budget) {
+      plan.tileW = t;
+      break;
+    }
+  }
+  return plan;
+}
+
+llvm::SmallVector<int64_t>
+quantopt::x86vnni::tileInputColumns(int64_t pixels, int64_t kernelW,
+                                    int64_t stride, int64_t dilation) {
+  llvm::SmallVector<int64_t> columns;
+  for (int64_t j = 0; j < pixels; ++j)
+    for (int64_t t = 0; t < kernelW; ++t)
+      columns.push_back(j * stride + t * dilation);
+  llvm::sort(columns);
+  columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+  return columns;
 }

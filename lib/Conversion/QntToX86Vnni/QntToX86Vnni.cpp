@@ -43,6 +43,7 @@
 
 #include "QuantOpt/Conversion/QntToX86Vnni/QntToX86Vnni.h"
 
+#include "Depthwise.h"
 #include "KernelEmitter.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
@@ -100,16 +101,18 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
     return failure();
   std::optional<std::vector<int64_t>> codes =
       getConstantInts(op.getW(), 8, wUnsigned);
-  if (!codes)
-    return failure();
-
   ArrayRef<int32_t> zw = op.getWeightZeroPoints();
-  auto weight = [&](int64_t k, int64_t col) {
-    return (*codes)[k * n + col] - zw[zw.size() == 1 ? 0 : col];
-  };
-  WeightStats stats = scanWeights(*codes, zw, kSize, n);
-  std::optional<OperandPlan> plan =
-      planOperands(stats.min, stats.max, xUnsigned);
+  std::optional<OperandPlan> plan;
+  WeightStats stats;
+  if (codes) {
+    stats = scanWeights(*codes, zw, kSize, n);
+    plan = planOperands(stats.min, stats.max, xUnsigned);
+  } else if (llvm::all_of(zw, [](int32_t z) { return z == 0; })) {
+    // Run-time weights (RuntimeWeights.cpp): w' = w, so the storage type
+    // alone says which operand they can be.
+    plan = wUnsigned ? planOperands(0, 255, xUnsigned)
+                     : planOperands(-128, 127, xUnsigned);
+  }
   if (!plan)
     return failure();
 
@@ -122,19 +125,29 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
   k.weightsUnsigned = plan->weightsUnsigned;
   int64_t kPadded = k.k1 * 4;
 
-  std::vector<int8_t> packed =
-      packWeights(k.tiling, k.k1, [&](int64_t kk, int64_t q, int64_t col) {
-        int64_t kIdx = kk * 4 + q;
-        return kIdx < kSize ? weight(kIdx, col) : 0;
-      });
-  auto packedType =
-      RankedTensorType::get({int64_t(packed.size())}, b.getI8Type());
-  k.wPacked = arith::ConstantOp::create(
-      b, loc, DenseIntElementsAttr::get(packedType, ArrayRef(packed)));
-  setBias(
-      b, loc, k, op.getBias(),
-      columnCorrection(stats.columnSums, plan->offset,
-                       getI32(op.getInputZeroPointAttr())));
+  if (codes) {
+    auto weight = [&](int64_t kIdx, int64_t col) {
+      return (*codes)[kIdx * n + col] - zw[zw.size() == 1 ? 0 : col];
+    };
+    std::vector<int8_t> packed =
+        packWeights(k.tiling, k.k1, [&](int64_t kk, int64_t q, int64_t col) {
+          int64_t kIdx = kk * 4 + q;
+          return kIdx < kSize ? weight(kIdx, col) : 0;
+        });
+    auto packedType =
+        RankedTensorType::get({int64_t(packed.size())}, b.getI8Type());
+    k.wPacked = arith::ConstantOp::create(
+        b, loc, DenseIntElementsAttr::get(packedType, ArrayRef(packed)));
+    setBias(b, loc, k, op.getBias(),
+            columnCorrection(stats.columnSums, plan->offset,
+                             getI32(op.getInputZeroPointAttr())));
+  } else {
+    // (offset - zx) * sum_k w, the factor of columnCorrection, wrapping.
+    int32_t factor = static_cast<int32_t>(static_cast<uint32_t>(
+        int64_t(plan->offset) - getI32(op.getInputZeroPointAttr())));
+    packRuntimeWeights(b, loc, k, op.getW(), kSize, factor);
+    k.biasRuntime = op.getBias();
+  }
 
   // Activations: in place, or flipped / padded to K4 by a pre-pass.
   Value x = op.getX();
@@ -220,6 +233,9 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op) {
           cg = wType.getDimSize(2), f = wType.getDimSize(3);
   int64_t groups = op.getGroups();
   if (groups <= 0 || f % groups != 0 || cg * groups != c)
+    return failure();
+  // The depthwise kernel takes it with its requantize.
+  if (isFusedDepthwise(op))
     return failure();
   int64_t fg = f / groups;
   int64_t oh = resultType.getDimSize(1), ow = resultType.getDimSize(2);

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -32,31 +33,49 @@ using namespace mlir;
 
 namespace {
 
-/// Whether the module's `llvm.target` has AVX-512 VNNI; true without one
-/// (scheduling the pass is then the caller's claim that it has).
-bool targetHasVnni(Operation *op) {
+/// The x86 kernels the module's `llvm.target` can run. Without one,
+/// scheduling the pass is the caller's claim of AVX-512 VNNI.
+struct X86Kernels {
+  bool vnni = false;
+  std::optional<qnt::DepthwiseIsa> depthwise;
+};
+
+X86Kernels selectKernels(Operation *op) {
   auto module = op->getParentOfType<ModuleOp>();
   auto target = module ? module->getAttrOfType<LLVM::TargetAttr>(
                              LLVM::LLVMDialect::getTargetAttrName())
                        : LLVM::TargetAttr();
-  if (!target)
-    return true;
+  X86Kernels kernels;
+  if (!target) {
+    kernels.vnni = true;
+    kernels.depthwise = qnt::DepthwiseIsa{16, true};
+    return kernels;
+  }
   quantopt::TargetInfo info{
       target.getTriple().str(), target.getChip().str(),
       target.getFeatures() ? target.getFeatures().getFeaturesString()
                            : std::string(),
       ""};
-  return info.hasAvx512Vnni();
+  kernels.vnni = info.hasAvx512Vnni();
+  if (info.hasFeature("avx512bw"))
+    kernels.depthwise = qnt::DepthwiseIsa{16, info.hasAvx512Vnni()};
+  else if (info.hasFeature("avx2"))
+    kernels.depthwise = qnt::DepthwiseIsa{8, info.hasFeature("avxvnni")};
+  return kernels;
 }
 
 struct QntToX86VnniPass : qnt::impl::QntToX86VnniBase<QntToX86VnniPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (!targetHasVnni(getOperation()))
+    X86Kernels kernels = selectKernels(getOperation());
+    if (!kernels.vnni && !kernels.depthwise)
       return;
     RewritePatternSet patterns(&getContext());
-    qnt::populateQntToX86VnniPatterns(patterns, kBlock);
+    if (kernels.vnni)
+      qnt::populateQntToX86VnniPatterns(patterns, kBlock);
+    if (kernels.depthwise)
+      qnt::populateQntToX86DepthwisePatterns(patterns, *kernels.depthwise);
     // One walk, no folding: what the rewrites create is left as built.
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }

@@ -97,12 +97,42 @@ func.func @in_place(%x: tensor<1x4xi8>) -> tensor<1x2xi32> {
 
 // -----
 
-// Run-time weights stay for qnt-to-linalg.
+// Run-time weights are packed at run time into the layout of the constant
+// path: four rows of W interleaved byte by byte (8-bit, then 16-bit
+// interleaves), N padded to 16. Their column sums come from one vpdpbusd
+// against ones; s8 activations are flipped (offset -128, zx = 0), so the
+// correction is -128 * sum_k w[k, n], added to the run-time bias.
 // CHECK-LABEL: func.func @runtime_weights
-// CHECK: qnt.int_matmul
-// CHECK-NOT: qnt_kernel.x86.vpdpbusd
+// CHECK-SAME: (%[[X:.*]]: tensor<2x4xi8>, %[[W:.*]]: tensor<4x3xi8>, %[[B:.*]]: tensor<3xi32>)
+// CHECK-DAG: %[[M128:.*]] = arith.constant dense<-128> : vector<16xi32>
+// CHECK-DAG: %[[ONES:.*]] = arith.constant dense<1> : vector<64xi8>
+// CHECK-COUNT-4: vector.transfer_read %[[W]]{{.*}} : tensor<4x3xi8>, vector<3xi8>
+// CHECK: %[[I01:.*]] = vector.interleave %{{.*}}, %{{.*}} : vector<16xi8> -> vector<32xi8>
+// CHECK: %[[I23:.*]] = vector.interleave %{{.*}}, %{{.*}} : vector<16xi8> -> vector<32xi8>
+// CHECK: %[[I:.*]] = vector.interleave %{{.*}}, %{{.*}} : vector<16xi16> -> vector<32xi16>
+// CHECK: %[[P:.*]] = vector.bitcast %[[I]] : vector<32xi16> to vector<64xi8>
+// CHECK: %[[SUMS:.*]] = qnt_kernel.x86.vpdpbusd %{{.*}}, %[[ONES]], %[[P]] : vector<64xi8> -> vector<16xi32>
+// CHECK: %[[CORR:.*]] = arith.muli %[[SUMS]], %[[M128]] : vector<16xi32>
+// CHECK: arith.xori
+// CHECK: vector.transfer_read %[[B]]
+// CHECK: %[[ACC:.*]] = arith.addi %{{.*}}, %[[CORR]] : vector<16xi32>
+// CHECK: qnt_kernel.x86.vpdpbusd %[[ACC]], %{{.*}}, %[[P]] : vector<64xi8> -> vector<16xi32>
+// CHECK-NOT: qnt.int_matmul
 func.func @runtime_weights(%x: tensor<2x4xi8>, %w: tensor<4x3xi8>, %b: tensor<3xi32>) -> tensor<2x3xi32> {
   %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>}
+       : tensor<2x4xi8>, tensor<4x3xi8>, tensor<3xi32> -> tensor<2x3xi32>
+  return %a : tensor<2x3xi32>
+}
+
+// -----
+
+// Run-time weights with a zero point (qnt-symmetric-weights moves those out
+// before this pass) stay for qnt-to-linalg.
+// CHECK-LABEL: func.func @runtime_weights_zero_point
+// CHECK: qnt.int_matmul
+// CHECK-NOT: qnt_kernel.x86.vpdpbusd
+func.func @runtime_weights_zero_point(%x: tensor<2x4xi8>, %w: tensor<4x3xi8>, %b: tensor<3xi32>) -> tensor<2x3xi32> {
+  %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 3>, w_unsigned}
        : tensor<2x4xi8>, tensor<4x3xi8>, tensor<3xi32> -> tensor<2x3xi32>
   return %a : tensor<2x3xi32>
 }

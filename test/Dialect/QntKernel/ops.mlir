@@ -34,3 +34,28 @@ func.func @pure(%a: vector<16xi32>, %b: vector<64xi8>) -> (vector<16xi32>, vecto
 // LLVM: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.256"({{.*}}) : (vector<8xi32>, vector<32xi8>, vector<32xi8>) -> vector<8xi32>
 // LLVM: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.128"({{.*}}) : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
 // LLVM-NOT: qnt_kernel
+
+// The 16-bit pair ops of the depthwise kernel: vpdpwssd (VNNI) and vpmaddwd
+// (SSE2 / AVX2 / AVX-512 BW), two i16 per i32 lane.
+// CHECK-LABEL: func.func @pairs
+// CHECK: qnt_kernel.x86.vpdpwssd %{{.*}}, %{{.*}}, %{{.*}} : vector<32xi16> -> vector<16xi32>
+// CHECK: qnt_kernel.x86.vpdpwssd %{{.*}}, %{{.*}}, %{{.*}} : vector<16xi16> -> vector<8xi32>
+// CHECK: qnt_kernel.x86.vpmaddwd %{{.*}}, %{{.*}} : vector<32xi16> -> vector<16xi32>
+// CHECK: qnt_kernel.x86.vpmaddwd %{{.*}}, %{{.*}} : vector<16xi16> -> vector<8xi32>
+// CHECK: qnt_kernel.x86.vpmaddwd %{{.*}}, %{{.*}} : vector<8xi16> -> vector<4xi32>
+// LLVM-LABEL: func.func @pairs
+// LLVM: llvm.call_intrinsic "llvm.x86.avx512.vpdpwssd.512"({{.*}}) : (vector<16xi32>, vector<32xi16>, vector<32xi16>) -> vector<16xi32>
+// LLVM: llvm.call_intrinsic "llvm.x86.avx512.vpdpwssd.256"({{.*}}) : (vector<8xi32>, vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// LLVM: llvm.call_intrinsic "llvm.x86.avx512.pmaddw.d.512"({{.*}}) : (vector<32xi16>, vector<32xi16>) -> vector<16xi32>
+// LLVM: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"({{.*}}) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// LLVM: llvm.call_intrinsic "llvm.x86.sse2.pmadd.wd"({{.*}}) : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @pairs(%a16: vector<16xi32>, %h32: vector<32xi16>, %a8: vector<8xi32>,
+                 %h16: vector<16xi16>, %h8: vector<8xi16>)
+    -> (vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<8xi32>, vector<4xi32>) {
+  %0 = qnt_kernel.x86.vpdpwssd %a16, %h32, %h32 : vector<32xi16> -> vector<16xi32>
+  %1 = qnt_kernel.x86.vpdpwssd %a8, %h16, %h16 : vector<16xi16> -> vector<8xi32>
+  %2 = qnt_kernel.x86.vpmaddwd %h32, %h32 : vector<32xi16> -> vector<16xi32>
+  %3 = qnt_kernel.x86.vpmaddwd %h16, %h16 : vector<16xi16> -> vector<8xi32>
+  %4 = qnt_kernel.x86.vpmaddwd %h8, %h8 : vector<8xi16> -> vector<4xi32>
+  return %0, %1, %2, %3, %4 : vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<8xi32>, vector<4xi32>
+}

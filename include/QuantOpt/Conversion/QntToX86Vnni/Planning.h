@@ -115,6 +115,45 @@ struct KBlocking {
 };
 KBlocking planKBlocks(int64_t k1, int64_t kBlock);
 
+//===----------------------------------------------------------------------===//
+// Depthwise convolution (groups == channels), vectorized along channels
+//===----------------------------------------------------------------------===//
+
+/// The outputs [lo, hi) of one spatial dimension whose whole window lies
+/// inside the input, i.e. that read no padding; lo == hi when none does.
+struct OutputRange {
+  int64_t lo = 0, hi = 0;
+};
+OutputRange interiorOutputs(int64_t inSize, int64_t outSize, int64_t padLow,
+                            int64_t kernel, int64_t stride, int64_t dilation);
+
+/// How the depthwise kernel splits its work: `lanes` channels per vector
+/// (i32 lanes: 16 on AVX-512, 8 on AVX2), `fullVectors` of them then one
+/// vector of `tailLanes` channels (0: none), and register tiles of `tileW`
+/// output pixels along W.
+struct DepthwisePlan {
+  int64_t lanes = 16;
+  int64_t fullVectors = 0;
+  int64_t tailLanes = 0;
+  int64_t tileW = 1;
+  /// Channels padded to whole vectors: the length of the per-channel tables.
+  int64_t paddedChannels() const {
+    return (fullVectors + (tailLanes ? 1 : 0)) * lanes;
+  }
+};
+
+/// `lanes` is 16 or 8. The tile holds `tileW` accumulators, the `kernelW`
+/// weights of one filter row and the inputs they read within the vector
+/// registers (32 with AVX-512, 16 with AVX2).
+DepthwisePlan planDepthwise(int64_t channels, int64_t lanes, int64_t kernelW,
+                            int64_t stride, int64_t dilation);
+
+/// The input columns, relative to the first one, that a tile of `pixels`
+/// outputs reads: every j * stride + t * dilation (j < pixels, t < kernelW),
+/// sorted and distinct. The kernel loads each once per filter row.
+llvm::SmallVector<int64_t> tileInputColumns(int64_t pixels, int64_t kernelW,
+                                            int64_t stride, int64_t dilation);
+
 } // namespace quantopt::x86vnni
 
 #endif // QUANTOPT_CONVERSION_QNTTOX86VNNI_PLANNING_H

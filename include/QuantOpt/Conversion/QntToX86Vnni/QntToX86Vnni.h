@@ -22,6 +22,21 @@ namespace qnt {
 void populateQntToX86VnniPatterns(RewritePatternSet &patterns,
                                   int64_t kBlock = 128);
 
+/// The x86 vectors the depthwise kernel uses: `lanes` i32 lanes (16:
+/// AVX-512 BW, 8: AVX2) and whether `vpdpwssd` exists at that width
+/// (AVX-512 VNNI, or AVX-VNNI for 8 lanes); else `vpmaddwd` + add.
+struct DepthwiseIsa {
+  int64_t lanes = 16;
+  bool dotI16 = true;
+};
+
+/// Rewrites depthwise `qnt.int_conv2d` (groups == C == F) with constant
+/// weights, fused with the `qnt.int_requantize` that consumes it when there
+/// is one, into loops vectorized along the channels. Takes precedence over
+/// the VNNI conv pattern. The caller checks that the target has the ISA.
+void populateQntToX86DepthwisePatterns(RewritePatternSet &patterns,
+                                       const DepthwiseIsa &isa);
+
 } // namespace qnt
 } // namespace mlir
 

@@ -68,4 +68,78 @@ def QntKernel_X86DotU8S8Op : QntKernel_Op<"x86.vpdpbusd", [Pure,
   }];
 }
 
+def QntKernel_X86DotI16Op : QntKernel_Op<"x86.vpdpwssd", [Pure,
+    X86IntrinsicOpInterface,
+    AllTypesMatch<["acc", "result"]>,
+    AllTypesMatch<["a", "b"]>,
+    TypesMatchWith<"`a` has twice as many elements as `acc`",
+                   "acc", "a",
+                   "VectorType::get({::llvm::cast<VectorType>($_self)"
+                   ".getShape()[0] * 2}, "
+                   "IntegerType::get($_self.getContext(), 16))">]> {
+  let summary = "s16 x s16 dot product of pairs into i32 (vpdpwssd)";
+  let description = [{
+    For each i32 lane `i`:
+    `result[i] = acc[i] + a[2i] * b[2i] + a[2i+1] * b[2i+1]` (signed 16-bit
+    products, wrap-around i32 sums): AVX-512 VNNI `vpdpwssd` (the 256-bit
+    form also with AVX-VNNI, VEX-encoded).
+
+    ```mlir
+    %r = qnt_kernel.x86.vpdpwssd %acc, %a, %b : vector<32xi16> -> vector<16xi32>
+    ```
+    becomes `llvm.call_intrinsic "llvm.x86.avx512.vpdpwssd.512"`.
+  }];
+  let arguments = (ins VectorOfLengthAndType<[4, 8, 16], [I32]>:$acc,
+                       VectorOfLengthAndType<[8, 16, 32], [I16]>:$a,
+                       VectorOfLengthAndType<[8, 16, 32], [I16]>:$b);
+  let results = (outs VectorOfLengthAndType<[4, 8, 16], [I32]>:$result);
+  let assemblyFormat =
+      "$acc `,` $a `,` $b attr-dict `:` type($a) `->` type($acc)";
+  let extraClassDeclaration = [{
+    /// llvm.x86.avx512.vpdpwssd.{128,256,512}
+    std::string getIntrinsicName() {
+      return "llvm.x86.avx512.vpdpwssd." +
+             std::to_string(getAcc().getType().getNumElements() * 32);
+    }
+  }];
+}
+
+def QntKernel_X86MaddI16Op : QntKernel_Op<"x86.vpmaddwd", [Pure,
+    X86IntrinsicOpInterface,
+    AllTypesMatch<["a", "b"]>,
+    TypesMatchWith<"`a` has twice as many elements as the result",
+                   "result", "a",
+                   "VectorType::get({::llvm::cast<VectorType>($_self)"
+                   ".getShape()[0] * 2}, "
+                   "IntegerType::get($_self.getContext(), 16))">]> {
+  let summary = "s16 x s16 products of pairs summed into i32 (vpmaddwd)";
+  let description = [{
+    For each i32 lane `i`: `result[i] = a[2i] * b[2i] + a[2i+1] * b[2i+1]`
+    (signed 16-bit products, wrap-around i32 sum): SSE2 / AVX2 / AVX-512 BW
+    `vpmaddwd`, the fallback of `x86.vpdpwssd` without VNNI.
+
+    ```mlir
+    %r = qnt_kernel.x86.vpmaddwd %a, %b : vector<16xi16> -> vector<8xi32>
+    ```
+    becomes `llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"`.
+  }];
+  let arguments = (ins VectorOfLengthAndType<[8, 16, 32], [I16]>:$a,
+                       VectorOfLengthAndType<[8, 16, 32], [I16]>:$b);
+  let results = (outs VectorOfLengthAndType<[4, 8, 16], [I32]>:$result);
+  let assemblyFormat = "$a `,` $b attr-dict `:` type($a) `->` type($result)";
+  let extraClassDeclaration = [{
+    /// llvm.x86.{sse2.pmadd.wd, avx2.pmadd.wd, avx512.pmaddw.d.512}
+    std::string getIntrinsicName() {
+      switch (getResult().getType().getNumElements()) {
+      case 4:
+        return "llvm.x86.sse2.pmadd.wd";
+      case 8:
+        return "llvm.x86.avx2.pmadd.wd";
+      default:
+        return "llvm.x86.avx512.pmaddw.d.512";
+      }
+    }
+  }];
+}
+
 #endif // QUANTOPT_DIALECT_QNTKERNEL_IR_QNTKERNELOPS_TD
