@@ -48,22 +48,22 @@
 using namespace mlir;
 using namespace mlir::qnt;
 using namespace mlir::qnt::x86vnni;
-using quantopt::ref::RoundingMode;
+using RefRounding = quantopt::ref::RoundingMode;
 using quantopt::x86vnni::DepthwisePlan;
 using quantopt::x86vnni::OutputRange;
 
 namespace {
 
 /// The one place that reads the rounding mode of an int_requantize.
-std::optional<RoundingMode> getRoundingMode(IntRequantizeOp op) {
-  return quantopt::ref::parseRoundingMode(op.getRounding().str());
+std::optional<RefRounding> getRoundingMode(IntRequantizeOp op) {
+  return toReferenceRounding(op.getRounding());
 }
 
 /// The fused requantization: per-channel tables (padded to whole vectors) or
 /// per-tensor values.
 struct Epilogue {
   IntRequantizeOp op;
-  RoundingMode mode = RoundingMode::Double;
+  RefRounding mode = RefRounding::Double;
   Type storage; ///< element type of the codes
   bool exactF32Bounds = true;
 };
@@ -170,7 +170,7 @@ struct DepthwiseEmitter {
             arith::ExtSIOp::create(b, loc, vec(i64), z)));
       }
       RescaleOperands rescale;
-      if (epilogue->mode == RoundingMode::Float) {
+      if (epilogue->mode == RefRounding::Float) {
         rescale.floatMultiplier = param(floatMultiplier, b.getF32Type(), c0);
       } else {
         rescale.multiplier = param(multiplier, i32, c0);
@@ -344,7 +344,7 @@ ChannelParam makeParam(OpBuilder &b, Location loc, ArrayRef<T> values,
 
 /// Whether `op` can be fused after a depthwise conv of `channels` channels.
 std::optional<Epilogue> planEpilogue(IntRequantizeOp op, int64_t channels) {
-  std::optional<RoundingMode> mode = getRoundingMode(op);
+  std::optional<RefRounding> mode = getRoundingMode(op);
   if (!mode)
     return std::nullopt;
   auto inType = cast<RankedTensorType>(op.getInput().getType());
@@ -365,7 +365,7 @@ std::optional<Epilogue> planEpilogue(IntRequantizeOp op, int64_t channels) {
   if (!fits(op.getInputZeroPoints().size()) ||
       !fits(op.getOutputZeroPoints().size()))
     return std::nullopt;
-  if (*mode == RoundingMode::Float
+  if (*mode == RefRounding::Float
           ? !fits(op.getFloatMultipliers().size())
           : !fits(op.getMultipliers().size()) || !fits(op.getShifts().size()))
     return std::nullopt;
@@ -510,7 +510,7 @@ LogicalResult rewriteDepthwise(PatternRewriter &rewriter, IntConv2DOp conv,
   if (epilogue) {
     e.zpIn = makeParam(b, loc, requant.getInputZeroPoints(), cp, i32);
     e.zpOut = makeParam(b, loc, requant.getOutputZeroPoints(), cp, i32);
-    if (epilogue->mode == RoundingMode::Float) {
+    if (epilogue->mode == RefRounding::Float) {
       e.floatMultiplier =
           makeParam(b, loc, requant.getFloatMultipliers(), cp, f32);
     } else {
