@@ -69,3 +69,13 @@ func.func @quantize(%x: tensor<1x56x56x64xf32>) -> tensor<1x56x56x64x!quant.unif
   %q = qnt.quantize %x : tensor<1x56x56x64xf32> -> tensor<1x56x56x64x!quant.uniform<i8:f32, 0.05:3>>
   return %q : tensor<1x56x56x64x!quant.uniform<i8:f32, 0.05:3>>
 }
+
+// Cross targets: the same runtime calls in an AArch64 / RISC-V object
+// (linked with that target's libomp, which Debian 12 does not ship as a
+// cross package: these objects are checked, not run).
+// RUN: quant-opt %s --qnt-to-llvm="target=aarch64 threads=0" | quant-translate --emit=obj -o %t.aarch64.o
+// RUN: llvm-nm %t.aarch64.o | FileCheck %s --check-prefix=OBJ
+// RUN: quant-opt %s --qnt-to-llvm="target=riscv64 threads=0" | quant-translate --emit=obj -o %t.riscv64.o
+// RUN: llvm-nm %t.riscv64.o | FileCheck %s --check-prefix=OBJ
+// OBJ-DAG: U __kmpc_fork_call
+// OBJ-DAG: U __kmpc_for_static_init_8u

@@ -2,6 +2,8 @@
 // becomes scf.parallel; small loops, loops that carry values and unmarked
 // loops stay serial.
 // RUN: quant-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(qnt-parallelize-tiles{min-trips=8 min-work=1000}))' | FileCheck %s
+// RUN: not quant-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(qnt-parallelize-tiles{min-trips=0}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: qnt-parallelize-tiles: min-trips must be at least 1 and min-work at least 0
 
 // 64 tiles of 16 elements, 2 ops each in a 16-trip inner loop: about 64 *
 // (16 * 3) = 3072 ops >= min-work, 64 trips >= min-trips.

@@ -90,12 +90,22 @@ int64_t workOf(Operation &op) {
         1, saturatingMul(tripsOrGuess(loop), workOf(*loop.getBody())));
   int64_t regions = 0;
   bool isIf = isa<scf::IfOp>(op);
+  // A vector op counts its 32-bit words: a vpdpbusd step and a 16-lane
+  // (vectorized) scalar loop body cost about the same per unit.
+  int64_t self = 1;
+  for (Type type : op.getResultTypes())
+    if (auto vector = dyn_cast<VectorType>(type)) {
+      Type element = vector.getElementType();
+      int64_t bits =
+          element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+      self = std::max(self, (vector.getNumElements() * bits + 31) / 32);
+    }
   for (Region &region : op.getRegions())
     for (Block &block : region) {
       int64_t w = workOf(block);
       regions = isIf ? std::max(regions, w) : saturatingAdd(regions, w);
     }
-  return saturatingAdd(1, regions);
+  return saturatingAdd(self, regions);
 }
 
 int64_t workOf(Block &block) {

@@ -338,8 +338,10 @@ def QntParallelizeTiles : Pass<"qnt-parallelize-tiles", "func::FuncOp"> {
     marked loop with at least `min-trips` iterations (so that the threads
     get balanced shares); when no loop inside qualifies, the outermost loop
     of two iterations or more. A loop is only parallelized when one run of
-    it executes at least `min-work` operations (an estimate: every op counts
-    one, nested loops multiply by their trip counts); smaller loops stay
+    it executes at least `min-work` units of work (an estimate: a scalar op
+    counts one, a vector op its number of 32-bit words, nested loops
+    multiply by their trip counts, an `scf.if` takes its larger branch;
+    loops of unknown trip count count 1024); smaller loops stay
     serial, where forking would cost more than it saves
     (docs/Parallelism.md has the measurement behind the default). Nested
     marked loops of a parallelized loop stay serial.
