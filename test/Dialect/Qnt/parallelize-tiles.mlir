@@ -4,6 +4,13 @@
 // RUN: quant-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(qnt-parallelize-tiles{min-trips=8 min-work=1000}))' | FileCheck %s
 // RUN: not quant-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(qnt-parallelize-tiles{min-trips=0}))' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: qnt-parallelize-tiles: min-trips must be at least 1 and min-work at least 0
+// RUN: quant-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(qnt-parallelize-tiles{min-work=1000 report=true}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=REPORT
+// REPORT: remark: qnt-parallelize-tiles: parallel (64 trips, work 3201, min-work 1000)
+// REPORT: remark: qnt-parallelize-tiles: serial, too little work (64 trips, work 193, min-work 1000)
+// REPORT: remark: qnt-parallelize-tiles: parallel (56 trips, work
+// REPORT: remark: qnt-parallelize-tiles: parallel (64 trips, work
+// REPORT: remark: qnt-parallelize-tiles: serial, carries a value (64 trips
+// REPORT: remark: qnt-parallelize-tiles: serial, too little work (64 trips, work 641, min-work 1000)
 
 // 64 tiles of 16 elements, 2 ops each in a 16-trip inner loop: about 64 *
 // (16 * 3) = 3072 ops >= min-work, 64 trips >= min-trips.

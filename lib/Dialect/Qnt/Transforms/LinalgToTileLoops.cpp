@@ -39,8 +39,7 @@ struct QntLinalgToTileLoops
     IRRewriter rewriter(&getContext());
     auto mark = UnitAttr::get(&getContext());
     for (linalg::LinalgOp op : ops) {
-      SmallVector<utils::IteratorType> iterators =
-          op.getIteratorTypesArray();
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::LinalgLoops> loops =
           linalg::linalgOpToLoops(rewriter, op);

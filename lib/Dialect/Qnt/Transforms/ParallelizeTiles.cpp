@@ -136,15 +136,28 @@ struct QntParallelizeTiles
   /// Rewrites `loop` as a one-dimensional scf.parallel when it is a loop on
   /// buffers worth forking for; false when it stays serial.
   bool parallelize(scf::ForOp loop) {
-    if (workOf(*loop.getOperation()) < minWork)
+    int64_t work = workOf(*loop.getOperation());
+    auto decide = [&](StringRef decision) {
+      if (report)
+        loop.emitRemark() << "qnt-parallelize-tiles: " << decision << " ("
+                          << tripsOrGuess(loop) << " trips, work " << work
+                          << ", min-work " << static_cast<int64_t>(minWork)
+                          << ")";
+    };
+    if (work < minWork) {
+      decide("serial, too little work");
       return false;
+    }
     // What bufferization leaves of the kernels' tensor iter_args: values
     // yielded unchanged, i.e. the init value on every iteration.
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     for (auto [arg, yielded] :
          llvm::zip_equal(loop.getRegionIterArgs(), yield.getOperands()))
-      if (arg != yielded)
+      if (arg != yielded) {
+        decide("serial, carries a value");
         return false;
+      }
+    decide("parallel");
 
     OpBuilder builder(loop);
     auto parallel = scf::ParallelOp::create(

@@ -356,7 +356,10 @@ def QntParallelizeTiles : Pass<"qnt-parallelize-tiles", "func::FuncOp"> {
            "Iterations a marked loop needs to be chosen before the loops "
            "nested in it">,
     Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
-           "Estimated operations below which a loop stays serial">
+           "Estimated operations below which a loop stays serial">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark for every marked loop considered: trips, estimated "
+           "work and the decision">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
