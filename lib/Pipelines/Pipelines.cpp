@@ -308,6 +308,7 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
     qnt::QntParallelizeTilesOptions tiles;
     tiles.minTrips = std::max<int64_t>(8, 2 * options.threads);
     tiles.minWork = options.parallelMinWork;
+    tiles.report = options.parallelReport;
     pm.addNestedPass<func::FuncOp>(qnt::createQntParallelizeTiles(tiles));
     ConvertSCFToOpenMPPassOptions openmp;
     openmp.numThreads = static_cast<unsigned>(options.threads);

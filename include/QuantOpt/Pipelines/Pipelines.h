@@ -62,6 +62,14 @@ struct QuantOptPipelineOptions
       llvm::cl::desc("With threads != 1: estimated operations below which a "
                      "kernel stays serial (docs/Parallelism.md)"),
       llvm::cl::init(32768)};
+
+  /// With threads != 1: a remark per marked loop considered (trips,
+  /// estimated work, parallel or serial and why).
+  PassOptions::Option<bool> parallelReport{
+      *this, "parallel-report",
+      llvm::cl::desc("With threads != 1: report each parallelization "
+                     "decision as a remark"),
+      llvm::cl::init(false)};
 };
 
 /// Lowers a module of qnt ops on quantized tensors (plus func, arith, tensor
