@@ -79,21 +79,18 @@ double now() {
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
-constexpr int kBatches = 10;
-
-/// Seconds per call: the best of 10 batches, each about `budget` / 10 s.
+/// The fastest of many single calls (`budget` seconds of them, at least
+/// 20): on a shared machine, a call that ran while every thread had a core.
+/// Upper bounds of what the code does on an idle machine.
 double timeCall(const std::function<void()> &f, double budget) {
   f(); // warm up (first touch, caches, thread pool)
-  double t0 = now();
-  f();
-  double once = std::max(now() - t0, 1e-7);
-  long reps = std::max(1L, long(budget / kBatches / once));
-  double best = std::numeric_limits<double>::max();
-  for (int batch = 0; batch < kBatches; ++batch) {
+  double best = std::numeric_limits<double>::max(), total = 0;
+  for (int calls = 0; calls < 20 || total < budget; ++calls) {
     double start = now();
-    for (long r = 0; r < reps; ++r)
-      f();
-    best = std::min(best, (now() - start) / reps);
+    f();
+    double t = now() - start;
+    best = std::min(best, t);
+    total += t;
   }
   return best;
 }
@@ -411,8 +408,8 @@ int main(int argc, char **argv) {
               gnuOpenmpLoaded()
                   ? "WARNING: GNU libgomp is loaded too (two thread pools)"
                   : "one OpenMP runtime (LLVM libomp) for ours and oneDNN");
-  std::printf("%s; wall-clock, best of %d batches.\n",
-              onednnDescription().c_str(), kBatches);
+  std::printf("%s; wall clock, fastest single call.\n",
+              onednnDescription().c_str());
   for (int t : {2, all}) {
     omp_set_num_threads(t);
     std::printf("fork + join of an empty parallel region on %d threads: "

@@ -18,7 +18,7 @@ CC=${CC:-clang-22}
 CXX=${CXX:-clang++-22}
 QUANT_OPT=$BUILD/bin/quant-opt
 WORK=$(mktemp -d /tmp/quant-opt-sweep.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+if [ "${KEEP:-0}" = 1 ]; then echo "work dir: $WORK"; else trap 'rm -rf "$WORK"' EXIT; fi
 cd "$WORK"
 
 python3 - "$HERE" <<'PY'

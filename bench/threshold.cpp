@@ -38,20 +38,17 @@ double now() {
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
-/// Best of 15 batches of about 20 ms each (a shared machine: the best batch
-/// is the one least disturbed).
+/// The fastest of many single calls (about 0.3 s of them, at least 20): on
+/// a shared machine, a call that ran while every thread had a core.
 double timeCall(const std::function<void()> &f) {
   f();
-  double t0 = now();
-  f();
-  double once = std::max(now() - t0, 1e-7);
-  long reps = std::max(1L, long(0.02 / once));
-  double best = 1e9;
-  for (int b = 0; b < 15; ++b) {
+  double best = 1e9, total = 0;
+  for (int calls = 0; calls < 20 || total < 0.3; ++calls) {
     double start = now();
-    for (long r = 0; r < reps; ++r)
-      f();
-    best = std::min(best, (now() - start) / reps);
+    f();
+    double t = now() - start;
+    best = std::min(best, t);
+    total += t;
   }
   return best;
 }

@@ -61,7 +61,7 @@ struct QuantOptPipelineOptions
       *this, "parallel-min-work",
       llvm::cl::desc("With threads != 1: estimated operations below which a "
                      "kernel stays serial (docs/Parallelism.md)"),
-      llvm::cl::init(32768)};
+      llvm::cl::init(1048576)};
 
   /// With threads != 1: a remark per marked loop considered (trips,
   /// estimated work, parallel or serial and why).

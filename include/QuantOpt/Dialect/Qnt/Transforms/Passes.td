@@ -355,7 +355,7 @@ def QntParallelizeTiles : Pass<"qnt-parallelize-tiles", "func::FuncOp"> {
     Option<"minTrips", "min-trips", "int64_t", /*default=*/"8",
            "Iterations a marked loop needs to be chosen before the loops "
            "nested in it">,
-    Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
+    Option<"minWork", "min-work", "int64_t", /*default=*/"1048576",
            "Estimated operations below which a loop stays serial">,
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit a remark for every marked loop considered: trips, estimated "
