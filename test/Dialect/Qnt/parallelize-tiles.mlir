@@ -11,6 +11,7 @@
 // REPORT: remark: qnt-parallelize-tiles: parallel (64 trips, work
 // REPORT: remark: qnt-parallelize-tiles: serial, carries a value (64 trips
 // REPORT: remark: qnt-parallelize-tiles: serial, too little work (64 trips, work 641, min-work 1000)
+// REPORT: remark: qnt-parallelize-tiles: serial, unsigned bounds (64 trips
 
 // 64 tiles of 16 elements, 2 ops each in a 16-trip inner loop: about 64 *
 // (16 * 3) = 3072 ops >= min-work, 64 trips >= min-trips.
@@ -160,6 +161,25 @@ func.func @blocked(%a: memref<64x16xi8>, %kb: index) {
   %ub = arith.minsi %hi, %c16 : index
   scf.for %t = %c0 to %c64 step %c1 {
     scf.for %j = %kb to %ub step %c1 {
+      memref.store %z, %a[%t, %j] : memref<64x16xi8>
+    }
+  } {qnt.parallel_tiles}
+  return
+}
+
+// -----
+
+// scf.parallel compares signed: a loop with unsigned bounds stays serial.
+// CHECK-LABEL: func.func @unsigned
+// CHECK-NOT: scf.parallel
+func.func @unsigned(%a: memref<64x16xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant 0 : i8
+  scf.for unsigned %t = %c0 to %c64 step %c1 {
+    scf.for %j = %c0 to %c16 step %c1 {
       memref.store %z, %a[%t, %j] : memref<64x16xi8>
     }
   } {qnt.parallel_tiles}

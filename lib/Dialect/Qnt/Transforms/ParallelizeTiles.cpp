@@ -148,6 +148,11 @@ struct QntParallelizeTiles
       decide("serial, too little work");
       return false;
     }
+    // scf.parallel compares its bounds as signed integers.
+    if (loop.getUnsignedCmp()) {
+      decide("serial, unsigned bounds");
+      return false;
+    }
     // What bufferization leaves of the kernels' tensor iter_args: values
     // yielded unchanged, i.e. the init value on every iteration.
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
