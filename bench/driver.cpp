@@ -8,6 +8,7 @@
 
 #include "baseline.h"
 #include "bench.h"
+#include "memref.h"
 #include "onednn.h"
 
 #include <cpuid.h>
@@ -26,29 +27,6 @@
 #include <limits>
 #include <string>
 #include <vector>
-
-template <typename T, int N> struct Memref {
-  T *allocated;
-  T *aligned;
-  int64_t offset;
-  int64_t sizes[N];
-  int64_t strides[N];
-};
-
-template <typename T, int N>
-Memref<T, N> view(T *data, std::initializer_list<int64_t> shape) {
-  Memref<T, N> m{};
-  m.allocated = m.aligned = data;
-  int i = 0;
-  for (int64_t s : shape)
-    m.sizes[i++] = s;
-  int64_t stride = 1;
-  for (int d = N - 1; d >= 0; --d) {
-    m.strides[d] = stride;
-    stride *= m.sizes[d];
-  }
-  return m;
-}
 
 extern "C" {
 #define DECLARE_MM(M, K, N, NAME, SEED)                                        \

@@ -1,17 +1,29 @@
 #!/bin/bash
 # Builds and runs the quant-opt benchmark (not a test; CI does not run it).
 #
-#   bench/run-bench.sh <quant-opt build dir> [seconds per timing, default 1]
+#   bench/run-bench.sh [--threads] <quant-opt build dir> [seconds per timing, default 1]
 #
 # Compiles the module written by gen-bench.py with
 #   quant-opt --qnt-to-llvm | mlir-translate --mlir-to-llvmir | clang-22 -O3 -march=native -c
 # and the plain C loops of baseline.c with clang-22 -O3 -march=native, links
 # both with the timing driver and runs it on one thread. Everything is built
 # in a temporary directory (kept, and printed, with KEEP=1).
+#
+# --threads: the threads mode (bench/threads.cpp). The module is compiled
+# twice, with --qnt-to-llvm="threads=1" (serial) and "threads=0" (OpenMP,
+# thread count chosen at run time), and each kernel is timed (wall clock) on
+# 1 thread and on all cores next to oneDNN on the same thread counts, with
+# the outputs checked bit for bit at 1, 2, 3 and all threads. OMP_NUM_THREADS
+# sets "all cores".
 set -euo pipefail
 
+MODE=single
+if [ "${1:-}" = "--threads" ]; then
+  MODE=threads
+  shift
+fi
 if [ $# -lt 1 ]; then
-  echo "usage: $0 <quant-opt build dir> [seconds per timing]" >&2
+  echo "usage: $0 [--threads] <quant-opt build dir> [seconds per timing]" >&2
   exit 2
 fi
 BUILD=$(cd "$1" && pwd)
@@ -32,12 +44,6 @@ fi
 cd "$WORK"
 
 python3 "$HERE/gen-bench.py" --module bench.mlir --header bench.h
-"$QUANT_OPT" bench.mlir --qnt-to-llvm > bench.llvm.mlir
-"$LLVM/mlir-translate" --mlir-to-llvmir bench.llvm.mlir > bench.ll
-"$CC" -O3 -march=native -c bench.ll -o bench.o
-"$CC" -O3 -march=native -c "$HERE/baseline.c" -I"$HERE" -o baseline.o
-"$CXX" -O3 -march=native -std=c++17 -c "$HERE/driver.cpp" -I"$HERE" -I. \
-  -o driver.o
 # The example network, end to end (its @main, which prints, left out).
 python3 - "$HERE/../examples/tiny-cnn.mlir" > network.mlir <<'PY'
 import sys
@@ -47,12 +53,49 @@ for line in open(sys.argv[1]):
     if "@printMemref" not in line:
         sys.stdout.write(line)
 PY
+"$CXX" -O3 -march=native -std=c++17 -c "$HERE/onednn.cpp" -I"$HERE" \
+  -o onednn.o
+
+if [ "$MODE" = threads ]; then
+  # compile <module> <threads> <object>
+  compile() {
+    "$QUANT_OPT" "$1" --qnt-to-llvm="threads=$2" > "$3.llvm.mlir"
+    "$LLVM/mlir-translate" --mlir-to-llvmir "$3.llvm.mlir" > "$3.ll"
+    "$CC" -O3 -march=native -c "$3.ll" -o "$3"
+  }
+  compile bench.mlir 0 bench.o
+  compile network.mlir 0 network.o
+  compile bench.mlir 1 serial.o
+  compile network.mlir 1 serial-network.o
+  # The serial build's functions become serial_* (C interface included).
+  for obj in serial.o serial-network.o; do
+    "$LLVM/llvm-nm" --defined-only --extern-only --format=just-symbols "$obj" |
+      awk '{ s = $1; sub(/^_mlir_ciface_/, "", s);
+             p = ($1 ~ /^_mlir_ciface_/) ? "_mlir_ciface_" : "";
+             print $1, p "serial_" s }' > "$obj.syms"
+    "$LLVM/llvm-objcopy" --redefine-syms="$obj.syms" "$obj"
+  done
+  "$CXX" -O3 -march=native -std=c++17 -fopenmp -c "$HERE/threads.cpp" \
+    -I"$HERE" -I. -o threads.o
+  "$CXX" -fuse-ld=lld threads.o bench.o network.o serial.o serial-network.o \
+    onednn.o -L/usr/lib/llvm-22/lib -Wl,-rpath,/usr/lib/llvm-22/lib -lomp \
+    -ldnnl -lm -o bench-threads
+  # oneDNN links GNU libgomp.so.1; LLVM's libgomp.so.1 is libomp, so with it
+  # first both use one OpenMP runtime (one thread pool).
+  uptime
+  LD_LIBRARY_PATH=/usr/lib/llvm-22/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+    ./bench-threads "$BUDGET"
+  exit $?
+fi
+"$QUANT_OPT" bench.mlir --qnt-to-llvm > bench.llvm.mlir
+"$LLVM/mlir-translate" --mlir-to-llvmir bench.llvm.mlir > bench.ll
+"$CC" -O3 -march=native -c bench.ll -o bench.o
+"$CC" -O3 -march=native -c "$HERE/baseline.c" -I"$HERE" -o baseline.o
+"$CXX" -O3 -march=native -std=c++17 -c "$HERE/driver.cpp" -I"$HERE" -I. \
+  -o driver.o
 "$QUANT_OPT" network.mlir --qnt-to-llvm > network.llvm.mlir
 "$LLVM/mlir-translate" --mlir-to-llvmir network.llvm.mlir > network.ll
 "$CC" -O3 -march=native -c network.ll -o network.o
-# oneDNN peers (Debian's libdnnl-dev).
-"$CXX" -O3 -march=native -std=c++17 -c "$HERE/onednn.cpp" -I"$HERE" \
-  -o onednn.o
 "$CXX" -fuse-ld=lld driver.o bench.o baseline.o onednn.o network.o -ldnnl -lm \
   -o bench
 

@@ -7,7 +7,7 @@ set -euo pipefail
 PACKAGES=(
   cmake ninja-build python3
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  libclang-rt-22-dev
+  libclang-rt-22-dev libomp-22-dev
   libgtest-dev libgemmlowp-dev libdnnl-dev
   libonnx-dev libprotobuf-dev python3-onnx python3-numpy
   qemu-user libc6-dev-arm64-cross libc6-dev-riscv64-cross

@@ -55,6 +55,16 @@ config.substitutions.append((
     "%mlir_runner_cmd",
     os.path.join(config.llvm_tools_dir, "mlir-runner")
     + " -e main -entry-point-result=void -shared-libs=" + runner_libs))
+# The same, for modules lowered with threads != 1: LLVM's OpenMP runtime
+# (libomp-22-dev) provides the __kmpc_* entry points the code calls.
+libomp = os.path.join(config.llvm_lib_dir, "libomp.so")
+if os.path.exists(libomp):
+    config.available_features.add("openmp")
+config.substitutions.append((
+    "%mlir_runner_omp_cmd",
+    os.path.join(config.llvm_tools_dir, "mlir-runner")
+    + " -e main -entry-point-result=void -shared-libs="
+    + ",".join([libomp, runner_libs])))
 config.substitutions.append((
     "%compare_outputs",
     "%s %s" % (config.python_executable,

@@ -21,6 +21,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/Error.h"
 
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -28,6 +29,20 @@
 using namespace mlir;
 
 namespace {
+
+/// The largest `threads=`: OpenMP's num_threads clause is an i32.
+constexpr int64_t kMaxThreads = std::numeric_limits<int32_t>::max();
+
+bool validThreads(int64_t threads) {
+  return threads >= 0 && threads <= kMaxThreads;
+}
+
+std::string badThreadsMessage(int64_t threads) {
+  return "qnt-to-llvm: threads=" + std::to_string(threads) +
+         " is out of range; expected 1 (serial), 0 (chosen at run time) or a "
+         "thread count up to " +
+         std::to_string(kMaxThreads);
+}
 
 std::string unknownTargetMessage(StringRef name) {
   return ("qnt-to-llvm: unknown target '" + name + "'; expected " +
@@ -44,7 +59,8 @@ struct AttachTargetPass
     : PassWrapper<AttachTargetPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AttachTargetPass)
 
-  explicit AttachTargetPass(std::string target) : target(std::move(target)) {}
+  AttachTargetPass(std::string target, int64_t threads)
+      : target(std::move(target)), threads(threads) {}
 
   StringRef getArgument() const final { return "qnt-attach-target"; }
   StringRef getDescription() const final {
@@ -57,6 +73,11 @@ struct AttachTargetPass
 
   void runOnOperation() final {
     ModuleOp module = getOperation();
+    // The pipeline's option checks, for a pipeline built directly.
+    if (!validThreads(threads)) {
+      module.emitError(badThreadsMessage(threads));
+      return signalPassFailure();
+    }
     std::optional<quantopt::TargetInfo> spec =
         quantopt::TargetInfo::resolve(target);
     if (!spec) {
@@ -85,6 +106,7 @@ struct AttachTargetPass
   }
 
   std::string target;
+  int64_t threads;
 };
 
 /// Copies the module's `llvm.target` CPU and features onto every
@@ -228,7 +250,8 @@ void addBufferDeallocationPasses(OpPassManager &pm) {
 
 void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
                                       const QuantOptPipelineOptions &options) {
-  pm.addPass(std::make_unique<AttachTargetPass>(options.target));
+  pm.addPass(std::make_unique<AttachTargetPass>(options.target,
+                                                options.threads));
 
   // Per-axis types must survive the shape ops before anything relies on
   // their axis.
@@ -281,7 +304,26 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
 
   // Loops, then the LLVM dialect.
   pm.addNestedPass<func::FuncOp>(std::make_unique<CopyToLinalgPass>());
+  bool parallel = options.threads != 1;
+  if (parallel)
+    pm.addNestedPass<func::FuncOp>(qnt::createQntLinalgToTileLoops());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (parallel) {
+    // One output-tile loop per kernel becomes scf.parallel, then an OpenMP
+    // work-sharing loop (docs/Parallelism.md).
+    qnt::QntParallelizeTilesOptions tiles;
+    tiles.minTrips = std::max<int64_t>(8, 2 * options.threads);
+    tiles.minWork = options.parallelMinWork;
+    tiles.report = options.parallelReport;
+    pm.addNestedPass<func::FuncOp>(qnt::createQntParallelizeTiles(tiles));
+    ConvertSCFToOpenMPPassOptions openmp;
+    openmp.numThreads = static_cast<unsigned>(options.threads);
+    pm.addPass(createConvertSCFToOpenMPPass(openmp));
+    // The conversion wraps each loop body in memref.alloca_scope; the
+    // kernels allocate nothing there, and canonicalization inlines such
+    // scopes, which must go before scf-to-cf makes the bodies multi-block.
+    pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  }
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -300,6 +342,8 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
+  if (parallel)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   // Canonical output: module-level passes with a greedy driver
   // (bufferization-lower-deallocations, expand-strided-metadata) fold every
@@ -329,6 +373,11 @@ void quantopt::registerQuantOptPipelines() {
             return failure();
           if (!quantopt::TargetInfo::resolve(options.target))
             return errorHandler(unknownTargetMessage(options.target));
+          if (!validThreads(options.threads))
+            return errorHandler(badThreadsMessage(options.threads));
+          if (options.parallelMinWork < 0)
+            return errorHandler("qnt-to-llvm: parallel-min-work must be at "
+                                "least 0");
           buildQntToLLVMPipeline(pm, options);
           return success();
         },

@@ -40,6 +40,36 @@ struct QuantOptPipelineOptions
                      "AVX-512 VNNI), aarch64 (NEON + dotprod + i8mm) or "
                      "riscv64 (RV64GC + V)"),
       llvm::cl::init("host")};
+
+  /// Threads of the generated code. 1: serial code with no run-time
+  /// dependency. 0: the output-tile loops of every kernel (those marked
+  /// `qnt.parallel_tiles`, docs/Parallelism.md) become OpenMP work-sharing
+  /// loops whose thread count the OpenMP runtime picks when the code runs
+  /// (`OMP_NUM_THREADS`, else every core). N > 1: the same, on N threads.
+  /// With anything but 1 the code calls LLVM's OpenMP runtime (libomp).
+  PassOptions::Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads of the generated code: 1 (serial, default), 0 "
+                     "(OpenMP, chosen at run time) or N > 1 (OpenMP, N)"),
+      llvm::cl::init(1)};
+
+  /// With threads != 1: the estimated operations (qnt-parallelize-tiles'
+  /// `min-work`) below which a kernel's loop stays serial. 0 parallelizes
+  /// every marked loop of two or more iterations, which tests use to run
+  /// small cases on several threads.
+  PassOptions::Option<int64_t> parallelMinWork{
+      *this, "parallel-min-work",
+      llvm::cl::desc("With threads != 1: estimated operations below which a "
+                     "kernel stays serial (docs/Parallelism.md)"),
+      llvm::cl::init(1048576)};
+
+  /// With threads != 1: a remark per marked loop considered (trips,
+  /// estimated work, parallel or serial and why).
+  PassOptions::Option<bool> parallelReport{
+      *this, "parallel-report",
+      llvm::cl::desc("With threads != 1: report each parallelization "
+                     "decision as a remark"),
+      llvm::cl::init(false)};
 };
 
 /// Lowers a module of qnt ops on quantized tensors (plus func, arith, tensor

@@ -2,6 +2,7 @@
 
 #include "KernelEmitter.h"
 
+#include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 #include "QuantOpt/Dialect/QntKernel/IR/QntKernelDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -14,6 +15,12 @@
 using namespace mlir;
 
 namespace mlir::qnt::x86vnni {
+
+ValueRange markParallelTiles(Operation *loop) {
+  loop->setAttr(QntDialect::ParallelTilesAttrHelper::getNameStr(),
+                UnitAttr::get(loop->getContext()));
+  return loop->getResults();
+}
 
 Value readPadded(OpBuilder &b, Location loc, Value src, ValueRange indices,
                  int64_t len, int64_t width) {
@@ -222,7 +229,7 @@ Value KernelEmitter::emitColumnTile(
                          col, wBase, lens, dims, firstBlock);
             scf::YieldOp::create(tb, loc, next);
           });
-      acc = loop.getResult(0);
+      acc = markParallelTiles(loop)[0];
     }
     if (rest > 0) {
       Value p = arith::ConstantIndexOp::create(lb, loc, fullTiles * m0);
@@ -241,7 +248,7 @@ Value KernelEmitter::emitColumnTile(
       [&](OpBuilder &lb, Location, Value l, ValueRange iters) {
         scf::YieldOp::create(lb, loc, lineBody(lb, l, iters[0]));
       });
-  return loop.getResult(0);
+  return markParallelTiles(loop)[0];
 }
 
 Value KernelEmitter::emitColumns(
@@ -263,7 +270,7 @@ Value KernelEmitter::emitColumns(
                                       dims, firstBlock);
           scf::YieldOp::create(tb, loc, next);
         });
-    out = loop.getResult(0);
+    out = markParallelTiles(loop)[0];
   }
   if (tiling.nvTail > 0) {
     int64_t col0 = tiling.full * n0;

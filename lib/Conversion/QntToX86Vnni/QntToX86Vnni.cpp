@@ -165,7 +165,7 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
                                kPadded - kSize, 0);
           scf::YieldOp::create(nb, loc, next);
         });
-    x = rows.getResult(0);
+    x = markParallelTiles(rows)[0];
   }
   k.xFlat = collapseToFlat(b, loc, x);
 
@@ -328,15 +328,14 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op) {
     auto forLoop =
         [&](OpBuilder &nb, int64_t extent, Value init,
             llvm::function_ref<Value(OpBuilder &, Value, Value)> body) {
-          return scf::ForOp::create(
-                     nb, loc, arith::ConstantIndexOp::create(nb, loc, 0),
-                     arith::ConstantIndexOp::create(nb, loc, extent),
-                     arith::ConstantIndexOp::create(nb, loc, 1),
-                     ValueRange{init},
-                     [&](OpBuilder &lb, Location, Value iv, ValueRange iters) {
-                       scf::YieldOp::create(lb, loc, body(lb, iv, iters[0]));
-                     })
-              .getResult(0);
+          // Every loop of the pre-pass runs over distinct output positions.
+          return markParallelTiles(scf::ForOp::create(
+              nb, loc, arith::ConstantIndexOp::create(nb, loc, 0),
+              arith::ConstantIndexOp::create(nb, loc, extent),
+              arith::ConstantIndexOp::create(nb, loc, 1), ValueRange{init},
+              [&](OpBuilder &lb, Location, Value iv, ValueRange iters) {
+                scf::YieldOp::create(lb, loc, body(lb, iv, iters[0]));
+              }))[0];
         };
     auto inRange = [&](OpBuilder &nb, Value iv, int64_t lo, int64_t size) {
       // Unsigned compare: negative differences are out of range too.
@@ -432,7 +431,8 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op) {
                                              lineBase, strides[1] * cPadded,
                                              dims, Value()));
         });
-    out = loop.getResult(0);
+    // Each group writes its own columns.
+    out = markParallelTiles(loop)[0];
   }
   Value result = tensor::ExpandShapeOp::create(
       b, loc, resultType, out,

@@ -34,6 +34,11 @@ def Qnt_Dialect : Dialect {
   let hasConstantMaterializer = 1;
   let hasCanonicalizer = 1;
   let useDefaultAttributePrinterParser = 1;
+  // `qnt.parallel_tiles` (unit) on an `scf.for` whose iterations compute
+  // disjoint output tiles and read nothing another iteration writes: the
+  // loop may run its iterations on different threads
+  // (`qnt-parallelize-tiles`, docs/Parallelism.md).
+  let discardableAttrs = (ins "::mlir::UnitAttr":$parallel_tiles);
 }
 
 // Verifier rules every qnt op gets (QntTraits.h): no undeclared attribute

@@ -312,4 +312,82 @@ def QntDecomposeFloatIslands : Pass<"qnt-decompose-float-islands",
                            "::mlir::tensor::TensorDialect"];
 }
 
+def QntLinalgToTileLoops : Pass<"qnt-linalg-to-tile-loops", "func::FuncOp"> {
+  let summary = "Lower linalg ops on buffers to scf.for loops, marking the "
+                "loops of their leading parallel dimensions";
+  let description = [{
+    Lowers every linalg op on buffers with upstream's `linalgOpToLoops`
+    (as `convert-linalg-to-loops` does: one `scf.for` per dimension of the
+    iteration domain, outermost first) and marks the loops of the leading
+    `parallel` dimensions with `qnt.parallel_tiles`: their iterations write
+    disjoint parts of the op's outputs, so `qnt-parallelize-tiles` may run
+    them on several threads. Loops of `reduction` dimensions, and every loop
+    inside one, are never marked: a reduction is never split. Ops on tensors
+    are left alone.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #id],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%a : memref<64x64xi8>) outs(%b : memref<64x64xi8>) { ... }
+    ```
+    After:
+    ```mlir
+    scf.for %i = %c0 to %c64 step %c1 {
+      scf.for %j = %c0 to %c64 step %c1 { ... } {qnt.parallel_tiles}
+    } {qnt.parallel_tiles}
+    ```
+  }];
+  let dependentDialects = ["::mlir::qnt::QntDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def QntParallelizeTiles : Pass<"qnt-parallelize-tiles", "func::FuncOp"> {
+  let summary = "Turn scf.for loops marked qnt.parallel_tiles into "
+                "scf.parallel";
+  let description = [{
+    Kernel emitters mark the `scf.for` loops that run over output tiles with
+    the discardable unit attribute `qnt.parallel_tiles` (the VNNI
+    microkernels' column-tile, output-row and pixel-tile loops,
+    `qnt-linalg-to-tile-loops` for linalg ops): their iterations write
+    disjoint parts of the result and read nothing another iteration writes.
+    This pass picks, in every nest of marked loops, one loop to run in
+    parallel and rewrites it as a one-dimensional `scf.parallel` with the
+    same bounds, which upstream's `convert-scf-to-openmp` then turns into an
+    OpenMP work-sharing loop. Each iteration computes exactly what it
+    computed serially (no reduction is split), so results are bit-identical
+    at every thread count.
+
+    The choice, from the outermost marked loop of a nest inward: the first
+    marked loop with at least `min-trips` iterations (so that the threads
+    get balanced shares); when no loop inside qualifies, the outermost loop
+    of two iterations or more. A loop is only parallelized when one run of
+    it executes at least `min-work` units of work (an estimate: a scalar op
+    counts one, a vector op its number of 32-bit words, nested loops
+    multiply by their trip counts, an `scf.if` takes its larger branch;
+    loops of unknown trip count count 1024); smaller loops stay
+    serial, where forking would cost more than it saves
+    (docs/Parallelism.md has the measurement behind the default). Nested
+    marked loops of a parallelized loop stay serial.
+
+    Only loops on buffers qualify: every loop-carried value must be yielded
+    unchanged (what bufferization leaves of the kernels' tensor iter_args);
+    other marked loops are left serial. Marked loops already inside an
+    `scf.parallel` or an OpenMP region are left alone.
+  }];
+  let options = [
+    Option<"minTrips", "min-trips", "int64_t", /*default=*/"8",
+           "Iterations a marked loop needs to be chosen before the loops "
+           "nested in it">,
+    Option<"minWork", "min-work", "int64_t", /*default=*/"1048576",
+           "Estimated operations below which a loop stays serial">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark for every marked loop considered: trips, estimated "
+           "work and the decision">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 #endif // QUANTOPT_DIALECT_QNT_TRANSFORMS_PASSES_TD

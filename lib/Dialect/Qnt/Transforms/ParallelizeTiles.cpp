@@ -1,0 +1,222 @@
+//===- ParallelizeTiles.cpp - marked output-tile loops to scf.parallel ----===//
+//
+// Kernel emitters mark the scf.for loops that run over output tiles with
+// `qnt.parallel_tiles`; this pass picks one loop per marked nest and makes
+// it an scf.parallel, which convert-scf-to-openmp turns into an OpenMP
+// work-sharing loop. Iterations are whole output tiles, so no reduction is
+// ever split and every thread count gives the serial result bit for bit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantOpt/Dialect/Qnt/Transforms/Passes.h"
+
+#include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+
+namespace mlir::qnt {
+#define GEN_PASS_DEF_QNTPARALLELIZETILES
+#include "QuantOpt/Dialect/Qnt/Transforms/Passes.h.inc"
+} // namespace mlir::qnt
+
+using namespace mlir;
+using namespace mlir::qnt;
+
+namespace {
+
+constexpr int64_t kMaxWork = std::numeric_limits<int64_t>::max() / 4;
+/// Trip count assumed for a loop whose bounds say nothing: large enough
+/// that a loop of unknown size counts as worth parallelizing.
+constexpr int64_t kUnknownTrips = 1024;
+
+bool isMarked(Operation *op) {
+  return isa<scf::ForOp>(op) &&
+         op->hasAttr(QntDialect::ParallelTilesAttrHelper::getNameStr());
+}
+
+int64_t saturatingMul(int64_t a, int64_t b) {
+  if (a == 0 || b == 0)
+    return 0;
+  return a > kMaxWork / b ? kMaxWork : a * b;
+}
+
+int64_t saturatingAdd(int64_t a, int64_t b) {
+  return std::min(kMaxWork, a + b);
+}
+
+/// The trip count of `loop`: exact for constant bounds, an upper bound for
+/// the blocked form [lb, min(lb + c, ub)); nullopt when unknown.
+std::optional<int64_t> tripCount(scf::ForOp loop) {
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!step || *step <= 0)
+    return std::nullopt;
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  if (lb && ub)
+    return *ub <= *lb ? 0 : (*ub - *lb + *step - 1) / *step;
+  Operation *min = loop.getUpperBound().getDefiningOp();
+  if (!isa_and_nonnull<arith::MinSIOp, arith::MinUIOp>(min))
+    return std::nullopt;
+  for (Value operand : min->getOperands()) {
+    auto add = operand.getDefiningOp<arith::AddIOp>();
+    if (!add)
+      continue;
+    for (auto [base, offset] : {std::pair(add.getLhs(), add.getRhs()),
+                                std::pair(add.getRhs(), add.getLhs())})
+      if (base == loop.getLowerBound())
+        if (std::optional<int64_t> c = getConstantIntValue(offset))
+          return *c <= 0 ? 0 : (*c + *step - 1) / *step;
+  }
+  return std::nullopt;
+}
+
+int64_t tripsOrGuess(scf::ForOp loop) {
+  return tripCount(loop).value_or(kUnknownTrips);
+}
+
+int64_t workOf(Block &block);
+
+/// Operations one execution of `op` runs, its regions included: loops
+/// multiply their body by the trip count, an scf.if takes its larger branch.
+int64_t workOf(Operation &op) {
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return saturatingAdd(
+        1, saturatingMul(tripsOrGuess(loop), workOf(*loop.getBody())));
+  int64_t regions = 0;
+  bool isIf = isa<scf::IfOp>(op);
+  // A vector op counts its 32-bit words: a vpdpbusd step and a 16-lane
+  // (vectorized) scalar loop body cost about the same per unit.
+  int64_t self = 1;
+  for (Type type : op.getResultTypes())
+    if (auto vector = dyn_cast<VectorType>(type)) {
+      Type element = vector.getElementType();
+      int64_t bits =
+          element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+      self = std::max(self, (vector.getNumElements() * bits + 31) / 32);
+    }
+  for (Region &region : op.getRegions())
+    for (Block &block : region) {
+      int64_t w = workOf(block);
+      regions = isIf ? std::max(regions, w) : saturatingAdd(regions, w);
+    }
+  return saturatingAdd(self, regions);
+}
+
+int64_t workOf(Block &block) {
+  int64_t total = 0;
+  for (Operation &op : block)
+    total = saturatingAdd(total, workOf(op));
+  return total;
+}
+
+/// The marked loops directly below `op`: nested in it with no marked loop
+/// in between.
+SmallVector<scf::ForOp> markedChildren(Operation *op) {
+  SmallVector<scf::ForOp> result;
+  for (Region &region : op->getRegions())
+    region.walk<WalkOrder::PreOrder>([&](Operation *nested) {
+      if (!isMarked(nested))
+        return WalkResult::advance();
+      result.push_back(cast<scf::ForOp>(nested));
+      return WalkResult::skip();
+    });
+  return result;
+}
+
+struct QntParallelizeTiles
+    : qnt::impl::QntParallelizeTilesBase<QntParallelizeTiles> {
+  using Base::Base;
+
+  /// Rewrites `loop` as a one-dimensional scf.parallel when it is a loop on
+  /// buffers worth forking for; false when it stays serial.
+  bool parallelize(scf::ForOp loop) {
+    int64_t work = workOf(*loop.getOperation());
+    auto decide = [&](StringRef decision) {
+      if (report)
+        loop.emitRemark() << "qnt-parallelize-tiles: " << decision << " ("
+                          << tripsOrGuess(loop) << " trips, work " << work
+                          << ", min-work " << static_cast<int64_t>(minWork)
+                          << ")";
+    };
+    if (work < minWork) {
+      decide("serial, too little work");
+      return false;
+    }
+    // scf.parallel compares its bounds as signed integers.
+    if (loop.getUnsignedCmp()) {
+      decide("serial, unsigned bounds");
+      return false;
+    }
+    // What bufferization leaves of the kernels' tensor iter_args: values
+    // yielded unchanged, i.e. the init value on every iteration.
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [arg, yielded] :
+         llvm::zip_equal(loop.getRegionIterArgs(), yield.getOperands()))
+      if (arg != yielded) {
+        decide("serial, carries a value");
+        return false;
+      }
+    decide("parallel");
+
+    OpBuilder builder(loop);
+    auto parallel = scf::ParallelOp::create(
+        builder, loop.getLoc(), ValueRange{loop.getLowerBound()},
+        ValueRange{loop.getUpperBound()}, ValueRange{loop.getStep()});
+    Block *body = parallel.getBody();
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), parallel.getInductionVars()[0]);
+    for (auto [arg, init] :
+         llvm::zip_equal(loop.getRegionIterArgs(), loop.getInitArgs()))
+      mapping.map(arg, init);
+    builder.setInsertionPoint(body->getTerminator());
+    for (Operation &op : loop.getBody()->without_terminator())
+      builder.clone(op, mapping);
+    loop.replaceAllUsesWith(loop.getInitArgs());
+    loop.erase();
+    return true;
+  }
+
+  /// Parallelizes one loop of the marked nest rooted at `loop` (see the
+  /// pass description); true when one was.
+  bool processNest(scf::ForOp loop) {
+    int64_t trips = tripsOrGuess(loop);
+    if (trips >= minTrips)
+      return parallelize(loop);
+    bool any = false;
+    for (scf::ForOp child : markedChildren(loop))
+      any |= processNest(child);
+    if (!any && trips >= 2)
+      return parallelize(loop);
+    return any;
+  }
+
+  void runOnOperation() final {
+    if (minTrips < 1 || minWork < 0) {
+      getOperation().emitError("qnt-parallelize-tiles: min-trips must be at "
+                               "least 1 and min-work at least 0");
+      return signalPassFailure();
+    }
+    SmallVector<scf::ForOp> roots;
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      // Already parallel code is left as it is: no nested parallelism.
+      Dialect *dialect = op->getDialect();
+      if (isa<scf::ParallelOp, scf::ForallOp>(op) ||
+          (dialect && dialect->getNamespace() == "omp"))
+        return WalkResult::skip();
+      if (!isMarked(op))
+        return WalkResult::advance();
+      roots.push_back(cast<scf::ForOp>(op));
+      return WalkResult::skip();
+    });
+    for (scf::ForOp root : roots)
+      processNest(root);
+  }
+};
+
+} // namespace
