@@ -266,7 +266,7 @@ struct DepthwiseEmitter {
           scf::YieldOp::create(b, loc, body(iv, iters[0]));
         });
     if (parallelTiles)
-      loop->setAttr("qnt.parallel_tiles", b.getUnitAttr());
+      markParallelTiles(loop);
     return loop.getResult(0);
   }
 

@@ -191,7 +191,7 @@ void packRuntimeWeights(OpBuilder &b, Location loc, KernelEmitter &k, Value w,
           scf::YieldOp::create(b, loc, yields);
         });
     // Column tiles are independent: the loop may be split across threads.
-    loop->setAttr("qnt.parallel_tiles", b.getUnitAttr());
+    markParallelTiles(loop);
     packed = loop.getResult(0);
     if (corr)
       corr = loop.getResult(1);
