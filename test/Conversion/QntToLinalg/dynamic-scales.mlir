@@ -146,3 +146,35 @@ func.func @symmetric(%x: tensor<4x8xf32>) -> (tensor<4x8xi8>, tensor<8xf32>, ten
   %c, %s, %z = qnt.dynamic_quantize %x {mode = "symmetric", axis = 1 : i64} : tensor<4x8xf32> -> tensor<4x8xi8>, tensor<8xf32>, tensor<8xi8>
   return %c, %s, %z : tensor<4x8xi8>, tensor<8xf32>, tensor<8xi8>
 }
+
+// -----
+
+// From 2048 elements (a multiple of 1024) the range goes through 1024
+// partial minima / maxima, which start from 0: x as a 2x1024 matrix reduced
+// along its rows (the inner, parallel loop vectorizes), then the partials
+// reduced from 0. IEEE minimum / maximum, NaN-propagating, at every step.
+// CHECK-DAG: #[[MAT:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[LANE:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[VEC:.+]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG: #[[ALL:.+]] = affine_map<(d0) -> ()>
+// CHECK-LABEL: func.func @onnx_partials
+// CHECK-SAME: (%[[X:.+]]: tensor<4x512xf32>)
+// CHECK: %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<f32>)
+// CHECK: %[[FLAT:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1]] : tensor<4x512xf32> into tensor<2048xf32>
+// CHECK: %[[MATRIX:.+]] = tensor.expand_shape %[[FLAT]] {{\[}}[0, 1]] output_shape [2, 1024] : tensor<2048xf32> into tensor<2x1024xf32>
+// CHECK: %[[INIT:.+]] = linalg.broadcast ins(%[[ZERO]] : tensor<f32>) outs(%{{.+}} : tensor<1024xf32>)
+// CHECK: %[[P:.+]]:2 = linalg.generic {indexing_maps = [#[[MAT]], #[[LANE]], #[[LANE]]], iterator_types = ["reduction", "parallel"]}
+// CHECK-SAME: ins(%[[MATRIX]] : tensor<2x1024xf32>) outs(%[[INIT]], %[[INIT]] :
+// CHECK-NEXT: ^bb0(%[[E:[^:]+]]: f32, %[[LO:[^:]+]]: f32, %[[HI:[^:]+]]: f32):
+// CHECK-NEXT: arith.minimumf %[[LO]], %[[E]] : f32
+// CHECK-NEXT: arith.maximumf %[[HI]], %[[E]] : f32
+// CHECK: linalg.generic {indexing_maps = [#[[VEC]], #[[ALL]]], iterator_types = ["reduction"]}
+// CHECK-SAME: ins(%[[P]]#0 : tensor<1024xf32>) outs(%[[ZERO]] : tensor<f32>)
+// CHECK: arith.minimumf
+// CHECK: linalg.generic {indexing_maps = [#[[VEC]], #[[ALL]]], iterator_types = ["reduction"]}
+// CHECK-SAME: ins(%[[P]]#1 : tensor<1024xf32>) outs(%[[ZERO]] : tensor<f32>)
+// CHECK: arith.maximumf
+func.func @onnx_partials(%x: tensor<4x512xf32>) -> (tensor<4x512xui8>, tensor<f32>, tensor<ui8>) {
+  %c, %s, %z = qnt.dynamic_quantize %x {mode = "onnx"} : tensor<4x512xf32> -> tensor<4x512xui8>, tensor<f32>, tensor<ui8>
+  return %c, %s, %z : tensor<4x512xui8>, tensor<f32>, tensor<ui8>
+}
