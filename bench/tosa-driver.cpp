@@ -6,6 +6,7 @@
 // the same shapes (one f32 output scale instead of TOSA's per-channel
 // multipliers, so only its time is compared). One thread.
 
+#include "memref.h"
 #include "onednn.h"
 #include "tosa-bench.h"
 
@@ -16,29 +17,6 @@
 #include <cstring>
 #include <functional>
 #include <vector>
-
-template <typename T, int N> struct Memref {
-  T *allocated;
-  T *aligned;
-  int64_t offset;
-  int64_t sizes[N];
-  int64_t strides[N];
-};
-
-template <typename T, int N>
-Memref<T, N> view(T *data, std::initializer_list<int64_t> shape) {
-  Memref<T, N> m{};
-  m.allocated = m.aligned = data;
-  int i = 0;
-  for (int64_t s : shape)
-    m.sizes[i++] = s;
-  int64_t stride = 1;
-  for (int d = N - 1; d >= 0; --d) {
-    m.strides[d] = stride;
-    stride *= m.sizes[d];
-  }
-  return m;
-}
 
 extern "C" {
 void _mlir_ciface_up_matmul(Memref<int8_t, 3> *, Memref<int8_t, 3> *);
