@@ -185,27 +185,28 @@ std::pair<Value, Value> minimumMaximum(OpBuilder &b, Location loc, Value x,
   // changes nothing (minimum(a, a) == a).
   AffineMap laneIdentity = AffineMap::getMultiDimIdentityMap(1, ctx);
   AffineMap toScalar = AffineMap::get(1, 0, {}, ctx);
-  auto lo = linalg::GenericOp::create(
-      b, loc, TypeRange{scalarType}, ValueRange{partials.getResult(0)},
-      ValueRange{init}, ArrayRef<AffineMap>{laneIdentity, toScalar},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
-      [](OpBuilder &b, Location loc, ValueRange args) {
-        linalg::YieldOp::create(
-            b, loc,
-            ValueRange{arith::MinimumFOp::create(b, loc, args[1], args[0])
-                           .getResult()});
-      });
-  auto hi = linalg::GenericOp::create(
-      b, loc, TypeRange{scalarType}, ValueRange{partials.getResult(1)},
-      ValueRange{init}, ArrayRef<AffineMap>{laneIdentity, toScalar},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
-      [](OpBuilder &b, Location loc, ValueRange args) {
-        linalg::YieldOp::create(
-            b, loc,
-            ValueRange{arith::MaximumFOp::create(b, loc, args[1], args[0])
-                           .getResult()});
-      });
-  return {lo.getResult(0), hi.getResult(0)};
+  auto reduceLanes = [&](Value lanes, auto combine) {
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{scalarType}, ValueRange{lanes},
+               ValueRange{init}, ArrayRef<AffineMap>{laneIdentity, toScalar},
+               ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
+               [&](OpBuilder &b, Location loc, ValueRange args) {
+                 linalg::YieldOp::create(
+                     b, loc, ValueRange{combine(b, loc, args[1], args[0])});
+               })
+        .getResult(0);
+  };
+  Value lo = reduceLanes(partials.getResult(0),
+                         [](OpBuilder &b, Location loc, Value x, Value y) {
+                           return arith::MinimumFOp::create(b, loc, x, y)
+                               .getResult();
+                         });
+  Value hi = reduceLanes(partials.getResult(1),
+                         [](OpBuilder &b, Location loc, Value x, Value y) {
+                           return arith::MaximumFOp::create(b, loc, x, y)
+                               .getResult();
+                         });
+  return {lo, hi};
 }
 
 std::pair<int32_t, int32_t> codeRange(IntegerType type) {
