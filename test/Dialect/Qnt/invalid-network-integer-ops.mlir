@@ -57,6 +57,19 @@ func.func @add_rounding(%a: tensor<3xi8>) {
 
 // -----
 
+// A rounding that is not a string (the enum's number in a generic form) is
+// rejected with the names the attribute takes.
+func.func @add_rounding_number(%a: tensor<3xi8>) {
+  // expected-error@+1 {{attribute 'rounding' failed to satisfy constraint: string naming a rounding mode ("double", "single", "away", "half_even" or "float")}}
+  %y = qnt.int_add %a, %a {a_float_multiplier = 1.0 : f32, a_multiplier = 1073741824 : i32, a_shift = 0 : i32, a_zero_point = 0 : i32,
+         b_float_multiplier = 1.0 : f32, b_multiplier = 1073741824 : i32, b_shift = 0 : i32, b_zero_point = 0 : i32,
+         left_shift = 20 : i32, max = 127 : i32, min = -128 : i32, output_multiplier = 1073741824 : i32, output_shift = 19 : i32,
+         output_zero_point = 0 : i32, rounding = 3 : i32} : tensor<3xi8>, tensor<3xi8> -> tensor<3xi8>
+  return
+}
+
+// -----
+
 func.func @max_pool_shape(%x: tensor<1x4x4x2xi8>) {
   // expected-error@+1 {{'qnt.int_max_pool2d' op result shape must be [1, 2, 2, 2]}}
   %y = qnt.int_max_pool2d %x {dilations = array<i64: 1, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>}

@@ -27,7 +27,8 @@ def Qnt_RoundingMode : I32Enum<"RoundingMode",
 /// (so the custom and the generic form read `rounding = "double"`), read and
 /// built as the enum. The op verifiers reject an unknown name, naming it.
 def Qnt_RoundingModeAttr : Attr<CPred<"::llvm::isa<::mlir::StringAttr>($_self)">,
-                                "rounding mode name"> {
+                                "string naming a rounding mode (\"double\", \"single\", "
+                                "\"away\", \"half_even\" or \"float\")"> {
   let storageType = "::mlir::StringAttr";
   let returnType = "::mlir::qnt::RoundingMode";
   let convertFromStorage = "::mlir::qnt::getRoundingMode($_self)";
