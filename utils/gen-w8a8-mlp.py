@@ -24,16 +24,18 @@ Weights and inputs come from numpy's default_rng(seed), in this order: W1 ~
 N(0, 1/D), W2 ~ N(0, 1/H), x ~ N(0, 1).
 
 Subcommands:
-  test  -o FILE.mlir     module with @mlp and a @main that prints every
+  test  -o FILE.mlir     module with @mlp (every stage returned) and a @main that prints every
                          stage (codes, scales, accumulators, h, y; f32 as
                          bits) for run-on-target / mlir-runner
   check TRANSCRIPT       compares a transcript of `test` with the models:
                          the exact f32 model (every printed value bit for
                          bit), the float64 evaluation of the same quantized
                          math (tolerances), the float block (error report)
-  bench -o DIR           for bench/run-w8a8-bench.sh: w8a8.mlir (@mlp_w8a8_tT)
-                         and f32.mlir (@mlp_f32_tT) per token count, and
-                         weights.bin for the C driver's oneDNN peer
+  bench -o DIR           for bench/run-w8a8-bench.sh, per token count T:
+                         w8a8_tT.mlir (@mlp_w8a8_tT, y only), f32_tT.mlir
+                         (@mlp_f32_tT, the float block in f32), io_tT.bin
+                         (x, the exact model's y); weights.bin (codes and
+                         column scales) for the C driver's oneDNN peer
 """
 import argparse
 import os
@@ -163,34 +165,31 @@ def exact_model(b):
 # IR
 #===----------------------------------------------------------------------===#
 
-def ir_linear(name, t, k, n, weights, col_scales):
-    """One W8A8 linear layer: returns (codes, row scale, acc, f32 result)."""
+def ir_linear(tag, x, t, k, n, weights, col_scales):
+    """One W8A8 linear layer on %{x}: defines %c{tag} (codes), %s{tag} (row
+    scales), %a{tag} (i32 accumulator) and %d{tag} (f32 result)."""
     return f"""
-// W8A8 linear {t}x{k} -> {n}: per-token dynamic quantization, i8 x i8 -> i32
-// on the raw codes, dequantized with row scale x column scale.
-func.func private @{name}(%x: tensor<{t}x{k}xf32>)
-    -> (tensor<{t}x{k}xi8>, tensor<{t}xf32>, tensor<{t}x{n}xi32>, tensor<{t}x{n}xf32>) {{
-  %c, %s, %z = qnt.dynamic_quantize %x {{axis = 0 : i64, mode = "symmetric"}}
+  // W8A8 linear {t}x{k} -> {n}: per-token dynamic quantization, i8 x i8 -> i32
+  // on the raw codes, dequantized with row scale x column scale.
+  %c{tag}, %s{tag}, %z{tag} = qnt.dynamic_quantize %{x} {{axis = 0 : i64, mode = "symmetric"}}
       : tensor<{t}x{k}xf32> -> tensor<{t}x{k}xi8>, tensor<{t}xf32>, tensor<{t}xi8>
-  %cq = quant.scast %c : tensor<{t}x{k}xi8> to tensor<{t}x{k}x!Raw8>
-  %w = arith.constant {dense_hex(weights)} : tensor<{k}x{n}xi8>
-  %wq = quant.scast %w : tensor<{k}x{n}xi8> to tensor<{k}x{n}x!Raw8>
-  %aq = qnt.matmul %cq, %wq : tensor<{t}x{k}x!Raw8>, tensor<{k}x{n}x!Raw8> -> tensor<{t}x{n}x!Raw32>
-  %acc = quant.scast %aq : tensor<{t}x{n}x!Raw32> to tensor<{t}x{n}xi32>
-  %cs = arith.constant {dense_hex(col_scales)} : tensor<{n}xf32>
-  %e = tensor.empty() : tensor<{t}x{n}xf32>
-  %scale = linalg.generic {{indexing_maps = [#row, #col, #id],
-                           iterator_types = ["parallel", "parallel"]}}
-      ins(%s, %cs : tensor<{t}xf32>, tensor<{n}xf32>) outs(%e : tensor<{t}x{n}xf32>) {{
+  %cq{tag} = quant.scast %c{tag} : tensor<{t}x{k}xi8> to tensor<{t}x{k}x!Raw8>
+  %w{tag} = arith.constant {dense_hex(weights)} : tensor<{k}x{n}xi8>
+  %wq{tag} = quant.scast %w{tag} : tensor<{k}x{n}xi8> to tensor<{k}x{n}x!Raw8>
+  %aq{tag} = qnt.matmul %cq{tag}, %wq{tag} : tensor<{t}x{k}x!Raw8>, tensor<{k}x{n}x!Raw8> -> tensor<{t}x{n}x!Raw32>
+  %a{tag} = quant.scast %aq{tag} : tensor<{t}x{n}x!Raw32> to tensor<{t}x{n}xi32>
+  %cs{tag} = arith.constant {dense_hex(col_scales)} : tensor<{n}xf32>
+  %se{tag} = tensor.empty() : tensor<{t}x{n}xf32>
+  %scale{tag} = linalg.generic {{indexing_maps = [#row, #col, #id],
+                                iterator_types = ["parallel", "parallel"]}}
+      ins(%s{tag}, %cs{tag} : tensor<{t}xf32>, tensor<{n}xf32>) outs(%se{tag} : tensor<{t}x{n}xf32>) {{
   ^bb0(%rs: f32, %csv: f32, %o: f32):
     %p = arith.mulf %rs, %csv : f32
     linalg.yield %p : f32
   }} -> tensor<{t}x{n}xf32>
-  %zero = arith.constant dense<0.0> : tensor<1x1xf32>
-  %y = qnt.dequantize_dynamic %acc, %scale, %zero
+  %zero{tag} = arith.constant dense<0.0> : tensor<1x1xf32>
+  %d{tag} = qnt.dequantize_dynamic %a{tag}, %scale{tag}, %zero{tag}
       : tensor<{t}x{n}xi32>, tensor<{t}x{n}xf32>, tensor<1x1xf32> -> tensor<{t}x{n}xf32>
-  return %c, %s, %acc, %y : tensor<{t}x{k}xi8>, tensor<{t}xf32>, tensor<{t}x{n}xi32>, tensor<{t}x{n}xf32>
-}}
 """
 
 
@@ -238,21 +237,20 @@ def ir_gelu_body(indent):
         f"%g = arith.mulf %ha, %onep : f32",
         f"linalg.yield %g : f32",
     ]
-    return "\n".join(indent + l for l in lines)
+    # Prefixed names: the body sits inside functions that use short names.
+    return "\n".join(indent + re.sub(r"%(\w+)", r"%g_\1", l) for l in lines)
 
 
-def ir_gelu(name, t, n):
+def ir_gelu(v, result, t, n):
+    """%{result} = GELU(%{v}), tanh form, f32 (a rational tanh: no libm)."""
     return f"""
-// GELU, tanh form, f32 (tanh by a rational approximation: no libm call).
-func.func private @{name}(%v: tensor<{t}x{n}xf32>) -> tensor<{t}x{n}xf32> {{
-  %e = tensor.empty() : tensor<{t}x{n}xf32>
-  %g = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
-      ins(%v : tensor<{t}x{n}xf32>) outs(%e : tensor<{t}x{n}xf32>) {{
-  ^bb0(%a: f32, %o: f32):
+  // GELU, tanh form, f32.
+  %ge = tensor.empty() : tensor<{t}x{n}xf32>
+  %{result} = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%{v} : tensor<{t}x{n}xf32>) outs(%ge : tensor<{t}x{n}xf32>) {{
+  ^bb0(%g_a: f32, %g_o: f32):
 {ir_gelu_body("    ")}
   }} -> tensor<{t}x{n}xf32>
-  return %g : tensor<{t}x{n}xf32>
-}}
 """
 
 
@@ -264,32 +262,25 @@ PRELUDE = """!Raw8 = !quant.uniform<i8:f32, 1.0>
 """
 
 
-def ir_mlp(b, suffix, public_name=None):
-    """@mlp{suffix}: every stage returned; optionally a public wrapper that
-    returns y only (the benchmark's entry point)."""
+def stage_types(b):
     t, d, h = b.t, b.d, b.h
-    text = ir_linear("linear1" + suffix, t, d, h, b.q1, b.cs1)
-    text += ir_linear("linear2" + suffix, t, h, d, b.q2, b.cs2)
-    text += ir_gelu("gelu" + suffix, t, h)
-    types = (f"tensor<{t}x{d}xi8>, tensor<{t}xf32>, tensor<{t}x{h}xi32>, "
-             f"tensor<{t}x{h}xf32>, tensor<{t}x{h}xi8>, tensor<{t}xf32>, "
-             f"tensor<{t}x{d}xi32>, tensor<{t}x{d}xf32>")
-    text += f"""
-func.func private @mlp{suffix}(%x: tensor<{t}x{d}xf32>) -> ({types}) {{
-  %c1, %s1, %a1, %d1 = call @linear1{suffix}(%x) : (tensor<{t}x{d}xf32>) -> (tensor<{t}x{d}xi8>, tensor<{t}xf32>, tensor<{t}x{h}xi32>, tensor<{t}x{h}xf32>)
-  %h = call @gelu{suffix}(%d1) : (tensor<{t}x{h}xf32>) -> tensor<{t}x{h}xf32>
-  %c2, %s2, %a2, %y = call @linear2{suffix}(%h) : (tensor<{t}x{h}xf32>) -> (tensor<{t}x{h}xi8>, tensor<{t}xf32>, tensor<{t}x{d}xi32>, tensor<{t}x{d}xf32>)
-  return %c1, %s1, %a1, %h, %c2, %s2, %a2, %y : {types}
-}}
-"""
-    if public_name:
-        text += f"""
-func.func @{public_name}(%x: tensor<{t}x{d}xf32>) -> tensor<{t}x{d}xf32> {{
-  %c1, %s1, %a1, %h, %c2, %s2, %a2, %y = call @mlp{suffix}(%x) : (tensor<{t}x{d}xf32>) -> ({types})
-  return %y : tensor<{t}x{d}xf32>
-}}
-"""
-    return text
+    return (f"tensor<{t}x{d}xi8>, tensor<{t}xf32>, tensor<{t}x{h}xi32>, "
+            f"tensor<{t}x{h}xf32>, tensor<{t}x{h}xi8>, tensor<{t}xf32>, "
+            f"tensor<{t}x{d}xi32>, tensor<{t}x{d}xf32>")
+
+
+def ir_mlp(b, name, all_stages):
+    """@{name}: the block in one function (so that nothing stops the
+    lowering from fusing across layers); returns every stage or y only."""
+    t, d, h = b.t, b.d, b.h
+    results = stage_types(b) if all_stages else f"tensor<{t}x{d}xf32>"
+    values = ("%c1, %s1, %a1, %h, %c2, %s2, %a2, %d2 : " if all_stages
+              else "%d2 : ") + results
+    return (f"\nfunc.func @{name}(%x: tensor<{t}x{d}xf32>) -> ({results}) {{"
+            + ir_linear("1", "x", t, d, h, b.q1, b.cs1)
+            + ir_gelu("d1", "h", t, h)
+            + ir_linear("2", "h", t, h, d, b.q2, b.cs2)
+            + f"  return {values}\n}}\n")
 
 
 def ir_print(value, shape, elem):
@@ -321,10 +312,8 @@ def emit_test(b, args):
            f"--hidden {h} --seed {args.seed}.\n", PRELUDE]
     out.append("func.func private @printMemrefI8(memref<*xi8>)\n"
                "func.func private @printMemrefI32(memref<*xi32>)\n")
-    out.append(ir_mlp(b, ""))
-    types = (f"tensor<{t}x{d}xi8>, tensor<{t}xf32>, tensor<{t}x{h}xi32>, "
-             f"tensor<{t}x{h}xf32>, tensor<{t}x{h}xi8>, tensor<{t}xf32>, "
-             f"tensor<{t}x{d}xi32>, tensor<{t}x{d}xf32>")
+    out.append(ir_mlp(b, "mlp", all_stages=True))
+    types = stage_types(b)
     body = [f"func.func @main() {{\n  %x = arith.constant {dense_hex(b.x)} : tensor<{t}x{d}xf32>\n",
             f"  %c1, %s1, %a1, %h, %c2, %s2, %a2, %y = call @mlp(%x) : (tensor<{t}x{d}xf32>) -> ({types})\n"]
     shapes = {"c1": (f"{t}x{d}", "i8"), "s1": (f"{t}", "f32"), "a1": (f"{t}x{h}", "i32"),
@@ -452,7 +441,7 @@ func.func @{name}(%x: tensor<{t}x{d}xf32>) -> tensor<{t}x{d}xf32> {{
 {mm("%x", b.w1, d, h, "1")}  %eg = tensor.empty() : tensor<{t}x{h}xf32>
   %g = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
       ins(%m1 : tensor<{t}x{h}xf32>) outs(%eg : tensor<{t}x{h}xf32>) {{
-  ^bb0(%a: f32, %o: f32):
+  ^bb0(%g_a: f32, %g_o: f32):
 {ir_gelu_body("    ")}
   }} -> tensor<{t}x{h}xf32>
 {mm("%g", b.w2, h, d, "2")}  return %m2 : tensor<{t}x{d}xf32>
@@ -465,7 +454,7 @@ def emit_bench(args):
     for t in args.token_counts:
         b = Block(t, args.dim, args.hidden, args.seed)
         with open(os.path.join(args.output, "w8a8_t%d.mlir" % t), "w") as f:
-            f.write(PRELUDE + ir_mlp(b, "_t%d" % t, "mlp_w8a8_t%d" % t))
+            f.write(PRELUDE + ir_mlp(b, "mlp_w8a8_t%d" % t, all_stages=False))
         with open(os.path.join(args.output, "f32_t%d.mlir" % t), "w") as f:
             f.write(PRELUDE + "#mk = affine_map<(m, k, n) -> (m, k)>\n"
                     "#kn = affine_map<(m, k, n) -> (k, n)>\n"
