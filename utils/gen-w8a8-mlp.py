@@ -36,6 +36,9 @@ Subcommands:
                          (@mlp_f32_tT, the float block in f32), io_tT.bin
                          (x, the exact model's y); weights.bin (codes and
                          column scales) for the C driver's oneDNN peer
+  accuracy               the exact model against the float64 evaluation and
+                         the float block, per token count (use --dim 768
+                         --hidden 3072 for the benchmark's size)
 """
 import argparse
 import os
@@ -470,10 +473,30 @@ def emit_bench(args):
             f.write(np.ascontiguousarray(a).tobytes())
 
 
+def accuracy(args):
+    """The full-size numbers of docs/W8A8.md: the exact model (which the
+    benchmark checks the compiled block against bit for bit) against the
+    float64 evaluation of the same quantized math and the float block."""
+    for t in args.token_counts:
+        b = Block(t, args.dim, args.hidden, args.seed)
+        m = exact_model(b)
+        h64 = gelu_f64(m["a1"] * (m["s1"].astype(np.float64)[:, None] *
+                                  b.cs1.astype(np.float64)[None, :]))
+        c2_64, _ = dynamic_quantize_rows(h64.astype(F32))
+        flips = int(np.sum(c2_64 != m["c2"]))
+        rowmax = np.max(np.abs(h64), axis=1, keepdims=True)
+        yf = gelu_f64(b.x.astype(np.float64) @ b.w1.astype(np.float64)) @ b.w2.astype(np.float64)
+        y = m["y"].astype(np.float64)
+        print("tokens %d: ||y - y_float|| / ||y_float|| = %.4f; max |h - h64| / "
+              "row max = %.3g; layer-2 codes from float64 h differ in %d of %d" %
+              (t, np.linalg.norm(y - yf) / np.linalg.norm(yf),
+               np.max(np.abs(m["h"] - h64) / rowmax), flips, m["c2"].size))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("command", choices=["test", "check", "bench"])
+    p.add_argument("command", choices=["test", "check", "bench", "accuracy"])
     p.add_argument("transcript", nargs="?")
     p.add_argument("--tokens", type=int, default=4)
     p.add_argument("--token-counts", type=int, nargs="+", default=[1, 32, 128])
@@ -488,6 +511,8 @@ def main():
         emit_test(Block(args.tokens, args.dim, args.hidden, args.seed), args)
     elif args.command == "check":
         check(Block(args.tokens, args.dim, args.hidden, args.seed), args)
+    elif args.command == "accuracy":
+        accuracy(args)
     else:
         emit_bench(args)
 
