@@ -64,15 +64,19 @@ linalg::GenericOp fuse(RewriterBase &rewriter, OpOperand &operand) {
 /// elementwise epilogue (bias, GELU) usually follows. Fusing both into the
 /// dequantization loop computes the product per element in registers and
 /// writes only the epilogue's result (the W8A8 MLP: docs/W8A8.md).
-/// Only single-use, all-parallel neighbours are fused, so nothing is
-/// computed twice.
+/// Only single-use, all-parallel neighbours that meet the dequantization
+/// element for element (no broadcast) are fused, so nothing is computed
+/// twice.
 void fuseNeighbors(RewriterBase &rewriter, linalg::GenericOp generic) {
   bool changed = true;
   while (changed) {
     changed = false;
     for (OpOperand *input : generic.getDpsInputOperands()) {
       auto producer = input->get().getDefiningOp<linalg::GenericOp>();
-      if (!producer || !allParallel(producer) || !producer->hasOneUse())
+      // A broadcast operand (a per-row scale read by every column) would
+      // run the producer's body once per element instead of once per row.
+      if (!producer || !allParallel(producer) || !producer->hasOneUse() ||
+          !generic.getMatchingIndexingMap(input).isPermutation())
         continue;
       if (linalg::GenericOp fused = fuse(rewriter, *input)) {
         generic = fused;
@@ -85,7 +89,8 @@ void fuseNeighbors(RewriterBase &rewriter, linalg::GenericOp generic) {
     return;
   OpOperand &use = *generic->getUses().begin();
   auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
-  if (consumer && allParallel(consumer))
+  if (consumer && allParallel(consumer) &&
+      consumer.getMatchingIndexingMap(&use).isPermutation())
     fuse(rewriter, use);
 }
 

@@ -100,3 +100,29 @@ func.func @reduction_user(%acc: tensor<2x3xi32>, %scale: tensor<2x1xf32>) -> ten
   } -> tensor<2xf32>
   return %sum : tensor<2xf32>
 }
+
+// -----
+
+// A producer read through a broadcast (a per-row scale computed by a
+// generic) would run once per element if fused: it stays a separate loop.
+// CHECK-LABEL: func.func @broadcast_producer
+// CHECK: %[[RS:.+]] = linalg.generic
+// CHECK: arith.divf
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.+}}, %[[RS]], %{{.+}} :
+// CHECK-NOT: arith.divf
+// CHECK: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @broadcast_producer(%acc: tensor<2x3xi32>, %m: tensor<2x1xf32>) -> tensor<2x3xf32> {
+  %e = tensor.empty() : tensor<2x1xf32>
+  %rs = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<2x1xf32>) outs(%e : tensor<2x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.constant 127.0 : f32
+    %s = arith.divf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<2x1xf32>
+  %zero = arith.constant dense<0.0> : tensor<1x1xf32>
+  %d = qnt.dequantize_dynamic %acc, %rs, %zero : tensor<2x3xi32>, tensor<2x1xf32>, tensor<1x1xf32> -> tensor<2x3xf32>
+  return %d : tensor<2x3xf32>
+}
