@@ -506,7 +506,7 @@ def main():
     p.add_argument("--max-block-error", type=float, default=0.05,
                    help="check: bound on the relative error against the float block")
     p.add_argument("-o", "--output")
-    args = p.parse_args()
+    args = p.parse_intermixed_args()
     if args.command == "test":
         emit_test(Block(args.tokens, args.dim, args.hidden, args.seed), args)
     elif args.command == "check":
