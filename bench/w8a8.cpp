@@ -11,7 +11,8 @@
 //         eltwise gelu_tanh primitive; weights reordered outside the timed
 //         region (OnednnLinear says why the row scale is not a post-op);
 //   f32   the same block in f32 through our pipeline (linalg.generic
-//         matmuls, loops m, k, n; the same GELU).
+//         matmuls, loops m, k, n; the same GELU); and, for scale,
+//         oneDNN's f32 matmuls (GELU as a post-op) on the same block.
 // Every timed call quantizes its activations and computes GELU. Ours must
 // equal the exact model of utils/gen-w8a8-mlp.py bit for bit; the other two
 // are compared with it (max error relative to the output's largest value).
@@ -196,6 +197,57 @@ struct OnednnLinear {
   }
 };
 
+/// oneDNN's f32 block, for scale: x W1 with GELU as an eltwise post-op,
+/// then W2, on the dequantized weights (codes x column scale), reordered
+/// outside the timed region.
+struct OnednnF32Block {
+  matmul mm1, mm2;
+  memory x, w1, h, w2, y;
+  std::string impl;
+
+  OnednnF32Block(engine &eng, stream &s, int t, const int8_t *q1,
+                 const float *cs1, const int8_t *q2, const float *cs2,
+                 float *xData, float *hData, float *yData) {
+    auto weights = [&](const int8_t *q, const float *cs, int k, int n) {
+      std::vector<float> w(size_t(k) * n);
+      for (int r = 0; r < k; ++r)
+        for (int c = 0; c < n; ++c)
+          w[size_t(r) * n + c] = float(q[size_t(r) * n + c]) * cs[c];
+      return w;
+    };
+    auto make = [&](int m, int k, int n, bool gelu, std::vector<float> wv,
+                    memory &wMem) {
+      memory::desc srcMd({m, k}, dt::f32, tag::ab);
+      memory::desc wMd({k, n}, dt::f32, tag::any);
+      memory::desc dstMd({m, n}, dt::f32, tag::ab);
+      primitive_attr attr;
+      if (gelu) {
+        post_ops ops;
+        ops.append_eltwise(1.0f, algorithm::eltwise_gelu_tanh, 0.f, 0.f);
+        attr.set_post_ops(ops);
+      }
+      matmul::primitive_desc pd(matmul::desc(srcMd, wMd, dstMd), attr, eng);
+      memory wUser({{k, n}, dt::f32, tag::ab}, eng, wv.data());
+      wMem = memory(pd.weights_desc(), eng);
+      reorder(wUser, wMem).execute(s, wUser, wMem);
+      s.wait();
+      impl += (impl.empty() ? "" : " / ") + std::string(pd.impl_info_str());
+      return matmul(pd);
+    };
+    mm1 = make(t, kDim, kHidden, true, weights(q1, cs1, kDim, kHidden), w1);
+    mm2 = make(t, kHidden, kDim, false, weights(q2, cs2, kHidden, kDim), w2);
+    x = memory({{t, kDim}, dt::f32, tag::ab}, eng, xData);
+    h = memory({{t, kHidden}, dt::f32, tag::ab}, eng, hData);
+    y = memory({{t, kDim}, dt::f32, tag::ab}, eng, yData);
+  }
+
+  void run(stream &s) {
+    mm1.execute(s, {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w1}, {DNNL_ARG_DST, h}});
+    mm2.execute(s, {{DNNL_ARG_SRC, h}, {DNNL_ARG_WEIGHTS, w2}, {DNNL_ARG_DST, y}});
+    s.wait();
+  }
+};
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -221,7 +273,7 @@ int main(int argc, char **argv) {
          "oneDNN ms", "f32 ms", "GOPS", "vs oDNN", "vs f32", "ours exact",
          "oDNN err");
   bool allExact = true;
-  std::string impls;
+  std::string impls, f32Impl;
   for (const Entry &e : kEntries) {
     int t = e.tokens;
     std::vector<char> io = readFile(dir + "/io_t" + std::to_string(t) + ".bin");
@@ -278,19 +330,26 @@ int main(int argc, char **argv) {
       e.f32(&out, &xView);
       free(out.allocated);
     }, budget / 4);
+    OnednnF32Block f32Peer(eng, s, t, q1, cs1, q2, cs2, x, h.data(), y.data());
+    double tF32Onednn = timeBest([&] { f32Peer.run(s); }, budget);
+    if (t == kEntries[0].tokens)
+      f32Impl = f32Peer.impl;
     double ops = 2.0 * 2.0 * t * kDim * kHidden;
     printf("%7d %10.3f %10.3f %10.3f %8.1f %7.2fx %8.2fx %11s %10.2g\n", t,
            1e3 * tOurs, 1e3 * tOnednn, 1e3 * tF32, ops / tOurs / 1e9,
            tOnednn / tOurs, tF32 / tOurs, exact ? "yes" : "NO", onednnErr);
     fflush(stdout);
     (void)f32Err;
-    printf("%7s f32 block vs the W8A8 model: max error / max |y| = %.3g\n", "",
-           f32Err);
+    printf("%7s f32 block vs the W8A8 model: max error / max |y| = %.3g; "
+           "oneDNN's f32 block %.3f ms (%.2fx ours)\n", "", f32Err,
+           1e3 * tF32Onednn, tF32Onednn / tOurs);
   }
   printf("vs oDNN = oneDNN time / ours (above 1: ours faster); vs f32 = our "
          "f32 block's time / ours.\n");
   printf("oneDNN variants (layer 1 / layer 2), the faster is the peer:\n%s",
          impls.c_str());
+  printf("oneDNN's f32 block (matmul + eltwise post-op, no quantization): "
+         "%s\n", f32Impl.c_str());
   printf("ours exact: equal bit for bit to utils/gen-w8a8-mlp.py's exact "
          "model; oDNN err: max |y - model| / max |model|\n");
   return allExact ? 0 : 1;
