@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::qnt {
 #define GEN_PASS_DEF_QNTDYNAMICSCALESTOLINALG
@@ -66,8 +67,9 @@ linalg::GenericOp fuse(RewriterBase &rewriter, OpOperand &operand) {
 /// writes only the epilogue's result (the W8A8 MLP: docs/W8A8.md).
 /// Only single-use, all-parallel neighbours that meet the dequantization
 /// element for element (no broadcast) are fused, so nothing is computed
-/// twice.
-void fuseNeighbors(RewriterBase &rewriter, linalg::GenericOp generic) {
+/// twice; never another dequantization (`ours`), which keeps its own turn.
+void fuseNeighbors(RewriterBase &rewriter, linalg::GenericOp generic,
+                   const llvm::DenseSet<Operation *> &ours) {
   bool changed = true;
   while (changed) {
     changed = false;
@@ -75,7 +77,8 @@ void fuseNeighbors(RewriterBase &rewriter, linalg::GenericOp generic) {
       auto producer = input->get().getDefiningOp<linalg::GenericOp>();
       // A broadcast operand (a per-row scale read by every column) would
       // run the producer's body once per element instead of once per row.
-      if (!producer || !allParallel(producer) || !producer->hasOneUse() ||
+      if (!producer || ours.contains(producer) || !allParallel(producer) ||
+          !producer->hasOneUse() ||
           !generic.getMatchingIndexingMap(input).isPermutation())
         continue;
       if (linalg::GenericOp fused = fuse(rewriter, *input)) {
@@ -89,7 +92,7 @@ void fuseNeighbors(RewriterBase &rewriter, linalg::GenericOp generic) {
     return;
   OpOperand &use = *generic->getUses().begin();
   auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
-  if (consumer && allParallel(consumer) &&
+  if (consumer && !ours.contains(consumer) && allParallel(consumer) &&
       consumer.getMatchingIndexingMap(&use).isPermutation())
     fuse(rewriter, use);
 }
@@ -105,8 +108,11 @@ struct QntDynamicScalesToLinalgPass
     DequantizeListener listener;
     walkAndApplyPatterns(getOperation(), std::move(patterns), &listener);
     IRRewriter rewriter(&getContext());
+    llvm::DenseSet<Operation *> ours;
     for (linalg::GenericOp generic : listener.generics)
-      fuseNeighbors(rewriter, generic);
+      ours.insert(generic);
+    for (linalg::GenericOp generic : listener.generics)
+      fuseNeighbors(rewriter, generic, ours);
   }
 };
 } // namespace

@@ -126,3 +126,19 @@ func.func @broadcast_producer(%acc: tensor<2x3xi32>, %m: tensor<2x1xf32>) -> ten
   %d = qnt.dequantize_dynamic %acc, %rs, %zero : tensor<2x3xi32>, tensor<2x1xf32>, tensor<1x1xf32> -> tensor<2x3xf32>
   return %d : tensor<2x3xf32>
 }
+
+// -----
+
+// One dequantization feeding another (as its scale): each keeps its loop.
+// CHECK-LABEL: func.func @chained
+// CHECK: %[[S:.+]] = linalg.generic
+// CHECK: arith.sitofp
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.+}}, %[[S]], %{{.+}} :
+// CHECK: arith.sitofp
+func.func @chained(%acc: tensor<2x3xi32>, %q: tensor<2x3xi8>, %m: tensor<1x1xf32>) -> tensor<2x3xf32> {
+  %zero = arith.constant dense<0.0> : tensor<1x1xf32>
+  %s = qnt.dequantize_dynamic %q, %m, %zero : tensor<2x3xi8>, tensor<1x1xf32>, tensor<1x1xf32> -> tensor<2x3xf32>
+  %d = qnt.dequantize_dynamic %acc, %s, %zero : tensor<2x3xi32>, tensor<2x3xf32>, tensor<1x1xf32> -> tensor<2x3xf32>
+  return %d : tensor<2x3xf32>
+}
