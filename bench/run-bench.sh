@@ -143,6 +143,11 @@ fi
 # The runtime-scale row (qnt.dequantize_dynamic vs memcpy), its own driver.
 "$HERE/run-runtime-scales-bench.sh" "$BUILD"
 
+# The W8A8 MLP block vs oneDNN and our f32 block (W8A8_ROWS=0 skips it).
+if [ "${W8A8_ROWS:-1}" = 1 ]; then
+  "$HERE/run-w8a8-bench.sh" "$BUILD" "$BUDGET"
+fi
+
 # The TOSA rows: upstream's TOSA pipeline vs --tosa-to-llvm (TOSA_ROWS=0
 # skips them).
 if [ "${TOSA_ROWS:-1}" = 1 ]; then

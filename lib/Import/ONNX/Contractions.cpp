@@ -6,7 +6,9 @@
 // qnt.requantize. A float bias is quantized at compile time the way ONNX
 // Runtime's quantizer does it: round_half_even(f32(b) / f32(S_X * S_W)).
 // QLinearConv / QLinearMatMul map directly; ConvInteger / MatMulInteger give
-// the raw i32 accumulator (scales 1).
+// the raw i32 accumulator (scales 1); MatMulInteger's A may have a run-time
+// zero point (ONNX Runtime's dynamic quantization), subtracted after the
+// matmul as zx * (column sums of the weights).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +16,10 @@
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
 
@@ -280,6 +285,57 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
   return y;
 }
 
+/// acc - zx * c[n] with c[n] = sum_k (w[k, n] - zw[n]), in i32 wrap-around
+/// arithmetic: MatMulInteger's exact sums when A's zero point `zx` (a
+/// scalar, 8-bit codes, signed or not) is only known at run time and the
+/// matmul ran with zero point 0. One elementwise linalg.generic; c is a
+/// compile-time constant.
+static Value subtractRuntimeZeroPoint(Importer &im, Value acc,
+                                      const ImportedValue &zx,
+                                      ArrayRef<int64_t> weights,
+                                      ArrayRef<int64_t> weightZeroPoints,
+                                      bool zxSigned) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  int64_t k = static_cast<int64_t>(weights.size()) / accType.getDimSize(1),
+          n = accType.getDimSize(1);
+  SmallVector<int32_t> sums(n);
+  for (int64_t col = 0; col < n; ++col) {
+    int64_t zw = weightZeroPoints[weightZeroPoints.size() == 1 ? 0 : col];
+    uint32_t sum = 0; // i32 wrap-around, as the generated code computes
+    for (int64_t row = 0; row < k; ++row)
+      sum += static_cast<uint32_t>(weights[row * n + col] - zw);
+    sums[col] = static_cast<int32_t>(sum);
+  }
+  MLIRContext *ctx = im.ctx;
+  OpBuilder &b = im.b;
+  Location loc = im.loc;
+  Type i32 = b.getIntegerType(32);
+  auto sumType = RankedTensorType::get({n}, i32);
+  Value sumConst = arith::ConstantOp::create(
+      b, loc, sumType, DenseElementsAttr::get(sumType, ArrayRef(sums)));
+  auto zxType = cast<RankedTensorType>(zx.value.getType());
+  SmallVector<AffineExpr> zeros(zxType.getRank(), getAffineConstantExpr(0, ctx));
+  SmallVector<AffineMap> maps = {
+      AffineMap::getMultiDimIdentityMap(2, ctx),
+      AffineMap::get(2, 0, zeros, ctx),
+      AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx),
+      AffineMap::getMultiDimIdentityMap(2, ctx)};
+  Value init = tensor::EmptyOp::create(b, loc, accType.getShape(), i32);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{accType}, ValueRange{acc, zx.value, sumConst},
+             ValueRange{init}, maps,
+             SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value z = zxSigned
+                             ? Value(arith::ExtSIOp::create(nb, l, i32, args[1]))
+                             : Value(arith::ExtUIOp::create(nb, l, i32, args[1]));
+               Value product = arith::MulIOp::create(nb, l, z, args[2]);
+               linalg::YieldOp::create(
+                   nb, l, Value(arith::SubIOp::create(nb, l, args[0], product)));
+             })
+      .getResult(0);
+}
+
 static ImportedValue makePending(PendingInfo p, SmallVector<int64_t> shape) {
   ImportedValue v;
   v.kind = Kind::Pending;
@@ -542,6 +598,7 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
   auto in1 = failed(in0) ? FailureOr<ImportedValue *>(failure()) : input(1);
   if (failed(in0) || failed(in1))
     return failure();
+  ImportedValue *runtimeZeroPoint = nullptr;
   auto params = [&](ImportedValue &v, unsigned zpIdx,
                     bool perChannel) -> FailureOr<QParams> {
     QParams q;
@@ -559,9 +616,27 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
       auto z = input(zpIdx);
       if (failed(z))
         return failure();
-      if ((*z)->kind != Kind::Const || !(*z)->f.empty())
-        return fail("zero points must be compile-time integers");
-      q.zeroPoints = (*z)->i;
+      if ((*z)->kind == Kind::Int && zpIdx == 2 && !isConv) {
+        // A run-time zero point of A (ONNX Runtime's dynamic quantization:
+        // DynamicQuantizeLinear's zero point): the contraction runs with
+        // zero point 0 and subtracts zx * sum_k (w - zw) afterwards.
+        if ((*z)->numElements() != 1)
+          return fail("a run-time zero point of A must be a scalar (per "
+                      "tensor)");
+        if ((*z)->dtype != dtype && !v.isQuantized())
+          return fail("the zero point's element type does not match A's");
+        runtimeZeroPoint = *z;
+        q.zeroPoints = {0};
+      } else if ((*z)->kind != Kind::Const || !(*z)->f.empty()) {
+        return fail(zpIdx == 2 && isConv
+                        ? "ConvInteger with a run-time zero point is not "
+                          "supported (padding reads the zero point)"
+                        : "zero points must be compile-time integers (a "
+                          "run-time one is supported for A of MatMulInteger "
+                          "only)");
+      } else {
+        q.zeroPoints = (*z)->i;
+      }
     } else {
       q.zeroPoints = {0};
     }
@@ -612,6 +687,10 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
   auto y = emitContraction(p, nullptr);
   if (failed(y))
     return failure();
+  if (runtimeZeroPoint)
+    y->value = subtractRuntimeZeroPoint(*this, y->value, *runtimeZeroPoint,
+                                        *w.codes, qb->zeroPoints,
+                                        qa->isSigned);
   setOutput(0, std::move(*y));
   return success();
 }

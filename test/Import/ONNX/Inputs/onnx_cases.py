@@ -639,6 +639,56 @@ def case_dequantize_int32_runtime_scale():
     return m, {"acc": acc, "s": s}, {"r": ("ints", acc.astype(F32) * s)}
 
 
+def dynamic_quantize_linear(x):
+    """ONNX DynamicQuantizeLinear (docs/RuntimeScales.md), finite input."""
+    lo, hi = min(F32(0), x.min()), max(F32(0), x.max())
+    scale = F32(1) if hi == lo else F32(hi - lo) / F32(255)
+    zp = int(np.clip(np.rint(F32(0) - lo / scale), 0, 255))
+    codes = np.clip(np.rint(x / scale) + zp, 0, 255).astype(np.int64)
+    return codes, scale, zp
+
+
+def case_matmul_integer_runtime_zero_point():
+    # ONNX Runtime's dynamic quantization of a MatMul: DynamicQuantizeLinear
+    # gives u8 codes and a run-time zero point, MatMulInteger takes both with
+    # constant s8 weights and per-column weight zero points.
+    r = rng(13)
+    x = r.uniform(-1.0, 3.0, (3, 8)).astype(F32)
+    b = r.integers(-128, 128, (8, 4)).astype(np.int8)
+    bz = np.array([0, -3, 5, 127], np.int8)
+    nodes = [helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"]),
+             helper.make_node("MatMulInteger", ["xq", "b", "xz", "b_z"], ["y"])]
+    inits = [init("b", b), init("b_z", bz)]
+    m = model(nodes, [tin("x", [3, 8])], [tin("y", [3, 4], TensorProto.INT32)],
+              inits)
+    codes, _, zp = dynamic_quantize_linear(x)
+    assert zp not in (0, 255)  # a zero point that matters
+    y = (codes - zp) @ (b.astype(np.int64) - bz.astype(np.int64))
+    return m, {"x": x}, {"y": ("ints", y)}
+
+
+def case_matmul_integer_input_zero_point():
+    # MatMulInteger with A's zero point a graph input (s8 codes).
+    r = rng(14)
+    a = r.integers(-128, 128, (2, 5)).astype(np.int8)
+    b = r.integers(-128, 128, (5, 3)).astype(np.int8)
+    nodes = [helper.make_node("MatMulInteger", ["a", "b", "a_z"], ["y"])]
+    m = model(nodes, [tin("a", [2, 5], TensorProto.INT8),
+                      tin("a_z", [], TensorProto.INT8)],
+              [tin("y", [2, 3], TensorProto.INT32)], [init("b", b)])
+    az = np.int8(-100)
+    y = (a.astype(np.int64) - int(az)) @ b.astype(np.int64)
+    return m, {"a": a, "a_z": np.array(az)}, {"y": ("ints", y)}
+
+
+def case_bad_conv_integer_runtime_zero_point():
+    x = tin("x", [1, 1, 3, 3], TensorProto.UINT8)
+    nodes = [helper.make_node("ConvInteger", ["x", "w", "x_z"], ["y"])]
+    inits = [init("w", np.ones((1, 1, 2, 2), np.int8))]
+    return model(nodes, [x, tin("x_z", [], TensorProto.UINT8)],
+                 [tin("y", [1, 1, 2, 2], TensorProto.INT32)], inits), {}, {}
+
+
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
