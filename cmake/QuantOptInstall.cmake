@@ -20,6 +20,8 @@ set(QUANT_OPT_EXPORTED_LIBS
   QuantOptQntTransforms
   QuantOptTarget
   QuantOptQntToLinalg
+  QuantOptQntToArmNeonPlanning
+  QuantOptQntToArmNeon
   QuantOptQntToX86VnniPlanning
   QuantOptQntToX86Vnni
   QuantOptTosaToQnt

@@ -278,6 +278,8 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   // rewrites leave foldable index arithmetic and repeated constants: the
   // clean-up is the pipeline's.
   pm.addNestedPass<func::FuncOp>(qnt::createQntToX86Vnni());
+  if (!options.genericContractions)
+    pm.addNestedPass<func::FuncOp>(qnt::createQntToArmNeon());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createCSEPass());
 
