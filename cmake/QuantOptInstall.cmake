@@ -22,6 +22,7 @@ set(QUANT_OPT_EXPORTED_LIBS
   QuantOptQntToLinalg
   QuantOptQntToArmNeonPlanning
   QuantOptQntToArmNeon
+  QuantOptQntToRiscvV
   QuantOptQntToX86VnniPlanning
   QuantOptQntToX86Vnni
   QuantOptTosaToQnt

@@ -15,6 +15,7 @@
 namespace mlir::qnt {
 
 #define GEN_PASS_DECL_QNTTOARMNEON
+#define GEN_PASS_DECL_QNTTORISCVV
 #define GEN_PASS_DECL_QNTTOX86VNNI
 #define GEN_PASS_DECL_TOSATOQNT
 #include "QuantOpt/Conversion/Passes.h.inc"

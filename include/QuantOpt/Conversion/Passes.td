@@ -174,6 +174,29 @@ def QntToArmNeon : Pass<"qnt-arm-neon", "func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def QntToRiscvV : Pass<"qnt-riscv-v", "func::FuncOp"> {
+  let summary = "VLEN-agnostic int8 contractions on RISC-V V (vwmacc)";
+  let description = [{
+    Rewrites `qnt.int_matmul` (constant weights, or run-time weights without
+    zero points) and `qnt.int_conv2d` (constant filter, groups 1) into a
+    GEMM on scalable vectors: 3-row register tiles, columns in chunks of
+    vscale x 16 i32 lanes (LMUL 8 at every VLEN; the last chunk masked), and
+    an inner loop over K whose step per row is
+    `acc += sext(x - zx) * sext(w')` on i16 operands, which the RISC-V
+    backend selects as `vwmacc.vx` at SEW 16. Zero points are exact in 16
+    bits, so constant weights are stored as `w - zw[n]` in i16 and no
+    correction term is needed; a conv reads its input padded with
+    `pad_value` (implicit GEMM, K = (kh, kw, c)). Runs when the module's
+    `llvm.target` is RISC-V with V (without a target, scheduling the pass
+    claims V). The pass only rewrites (`populateQntToRiscvVPatterns`).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TosaToQnt : Pass<"tosa-to-qnt", "func::FuncOp"> {
   let summary = "Convert quantized TOSA 1.0 ops into qnt and its integer IR";
   let description = [{

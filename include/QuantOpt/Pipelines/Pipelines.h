@@ -73,12 +73,14 @@ struct QuantOptPipelineOptions
                      "decision as a remark"),
       llvm::cl::init(false)};
 
-  /// AArch64 contractions take the generic lowering instead of the
-  /// qnt-arm-neon kernels: the baseline bench/mca.sh compares them with.
+  /// AArch64 and RISC-V contractions take the generic lowering instead of
+  /// the qnt-arm-neon / qnt-riscv-v kernels: the baseline bench/mca.sh
+  /// compares them with.
   PassOptions::Option<bool> genericContractions{
       *this, "generic-contractions",
-      llvm::cl::desc("AArch64: lower contractions generically, without the "
-                     "i8mm / dotprod kernels (a benchmark baseline)"),
+      llvm::cl::desc("AArch64 / RISC-V: lower contractions generically, "
+                     "without the i8mm / dotprod / RVV kernels (a benchmark "
+                     "baseline)"),
       llvm::cl::init(false)};
 };
 
