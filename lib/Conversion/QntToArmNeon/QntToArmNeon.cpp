@@ -397,10 +397,12 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
               Value aTile = n.mul(mb, groups), wTile = n.mul(nt, groups);
               // mmla: up to four K steps per iteration as K allows, so that
               // the loop's counter and pointer updates cost less per smmla.
-              int64_t unroll = !plan.isMmla() ? 1
-                               : groups % 4 == 0 ? 4
-                               : groups % 2 == 0 ? 2
-                                                 : 1;
+              int64_t unroll = 1;
+              for (int64_t u : {4, 2})
+                if (plan.isMmla() && groups % u == 0) {
+                  unroll = u;
+                  break;
+                }
               auto kLoop = scf::ForOp::create(
                   nb, loc, n.c(0), n.c(groups / unroll), n.c(1), accs,
                   [&](OpBuilder &kb, Location, Value gu, ValueRange in) {
