@@ -284,7 +284,7 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
                       .getResult();
           return out;
         };
-        Value nFull = o.mul(arith::DivUIOp::create(ob, loc, o.c(n), vl), 1);
+        Value nFull = arith::DivUIOp::create(ob, loc, o.c(n), vl);
         nFull = arith::MulIOp::create(ob, loc, nFull, vl);
         auto cols = scf::ForOp::create(
             ob, loc, o.c(0), nFull, vl, outerArgs,
