@@ -20,6 +20,9 @@ set(QUANT_OPT_EXPORTED_LIBS
   QuantOptQntTransforms
   QuantOptTarget
   QuantOptQntToLinalg
+  QuantOptQntToArmNeonPlanning
+  QuantOptQntToArmNeon
+  QuantOptQntToRiscvV
   QuantOptQntToX86VnniPlanning
   QuantOptQntToX86Vnni
   QuantOptTosaToQnt

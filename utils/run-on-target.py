@@ -87,7 +87,12 @@ def find_tool(name, dirs):
 
 
 def arch_of(target):
-    return host_arch() if target == "host" else target
+    # aarch64-dotprod / aarch64-neon: narrower CPUs of the same arch.
+    return host_arch() if target == "host" else target.split("-", 1)[0]
+
+
+# The emulated CPU of a target name whose CPU lacks features of `max`.
+QEMU_CPUS = {"aarch64-dotprod": "neoverse-n1", "aarch64-neon": "cortex-a57"}
 
 
 def qemu_major(arch):
@@ -144,7 +149,7 @@ def run_command(args, binary):
     qemu = shutil.which("qemu-" + arch)
     if not qemu:
         die("qemu-%s is not installed" % arch)
-    cpu = args.qemu_cpu
+    cpu = args.qemu_cpu or QEMU_CPUS.get(args.target)
     if not cpu:
         if arch == "aarch64":
             cpu = "max"
@@ -197,7 +202,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("module", nargs="?", help="qnt module with @main")
     parser.add_argument("--target", default="host",
-                        choices=["host", "x86_64", "aarch64", "riscv64"])
+                        choices=["host", "x86_64", "aarch64", "aarch64-dotprod",
+                                 "aarch64-neon", "riscv64"])
     parser.add_argument("--vlen", type=int, default=128,
                         help="RISC-V vector length for qemu (default 128)")
     parser.add_argument("--qemu-cpu", help="qemu -cpu value (replaces the "

@@ -278,6 +278,10 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   // rewrites leave foldable index arithmetic and repeated constants: the
   // clean-up is the pipeline's.
   pm.addNestedPass<func::FuncOp>(qnt::createQntToX86Vnni());
+  if (!options.genericContractions) {
+    pm.addNestedPass<func::FuncOp>(qnt::createQntToArmNeon());
+    pm.addNestedPass<func::FuncOp>(qnt::createQntToRiscvV());
+  }
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createCSEPass());
 
@@ -340,6 +344,9 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.x86Vector = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  // Masks of the scalable RISC-V kernels lower through arith (vector.step,
+  // compares), after the arith conversion above.
+  pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   if (parallel)

@@ -90,6 +90,12 @@ std::optional<TargetInfo> TargetInfo::resolve(StringRef name) {
                                  "+avx512vnni", ""})
       .Case("aarch64", TargetInfo{"aarch64-unknown-linux-gnu", "generic",
                                   "+neon,+dotprod,+i8mm", ""})
+      // Narrower AArch64 cores, each with the CPU LLVM schedules for:
+      // dotprod without i8mm, and plain NEON.
+      .Case("aarch64-dotprod", TargetInfo{"aarch64-unknown-linux-gnu",
+                                          "neoverse-n1", "+neon,+dotprod", ""})
+      .Case("aarch64-neon", TargetInfo{"aarch64-unknown-linux-gnu",
+                                       "cortex-a57", "+neon", ""})
       .Case("riscv64", TargetInfo{"riscv64-unknown-linux-gnu", "generic-rv64",
                                   "+m,+a,+f,+d,+c,+v", "lp64d"})
       .Default(std::nullopt);

@@ -62,6 +62,28 @@ TEST(TargetInfoTest, AArch64HasNoVnni) {
   EXPECT_FALSE(arm->hasFeature("avx512vnni"));
 }
 
+// The narrower AArch64 names: Neoverse N1 has dotprod but no i8mm (Arm
+// Neoverse N1 TRM: Armv8.2-A with the dot product extension), Cortex-A57
+// (Armv8.0-A) neither.
+TEST(TargetInfoTest, AArch64CpuNames) {
+  std::optional<TargetInfo> n1 = TargetInfo::resolve("aarch64-dotprod");
+  ASSERT_TRUE(n1);
+  EXPECT_EQ(n1->cpu, "neoverse-n1");
+  EXPECT_TRUE(n1->hasFeature("dotprod"));
+  EXPECT_FALSE(n1->hasFeature("i8mm"));
+  std::optional<TargetInfo> a57 = TargetInfo::resolve("aarch64-neon");
+  ASSERT_TRUE(a57);
+  EXPECT_EQ(a57->cpu, "cortex-a57");
+  EXPECT_TRUE(a57->hasFeature("neon"));
+  EXPECT_FALSE(a57->hasFeature("dotprod"));
+  EXPECT_FALSE(a57->hasFeature("i8mm"));
+  // Same triple, same data layout as `aarch64`.
+  llvm::Expected<std::string> a = TargetInfo::resolve("aarch64")->getDataLayout();
+  llvm::Expected<std::string> b = a57->getDataLayout();
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(*a, *b);
+}
+
 TEST(TargetInfoTest, UnknownTripleHasNoFeatures) {
   TargetInfo info{"nonsense-unknown-none", "", "+avx512vnni", ""};
   EXPECT_FALSE(info.hasAvx512Vnni());

@@ -6,6 +6,7 @@
 #include "QuantOpt/Conversion/QntToLinalg/QntToLinalg.h"
 #include "QuantOpt/Conversion/TosaToQnt/TosaToQnt.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
+#include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -13,6 +14,8 @@
 
 namespace mlir::qnt {
 
+#define GEN_PASS_DECL_QNTTOARMNEON
+#define GEN_PASS_DECL_QNTTORISCVV
 #define GEN_PASS_DECL_QNTTOX86VNNI
 #define GEN_PASS_DECL_TOSATOQNT
 #include "QuantOpt/Conversion/Passes.h.inc"

@@ -142,6 +142,61 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def QntToArmNeon : Pass<"qnt-arm-neon", "func::FuncOp"> {
+  let summary = "Data-tiled int8 contractions on AArch64 i8mm / dotprod";
+  let description = [{
+    Rewrites `qnt.int_matmul` (constant or run-time weights) and
+    `qnt.int_conv2d` (constant filter, groups 1) into linalg.mmt4d's
+    data-tiled form: activations packed at run time into
+    `[Mp/8][Kp/kStep][8][kStep]` (a conv packs its im2col rows, K over
+    (kh, kw, c)), weights into `[Np/8][Kp/kStep][8][kStep]` (at compile time
+    when constant), and an 8 x 8 register tile looping over K with
+    `arm_neon.intr.smmla` / `ummla` / `usmmla` (kStep 8) when the module's
+    `llvm.target` has i8mm, else `arm_neon.intr.sdot` by element (kStep 4)
+    when it has dotprod. The i32 result is the M x N corner of the padded
+    tile grid.
+
+    With i8mm every signedness pair has an instruction; sdot multiplies
+    s8 x s8 only, so u8 activations are flipped (x ^ 0x80) and
+    128 * sum_k w' joins the bias (constant weights only). Weight zero
+    points are folded into constant weights; run-time weights must have
+    none (qnt-symmetric-weights); an input zero point left on a run-time
+    weight matmul costs one column-sum pass over W. Weights beyond
+    the 8-bit range of the chosen operand, large splats and other AArch64
+    CPUs are left to qnt-to-linalg. Without `llvm.target`, scheduling the
+    pass claims i8mm. The pass only rewrites (`populateQntToArmNeonPatterns`).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::arm_neon::ArmNeonDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def QntToRiscvV : Pass<"qnt-riscv-v", "func::FuncOp"> {
+  let summary = "VLEN-agnostic int8 contractions on RISC-V V (vwmacc)";
+  let description = [{
+    Rewrites `qnt.int_matmul` (constant weights, or run-time weights without
+    zero points) and `qnt.int_conv2d` (constant filter, groups 1) into a
+    GEMM on scalable vectors: 3-row register tiles, columns in chunks of
+    vscale x 16 i32 lanes (LMUL 8 at every VLEN; the last chunk masked), and
+    an inner loop over K whose step per row is
+    `acc += sext(x - zx) * sext(w')` on i16 operands, which the RISC-V
+    backend selects as `vwmacc.vx` at SEW 16. Zero points are exact in 16
+    bits, so constant weights are stored as `w - zw[n]` in i16 and no
+    correction term is needed; a conv reads its input padded with
+    `pad_value` (implicit GEMM, K = (kh, kw, c)). Runs when the module's
+    `llvm.target` is RISC-V with V (without a target, scheduling the pass
+    claims V). The pass only rewrites (`populateQntToRiscvVPatterns`).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TosaToQnt : Pass<"tosa-to-qnt", "func::FuncOp"> {
   let summary = "Convert quantized TOSA 1.0 ops into qnt and its integer IR";
   let description = [{

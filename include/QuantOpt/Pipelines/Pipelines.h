@@ -25,6 +25,8 @@ struct QuantOptPipelineOptions
   /// The machine to compile for. Each name fixes a triple, CPU and features:
   ///   x86_64   x86_64-unknown-linux-gnu, x86-64-v4, +avx512vnni
   ///   aarch64  aarch64-unknown-linux-gnu, generic, +neon,+dotprod,+i8mm
+  ///   aarch64-dotprod  the same triple, neoverse-n1, +neon,+dotprod
+  ///   aarch64-neon     the same triple, cortex-a57, +neon
   ///   riscv64  riscv64-unknown-linux-gnu, generic-rv64, +m,+a,+f,+d,+c,+v,
   ///            ABI lp64d
   ///   host     the process triple, the host CPU (plus the features in
@@ -69,6 +71,16 @@ struct QuantOptPipelineOptions
       *this, "parallel-report",
       llvm::cl::desc("With threads != 1: report each parallelization "
                      "decision as a remark"),
+      llvm::cl::init(false)};
+
+  /// AArch64 and RISC-V contractions take the generic lowering instead of
+  /// the qnt-arm-neon / qnt-riscv-v kernels: the baseline bench/mca.sh
+  /// compares them with.
+  PassOptions::Option<bool> genericContractions{
+      *this, "generic-contractions",
+      llvm::cl::desc("AArch64 / RISC-V: lower contractions generically, "
+                     "without the i8mm / dotprod / RVV kernels (a benchmark "
+                     "baseline)"),
       llvm::cl::init(false)};
 };
 

@@ -36,6 +36,8 @@ struct TargetInfo {
   /// Resolves a `target=` name:
   ///   x86_64   x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) + VNNI
   ///   aarch64  NEON + dot product + i8mm
+  ///   aarch64-dotprod  Neoverse N1: NEON + dot product, no i8mm
+  ///   aarch64-neon     Cortex-A57: NEON only
   ///   riscv64  RV64GC + V, the lp64d ABI of Debian's sysroot
   ///   host     the process triple and host CPU, plus the host features the
   ///            CPU name does not imply
@@ -44,7 +46,7 @@ struct TargetInfo {
 
   /// The names `resolve` accepts, for diagnostics.
   static llvm::StringRef knownNames() {
-    return "host, x86_64, aarch64 or riscv64";
+    return "host, x86_64, aarch64, aarch64-dotprod, aarch64-neon or riscv64";
   }
 
   /// True when the CPU plus the feature string enable `feature` (LLVM's name,

@@ -1,10 +1,11 @@
-// The int8 inner loops of the generic lowering become AArch64 dot-product
+// The int8 inner loops of the generic lowering (generic-contractions=1; the
+// qnt-arm-neon kernels are aarch64-kernels.mlir) become AArch64 dot-product
 // instructions once LLVM's O3 pipeline vectorizes them for a CPU with
 // dotprod and i8mm: usdot for u8 x s8, sdot for s8 x s8, udot for u8 x u8.
 // Each check must hit inside the function's own code (before the next
 // function symbol; local .L labels do not count), not in another function
 // or its C wrapper.
-// RUN: quant-opt %S/Inputs/int8-contractions.mlir --qnt-to-llvm=target=aarch64 \
+// RUN: quant-opt %S/Inputs/int8-contractions.mlir --qnt-to-llvm="target=aarch64 generic-contractions=1" \
 // RUN:   | mlir-translate --mlir-to-llvmir \
 // RUN:   | opt -O3 -mtriple=aarch64-linux-gnu -mattr=+neon,+dotprod,+i8mm \
 // RUN:   | llc -mtriple=aarch64-linux-gnu -mattr=+neon,+dotprod,+i8mm -filetype=obj -o %t.o
