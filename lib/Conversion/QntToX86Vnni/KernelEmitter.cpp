@@ -177,8 +177,19 @@ Value KernelEmitter::emitTile(OpBuilder &nb, Value out, Value row0,
       llvm::append_range(accs, bias);
     return accs;
   };
+  auto readPartials = [&](OpBuilder &rb, Value src) {
+    SmallVector<Value> partial;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t v = 0; v < nv; ++v)
+        partial.push_back(readPadded(rb, loc, src,
+                                     ValueRange{rowIdx[i], outCol[v]},
+                                     lens[v], kLanes));
+    return partial;
+  };
   SmallVector<Value> accs;
-  if (!firstBlock) {
+  if (partials) {
+    accs = readPartials(nb, partials);
+  } else if (!firstBlock) {
     accs = biasInit(nb);
   } else {
     auto ifOp = scf::IfOp::create(
@@ -187,22 +198,20 @@ Value KernelEmitter::emitTile(OpBuilder &nb, Value out, Value row0,
           scf::YieldOp::create(tb, loc, biasInit(tb));
         },
         [&](OpBuilder &eb, Location) {
-          SmallVector<Value> partial;
-          for (int64_t i = 0; i < rows; ++i)
-            for (int64_t v = 0; v < nv; ++v)
-              partial.push_back(readPadded(eb, loc, out,
-                                           ValueRange{rowIdx[i], outCol[v]},
-                                           lens[v], kLanes));
-          scf::YieldOp::create(eb, loc, partial);
+          scf::YieldOp::create(eb, loc, readPartials(eb, out));
         });
     accs = SmallVector<Value>(ifOp.getResults());
   }
 
   SmallVector<Value> result = emitKLoops(nb, dims, xOffsets, wBase, nv, accs);
   for (int64_t i = 0; i < rows; ++i)
-    for (int64_t v = 0; v < nv; ++v)
-      out = writePrefix(nb, loc, result[i * nv + v], out,
-                        ValueRange{rowIdx[i], outCol[v]}, lens[v]);
+    for (int64_t v = 0; v < nv; ++v) {
+      Value acc = result[i * nv + v];
+      if (epilogue)
+        acc = epilogue->apply(nb, loc, acc, outCol[v]);
+      out = writePrefix(nb, loc, acc, out, ValueRange{rowIdx[i], outCol[v]},
+                        lens[v]);
+    }
   return out;
 }
 

@@ -9,6 +9,7 @@
 #ifndef LIB_CONVERSION_QNTTOX86VNNI_KERNELEMITTER_H
 #define LIB_CONVERSION_QNTTOX86VNNI_KERNELEMITTER_H
 
+#include "FusedRequantize.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
@@ -68,6 +69,12 @@ public:
   /// its own padded slice of the bias constants and its own n columns.
   Value group; ///< index; null for a single group
   int64_t xGroupStride = 0;
+  /// K blocking: the i32 partial sums of the earlier blocks, which the
+  /// tiles start from instead of the bias; null for the first block.
+  Value partials;
+  /// The requantize applied before the tiles store, or null: the result
+  /// then holds its codes instead of the i32 accumulators.
+  const FusedRequantize *epilogue = nullptr;
 
   /// group * `stride`, as an index value.
   Value groupOffset(OpBuilder &nb, int64_t stride);

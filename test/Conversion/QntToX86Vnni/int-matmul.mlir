@@ -154,16 +154,20 @@ func.func @weights_out_of_range(%x: tensor<2x2xi8>) -> tensor<2x1xi32> {
 // -----
 
 // K blocking: K = 20 is 5 groups of 4; with k-block=2 the blocks are [0, 2),
-// [2, 4), [4, 5). The first block starts from the bias, the others from the
-// partial sums already in the result.
+// [2, 4), [4, 5). A loop over the full blocks accumulates i32 partial sums
+// (the first from the bias, the next from the partial sums); the last block
+// is peeled: it starts from those sums and stores the result (or, with a
+// fused requantize, its codes). Its one K group is group 4: packed weights
+// at 4 * 64 bytes, activations at byte 16 of each row of 20.
 // CHECK-LABEL: func.func @k_blocks
 // KBLOCK-LABEL: func.func @k_blocks
-// KBLOCK-DAG: %[[C3:.*]] = arith.constant 3 : index
-// KBLOCK-DAG: %[[C5:.*]] = arith.constant 5 : index
-// KBLOCK: scf.for %[[KB:.*]] = %{{.*}} to %[[C3]]
-// KBLOCK:   %[[LB:.*]] = arith.muli %[[KB]], %{{.*}} : index
-// KBLOCK:   %[[END:.*]] = arith.addi %[[LB]], %{{.*}} : index
-// KBLOCK:   %[[UB:.*]] = arith.minsi %[[END]], %[[C5]] : index
+// KBLOCK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// KBLOCK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// KBLOCK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// KBLOCK-DAG: %[[C36:.*]] = arith.constant 36 : index
+// KBLOCK: %[[PARTIAL:.*]] = scf.for %[[KB:.*]] = %{{.*}} to %[[C2]]
+// KBLOCK:   %[[LB:.*]] = arith.muli %[[KB]], %[[C2]] : index
+// KBLOCK:   %[[UB:.*]] = arith.addi %[[LB]], %[[C2]] : index
 // KBLOCK:   %[[FIRST:.*]] = arith.cmpi eq, %[[KB]], %{{.*}} : index
 // KBLOCK:   %[[INIT:.*]]:2 = scf.if %[[FIRST]]
 // KBLOCK:     vector.transfer_read %{{.*}} : tensor<16xi32>, vector<16xi32>
@@ -171,6 +175,15 @@ func.func @weights_out_of_range(%x: tensor<2x2xi8>) -> tensor<2x1xi32> {
 // KBLOCK:     vector.transfer_read %{{.*}} : tensor<2x3xi32>, vector<3xi32>
 // KBLOCK:   scf.for %{{.*}} = %[[LB]] to %[[UB]]
 // KBLOCK:     qnt_kernel.x86.vpdpbusd
+// KBLOCK: vector.transfer_read %[[PARTIAL]]{{.*}} : tensor<2x3xi32>, vector<3xi32>
+// KBLOCK: vector.transfer_read %[[PARTIAL]]{{.*}} : tensor<2x3xi32>, vector<3xi32>
+// KBLOCK: vector.transfer_read %{{.*}}[%[[C256]]]{{.*}} : tensor<320xi8>, vector<64xi8>
+// KBLOCK: vector.transfer_read %{{.*}}[%[[C16]]]{{.*}} : tensor<40xi8>, vector<4xi8>
+// KBLOCK: qnt_kernel.x86.vpdpbusd
+// KBLOCK: vector.transfer_read %{{.*}}[%[[C36]]]{{.*}} : tensor<40xi8>, vector<4xi8>
+// KBLOCK: qnt_kernel.x86.vpdpbusd
+// KBLOCK-NOT: scf.for
+// KBLOCK: return
 func.func @k_blocks(%x: tensor<2x20xi8>) -> tensor<2x3xi32> {
   %w = arith.constant dense<3> : tensor<20x3xi8>
   %b = arith.constant dense<[1, 2, 3]> : tensor<3xi32>
