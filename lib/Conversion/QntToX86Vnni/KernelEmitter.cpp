@@ -91,8 +91,15 @@ Value KernelEmitter::broadcastX(OpBuilder &nb, Value offset) {
       nb, loc, VectorType::get({1}, nb.getI32Type()), bytes);
   Value scalar =
       vector::ExtractOp::create(nb, loc, word, ArrayRef<int64_t>{0});
-  Value splat = vector::BroadcastOp::create(
-      nb, loc, VectorType::get({kLanes}, nb.getI32Type()), scalar);
+  auto wordVec = VectorType::get({kLanes}, nb.getI32Type());
+  Value splat = vector::BroadcastOp::create(nb, loc, wordVec, scalar);
+  if (flipX)
+    splat = arith::XOrIOp::create(
+        nb, loc, splat,
+        arith::ConstantOp::create(
+            nb, loc,
+            DenseElementsAttr::get(
+                wordVec, nb.getI32IntegerAttr(int32_t(0x80808080u)))));
   return vector::BitCastOp::create(
       nb, loc, VectorType::get({kBytes}, nb.getI8Type()), splat);
 }

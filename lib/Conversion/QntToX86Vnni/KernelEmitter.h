@@ -62,6 +62,9 @@ public:
   Value biasRuntime; ///< tensor<N x i32>, when biasFolded is null
   Value correction;  ///< tensor<Np x i32> or null (all zero)
   bool weightsUnsigned = false;
+  /// The activations are read as stored and flipped (x ^ 0x80) in
+  /// registers, when no pre-pass copies them.
+  bool flipX = false;
   int64_t k1 = 0;
   ColumnTiling tiling{1};
   /// Conv groups: the group being emitted and the activation bytes between
@@ -87,7 +90,8 @@ public:
   /// The bias vector of columns [col, col + 16), `len` of them real.
   Value readBias(OpBuilder &nb, Value col, int64_t len);
 
-  /// The 4 activation bytes at `offset`, broadcast to every lane.
+  /// The 4 activation bytes at `offset`, broadcast to every lane (and
+  /// flipped when `flipX`).
   Value broadcastX(OpBuilder &nb, Value offset);
 
   /// One K group: acc[i][v] += x_i . w_v for `rows` x `nv` accumulators.

@@ -32,11 +32,15 @@
 //   packed weights: [tile][K1][N0][4] (flat i8 constant; N0 = 16 * vectors
 //     of the tile; K and N padded with zero weights, so whatever the
 //     activation padding holds contributes 0);
-//   activations: read in place when nothing needs changing, else copied by a
-//     vectorized pre-pass into a padded buffer ([M][K4] for matmul,
-//     [N][Hp][Wp][C4] for conv, K4/C4 rounded up to 4) with the flip applied;
+//   activations: read in place when no padding is needed (a flip is then
+//     applied in registers to each broadcast group of 4 bytes, an xor on an
+//     otherwise idle vector port), else copied by a vectorized pre-pass into
+//     a padded buffer ([M][K4] for matmul, [N][Hp][Wp][C4] for conv, K4/C4
+//     rounded up to 4) with the flip applied;
 //   accumulators: M0 x N0 (4 x 64 by default) vector<16xi32> loop-carried
-//     values, written straight into the M x N (N*OH*OW x F) result.
+//     values, written straight into the M x N (N*OH*OW x F) result, or
+//     requantized first when the result's only user is a requantize
+//     (FusedRequantize.h), which the kernel then replaces.
 // Matmul K is blocked so that one panel of packed weights stays in L1.
 //
 //===----------------------------------------------------------------------===//
@@ -152,9 +156,12 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
     k.biasRuntime = op.getBias();
   }
 
-  // Activations: in place, or flipped / padded to K4 by a pre-pass.
+  // Activations: in place (flipped in registers when needed), or flipped
+  // and padded to K4 by a pre-pass.
   Value x = op.getX();
-  if (plan->flipX || kPadded != kSize) {
+  if (kPadded == kSize) {
+    k.flipX = plan->flipX;
+  } else {
     Value xp = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, kPadded},
                                        b.getI8Type());
     auto rows = scf::ForOp::create(
@@ -344,13 +351,14 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
       columnCorrection(stats.columnSums, plan->offset,
                        getI32(op.getInputZeroPointAttr())));
 
-  // Activations: in place, or copied by a pre-pass into [N][Hp][Wp][G*Cg4]:
+  // Activations: in place (flipped in registers when needed), or copied by
+  // a pre-pass into [N][Hp][Wp][G*Cg4]:
   // padded spatially with pad_value (flipped like the data) and each group's
   // channels to a multiple of 4.
   Value x = op.getX();
   bool padded = llvm::any_of(padding, [](int64_t p) { return p != 0; });
   int64_t cPadded = groups * cgPadded;
-  if (plan->flipX || padded || cgPadded != cg) {
+  if (padded || cgPadded != cg) {
     int8_t padCode = static_cast<int8_t>(getI32(op.getPadValueAttr()) & 0xff);
     if (plan->flipX)
       padCode = static_cast<int8_t>(padCode ^ 0x80);
@@ -421,6 +429,7 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
   } else {
     hp = h;
     wp = wIn;
+    k.flipX = plan->flipX;
   }
   k.xFlat = collapseToFlat(b, loc, x);
   k.xGroupStride = cgPadded;

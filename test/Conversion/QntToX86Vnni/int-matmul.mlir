@@ -51,13 +51,15 @@ func.func @s8_x_s8_w(%x: tensor<2x5xi8>) -> tensor<2x3xi32> {
 // u8 weights above 127 do not fit s8: they become the u8 operand (first
 // after the accumulator) and the u8 activations the s8 one, flipped
 // (x - 128); +128 * sum_k w[k, n] (sums 331, 267) is added to the run-time
-// bias.
+// bias. K = 4 needs no padding, so the activations are read in place and
+// flipped in registers: the 4 broadcast bytes xor 0x80808080
+// (-2139062144 as an i32).
 // CHECK-LABEL: func.func @u8_x_u8_w
 // CHECK-SAME: (%[[X:.*]]: tensor<3x4xi8>, %[[B:.*]]: tensor<2xi32>)
 // CHECK-DAG: %[[W:.*]] = arith.constant dense<[-56, 0, -128, 3, 1, -1, 7, 4, 0, {{.*}}]> : tensor<64xi8>
 // CHECK-DAG: %[[CORR:.*]] = arith.constant dense<[42368, 34176, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<16xi32>
-// CHECK: arith.xori %{{.*}}, %{{.*}} : vector<4xi8>
-// CHECK: %[[XF:.*]] = tensor.collapse_shape
+// CHECK-DAG: %[[FLIP:.*]] = arith.constant dense<-2139062144> : vector<16xi32>
+// CHECK: %[[XF:.*]] = tensor.collapse_shape %[[X]]
 // CHECK: %[[B2:.*]] = vector.transfer_read %[[B]]{{.*}} : tensor<2xi32>, vector<2xi32>
 // CHECK: %[[B16:.*]] = vector.insert_strided_slice %[[B2]], %{{.*}} {offsets = [0], strides = [1]} : vector<2xi32> into vector<16xi32>
 // CHECK: %[[C16:.*]] = vector.transfer_read %[[CORR]]
@@ -65,7 +67,9 @@ func.func @s8_x_s8_w(%x: tensor<2x5xi8>) -> tensor<2x3xi32> {
 // K = 4 is one group: canonicalize drops the one-step K loop, and each of
 // the three rows starts from the bias.
 // CHECK:   %[[WV:.*]] = vector.transfer_read %[[W]]
-// CHECK:   %[[XB8:.*]] = vector.bitcast %{{.*}} : vector<16xi32> to vector<64xi8>
+// CHECK:   %[[XB:.*]] = vector.broadcast %{{.*}} : i32 to vector<16xi32>
+// CHECK:   %[[XU:.*]] = arith.xori %[[XB]], %[[FLIP]] : vector<16xi32>
+// CHECK:   %[[XB8:.*]] = vector.bitcast %[[XU]] : vector<16xi32> to vector<64xi8>
 // CHECK:   qnt_kernel.x86.vpdpbusd %[[INIT]], %[[WV]], %[[XB8]]
 // CHECK-COUNT-2: qnt_kernel.x86.vpdpbusd %[[INIT]], %[[WV]], %{{.*}}
 func.func @u8_x_u8_w(%x: tensor<3x4xi8>, %b: tensor<2xi32>) -> tensor<3x2xi32> {
@@ -113,10 +117,11 @@ func.func @in_place(%x: tensor<1x4xi8>) -> tensor<1x2xi32> {
 // CHECK: %[[P:.*]] = vector.bitcast %[[I]] : vector<32xi16> to vector<64xi8>
 // CHECK: %[[SUMS:.*]] = qnt_kernel.x86.vpdpbusd %{{.*}}, %[[ONES]], %[[P]] : vector<64xi8> -> vector<16xi32>
 // CHECK: %[[CORR:.*]] = arith.muli %[[SUMS]], %[[M128]] : vector<16xi32>
-// CHECK: arith.xori
 // CHECK: vector.transfer_read %[[B]]
 // CHECK: %[[ACC:.*]] = arith.addi %{{.*}}, %[[CORR]] : vector<16xi32>
-// CHECK: qnt_kernel.x86.vpdpbusd %[[ACC]], %{{.*}}, %[[P]] : vector<64xi8> -> vector<16xi32>
+// CHECK: %[[XU:.*]] = arith.xori %{{.*}}, %{{.*}} : vector<16xi32>
+// CHECK: %[[XU8:.*]] = vector.bitcast %[[XU]] : vector<16xi32> to vector<64xi8>
+// CHECK: qnt_kernel.x86.vpdpbusd %[[ACC]], %[[XU8]], %[[P]] : vector<64xi8> -> vector<16xi32>
 // CHECK-NOT: qnt.int_matmul
 func.func @runtime_weights(%x: tensor<2x4xi8>, %w: tensor<4x3xi8>, %b: tensor<3xi32>) -> tensor<2x3xi32> {
   %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>}
