@@ -94,6 +94,8 @@ private:
     return b.createOrFold<OpTy>(std::forward<Args>(args)...);
   }
   Value clampInt(Value v, Value lo, Value hi);
+  /// saturatingRoundingDoublingHighMul on a 1-D vector of even length.
+  Value highMulEvenOdd(Value a, Value bv);
   /// `scalar`, or a vector of it when the builder has a shape.
   Type typeOf(Type scalar) const;
   Value constant(Type scalar, TypedAttr value);
