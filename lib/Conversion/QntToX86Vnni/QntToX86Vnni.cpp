@@ -41,7 +41,9 @@
 //     values, written straight into the M x N (N*OH*OW x F) result, or
 //     requantized first when the result's only user is a requantize
 //     (FusedRequantize.h), which the kernel then replaces.
-// Matmul K is blocked so that one panel of packed weights stays in L1.
+// Matmul K is blocked (k-block: by default 1024, so that a 64-column panel
+// of packed weights, at most 64 KiB, streams from L2) when it is longer; the
+// blocks but the last leave i32 partial sums, which the last one completes.
 //
 //===----------------------------------------------------------------------===//
 
