@@ -194,7 +194,8 @@ Value FixedPointBuilder::roundingShiftRight(Value p, Value shift,
 Value FixedPointBuilder::multiplyByQuantizedMultiplier(Value x,
                                                        Value multiplier,
                                                        Value rightShift,
-                                                       RoundingMode mode) {
+                                                       RoundingMode mode,
+                                                       bool rightShiftNonNegative) {
   Type i64 = typeOf(b.getI64Type());
   if (mode == RoundingMode::Double) {
     // Saturating left shift for M >= 1. Clamping the amount at 31 matches
@@ -203,7 +204,7 @@ Value FixedPointBuilder::multiplyByQuantizedMultiplier(Value x,
     Value leftShift = clampInt(fold<arith::SubIOp>(i32Const(0), rightShift),
                                i32Const(0), i32Const(31));
     Value shifted = x;
-    if (!matchPattern(leftShift, m_Zero()))
+    if (!rightShiftNonNegative && !matchPattern(leftShift, m_Zero()))
       shifted = saturateToInt32(fold<arith::ShLIOp>(
           fold<arith::ExtSIOp>(i64, x), fold<arith::ExtSIOp>(i64, leftShift)));
     Value high = saturatingRoundingDoublingHighMul(shifted, multiplier);
@@ -275,8 +276,9 @@ Value FixedPointBuilder::applyRescale(RoundingMode mode,
                             rescale.floatMultiplier);
     return roundAddZeroPointClamp(product, zpOut, lo, hi, exactF32Bounds);
   }
-  Value scaled = multiplyByQuantizedMultiplier(x, rescale.multiplier,
-                                               rescale.rightShift, mode);
+  Value scaled =
+      multiplyByQuantizedMultiplier(x, rescale.multiplier, rescale.rightShift,
+                                    mode, rescale.rightShiftNonNegative);
   // The reference first clamps `scaled` to +-2^40; with rightShift in
   // [-30, 31], |scaled| < 2^61 and adding an int32 cannot overflow, so the
   // final clamp alone gives the same result.

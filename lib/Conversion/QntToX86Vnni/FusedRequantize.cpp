@@ -18,7 +18,9 @@ template <typename T>
 ChannelParam makeParam(OpBuilder &b, Location loc, ArrayRef<T> values,
                        int64_t tableSize, Type elt) {
   ChannelParam p;
-  if (values.size() == 1) {
+  // Equal entries (e.g. per-channel input zero points, all 0) are a splat,
+  // which folds.
+  if (llvm::all_equal(values)) {
     if constexpr (std::is_same_v<T, float>)
       p.splat = b.getF32FloatAttr(values[0]);
     else
@@ -64,6 +66,8 @@ std::optional<FusedRequantize> FusedRequantize::plan(IntRequantizeOp op,
   f.op = op;
   f.mode = mode;
   f.storage = outType.getElementType();
+  f.shiftsNonNegative =
+      llvm::all_of(op.getShifts(), [](int32_t s) { return s >= 0; });
   f.min = static_cast<int32_t>(op.getMin());
   f.max = static_cast<int32_t>(op.getMax());
   f.exactF32Bounds =
@@ -91,6 +95,18 @@ void FusedRequantize::materialize(OpBuilder &b, Location loc,
   } else {
     multiplier = makeParam(b, loc, op.getMultipliers(), tableSize, i32);
     shift = makeParam(b, loc, op.getShifts(), tableSize, i32);
+  }
+  if (mode == RefRounding::Double) {
+    SmallVector<int32_t> lo, hi;
+    for (int32_t z : op.getOutputZeroPoints()) {
+      int64_t l = int64_t(min) - z, h = int64_t(max) - z;
+      if (l < INT32_MIN || l > INT32_MAX || h < INT32_MIN || h > INT32_MAX)
+        return;
+      lo.push_back(int32_t(l));
+      hi.push_back(int32_t(h));
+    }
+    loMinusZp = makeParam(b, loc, ArrayRef<int32_t>(lo), tableSize, i32);
+    hiMinusZp = makeParam(b, loc, ArrayRef<int32_t>(hi), tableSize, i32);
   }
 }
 
@@ -126,11 +142,32 @@ Value FusedRequantize::apply(OpBuilder &b, Location loc, Value acc,
   } else {
     rescale.multiplier = param(b, loc, multiplier, vec(i32), c0);
     rescale.rightShift = param(b, loc, shift, vec(i32), c0);
+    // A per-channel table is a run-time read to the builder; its values
+    // are known here.
+    rescale.rightShiftNonNegative = shiftsNonNegative;
   }
-  result = fp.applyRescale(mode, rescale, result,
-                           param(b, loc, zpOut, vec(i32), c0),
-                           fp.i32Const(min), fp.i32Const(max),
-                           exactF32Bounds);
+  Value zp = param(b, loc, zpOut, vec(i32), c0);
+  if (loMinusZp.table || loMinusZp.splat) {
+    // applyRescale's "double" steps with its final i64 add and clamp done
+    // in i32: clamp(h + z, lo, hi) = clamp(h, lo - z, hi - z) + z, exactly,
+    // with lo - z and hi - z precomputed (they fit i32, checked in
+    // materialize). LLVM narrows the i64 form itself only when it can bound
+    // h, i.e. with constant shifts, not with per-channel ones.
+    Value high = arith::TruncIOp::create(
+        b, loc, vec(i32),
+        fp.multiplyByQuantizedMultiplier(result, rescale.multiplier,
+                                         rescale.rightShift, mode,
+                                         rescale.rightShiftNonNegative));
+    Value clamped = arith::MinSIOp::create(
+        b, loc,
+        arith::MaxSIOp::create(b, loc, high,
+                               param(b, loc, loMinusZp, vec(i32), c0)),
+        param(b, loc, hiMinusZp, vec(i32), c0));
+    result = arith::AddIOp::create(b, loc, clamped, zp);
+  } else {
+    result = fp.applyRescale(mode, rescale, result, zp, fp.i32Const(min),
+                             fp.i32Const(max), exactF32Bounds);
+  }
   if (storage != i32)
     result = arith::TruncIOp::create(b, loc, vec(storage), result);
   return result;

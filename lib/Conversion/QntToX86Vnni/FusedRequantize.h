@@ -59,7 +59,12 @@ private:
   Type storage;
   int32_t min = 0, max = 0;
   bool exactF32Bounds = true;
+  /// No right shift is negative (no left-shift step).
+  bool shiftsNonNegative = false;
   ChannelParam zpIn, multiplier, shift, floatMultiplier, zpOut;
+  /// min - zpOut and max - zpOut per channel ("double" mode when they fit
+  /// i32; else null).
+  ChannelParam loMinusZp, hiMinusZp;
 };
 
 } // namespace mlir::qnt::x86vnni
