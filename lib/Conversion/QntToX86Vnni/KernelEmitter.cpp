@@ -267,6 +267,63 @@ Value KernelEmitter::emitColumnTile(
   return markParallelTiles(loop)[0];
 }
 
+Value KernelEmitter::emitRowsOutside(OpBuilder &nb, Value out, int64_t rows,
+                                     int64_t pixStride, ArrayRef<KDim> dims) {
+  int64_t n0 = tiling.nv * kLanes;
+  // Every column tile of the register tiles of rows [row0, row0 + count).
+  auto rowTile = [&](OpBuilder &rb, Value acc, Value row0, int64_t count) {
+    Value xBase = mul(rb, row0, pixStride);
+    auto tile = [&](OpBuilder &tb, Value a, Value col, Value wBase,
+                    ArrayRef<int64_t> lens) {
+      return emitTile(tb, a, row0, xBase, pixStride, count, col, wBase, lens,
+                      dims, Value());
+    };
+    if (tiling.full > 0) {
+      auto loop = scf::ForOp::create(
+          rb, loc, arith::ConstantIndexOp::create(rb, loc, 0),
+          arith::ConstantIndexOp::create(rb, loc, tiling.full),
+          arith::ConstantIndexOp::create(rb, loc, 1), ValueRange{acc},
+          [&](OpBuilder &tb, Location, Value t, ValueRange iters) {
+            scf::YieldOp::create(
+                tb, loc,
+                tile(tb, iters[0], mul(tb, t, n0), mul(tb, t, k1 * n0 * 4),
+                     SmallVector<int64_t>(tiling.nv, kLanes)));
+          });
+      acc = markParallelTiles(loop)[0];
+    }
+    if (tiling.nvTail > 0) {
+      int64_t col0 = tiling.full * n0;
+      SmallVector<int64_t> lens;
+      for (int64_t v = 0; v < tiling.nvTail; ++v)
+        lens.push_back(std::min(kLanes, tiling.n - col0 - v * kLanes));
+      acc = tile(rb, acc, arith::ConstantIndexOp::create(rb, loc, col0),
+                 arith::ConstantIndexOp::create(rb, loc,
+                                                tiling.full * k1 * n0 * 4),
+                 lens);
+    }
+    return acc;
+  };
+  int64_t m0 = ColumnTiling::rowsPerTile(tiling.full > 0 ? tiling.nv
+                                                         : tiling.nvTail);
+  int64_t fullTiles = rows / m0, rest = rows % m0;
+  if (fullTiles > 0) {
+    auto loop = scf::ForOp::create(
+        nb, loc, arith::ConstantIndexOp::create(nb, loc, 0),
+        arith::ConstantIndexOp::create(nb, loc, fullTiles),
+        arith::ConstantIndexOp::create(nb, loc, 1), ValueRange{out},
+        [&](OpBuilder &tb, Location, Value t, ValueRange iters) {
+          scf::YieldOp::create(tb, loc,
+                               rowTile(tb, iters[0], mul(tb, t, m0), m0));
+        });
+    out = markParallelTiles(loop)[0];
+  }
+  if (rest > 0)
+    out = rowTile(nb, out,
+                  arith::ConstantIndexOp::create(nb, loc, fullTiles * m0),
+                  rest);
+  return out;
+}
+
 Value KernelEmitter::emitColumns(
     OpBuilder &nb, Value out, int64_t lines, int64_t pixels,
     llvm::function_ref<Value(OpBuilder &, Value)> lineXBase, int64_t pixStride,

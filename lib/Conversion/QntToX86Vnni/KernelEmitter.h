@@ -121,6 +121,13 @@ public:
                        ArrayRef<int64_t> lens, ArrayRef<KDim> dims,
                        Value firstBlock);
 
+  /// A matmul (one line of `rows` rows, no groups, no K blocks) with the
+  /// loops swapped: register tiles of rows outside, every column tile of
+  /// them inside, so that the outer loop has rows / M0 iterations when
+  /// there are few column tiles.
+  Value emitRowsOutside(OpBuilder &nb, Value out, int64_t rows,
+                        int64_t pixStride, ArrayRef<KDim> dims);
+
   /// Every column tile, full ones in a loop, then the tail.
   Value emitColumns(OpBuilder &nb, Value out, int64_t lines, int64_t pixels,
                     llvm::function_ref<Value(OpBuilder &, Value)> lineXBase,

@@ -240,8 +240,11 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
   Value out = tensor::EmptyOp::create(
       b, loc, ArrayRef<int64_t>{m, n},
       fused ? fused->getStorage() : b.getI32Type());
-  out = k.emitColumns(b, out, 1, m, lineBase, kPadded,
-                      {kDim(b, lastLb, k.k1)}, Value());
+  if (blocks == 1 && quantopt::x86vnni::rowsOutside(k.tiling, m))
+    out = k.emitRowsOutside(b, out, m, kPadded, {kDim(b, 0, k.k1)});
+  else
+    out = k.emitColumns(b, out, 1, m, lineBase, kPadded,
+                        {kDim(b, lastLb, k.k1)}, Value());
   if (requant)
     rewriter.replaceOp(requant, out);
   else

@@ -130,3 +130,30 @@ func.func @k_blocks_fused(%x: tensor<2x12xi8>) -> tensor<2x3xi16> {
          rounding = "half_even"} : tensor<2x3xi32> -> tensor<2x3xi16>
   return %y : tensor<2x3xi16>
 }
+
+// -----
+
+// Few column tiles (N = 20: one tile of 2 vectors, 8-row register tiles)
+// and 64 rows: the row tiles are the outer loop (8 iterations, enough for
+// qnt-parallelize-tiles to split them in one region) and the column tile
+// is inside it; 16 + 4 codes per row.
+// CHECK-LABEL: func.func @rows_outside
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[OUT:.*]] = tensor.empty() : tensor<64x20xi8>
+// CHECK: %[[R:.*]] = scf.for %[[T:.*]] = %{{.*}} to %[[C8]] step %{{.*}} iter_args(%{{.*}} = %[[OUT]]) -> (tensor<64x20xi8>)
+// CHECK-COUNT-16: qnt_kernel.x86.vpdpbusd
+// CHECK: vector.transfer_write %{{.*}} : vector<16xi8>, tensor<64x20xi8>
+// CHECK: vector.transfer_write %{{.*}} : vector<4xi8>, tensor<64x20xi8>
+// CHECK: } {qnt.parallel_tiles}
+// CHECK-NEXT: return %[[R]]
+func.func @rows_outside(%x: tensor<64x8xi8>) -> tensor<64x20xi8> {
+  %w = arith.constant dense<1> : tensor<8x20xi8>
+  %b = arith.constant dense<0> : tensor<20xi32>
+  %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>, x_unsigned}
+       : tensor<64x8xi8>, tensor<8x20xi8>, tensor<20xi32> -> tensor<64x20xi32>
+  %y = qnt.int_requantize %a {input_zero_points = array<i32: 0>, multipliers = array<i32: 1073741824>,
+         shifts = array<i32: 0>, float_multipliers = array<f32: 0.0>,
+         output_zero_points = array<i32: 0>, min = -128 : i32, max = 127 : i32,
+         rounding = "double"} : tensor<64x20xi32> -> tensor<64x20xi8>
+  return %y : tensor<64x20xi8>
+}

@@ -4,7 +4,7 @@
 Every case is a contraction whose only user is a requantize, so the VNNI
 kernel requantizes its accumulators in registers and stores the codes. The
 shapes hit every remainder of the microkernel (M not a multiple of the row
-tile, N of 16 or 64, K of 4, K long enough for two and for three K blocks
+tile, enough rows for row tiles outside column tiles, N of 16 or 64, K of 4, K long enough for two and for three K blocks
 of the default 1024,
 conv padding, strides, dilations and groups); the quantization parameters hit
 the edges of the epilogue.
@@ -31,7 +31,7 @@ from decimal import Decimal
 MATMULS = [  # M, K, N
     (1, 1, 1), (3, 5, 7), (7, 13, 70), (9, 64, 130), (5, 600, 20),
     (17, 257, 100), (2, 1030, 48), (12, 3, 1), (6, 40, 64), (10, 31, 17),
-    (4, 520, 64), (3, 2100, 20),
+    (4, 520, 64), (3, 2100, 20), (70, 96, 40), (66, 36, 256),
 ]
 CONVS = [  # N, H, W, C, KH, KW, F, strides, dilations, padding, groups
     (1, 5, 7, 3, 3, 3, 5, (1, 1), (1, 1), (1, 1, 1, 1), 1),
