@@ -178,6 +178,23 @@ TEST(X86VnniPlanningTest, KBlocks) {
   EXPECT_EQ(one.blocks, 1);
 }
 
+TEST(X86VnniPlanningTest, RowsOutside) {
+  // 256^3: 4 column tiles of 64, 256 / 4 = 64 row tiles.
+  EXPECT_TRUE(rowsOutside(ColumnTiling(256), 256));
+  // 1024 columns: 16 column tiles, enough for the outer loop.
+  EXPECT_FALSE(rowsOutside(ColumnTiling(1024), 1024));
+  // 40 columns: one tail tile of 3 vectors (4-row tiles): 31 rows are 7
+  // row tiles, 32 rows 8.
+  EXPECT_FALSE(rowsOutside(ColumnTiling(40), 31));
+  EXPECT_TRUE(rowsOutside(ColumnTiling(40), 32));
+  // 20 columns: 2 vectors, 8-row tiles: 64 rows are 8 of them.
+  EXPECT_FALSE(rowsOutside(ColumnTiling(20), 63));
+  EXPECT_TRUE(rowsOutside(ColumnTiling(20), 64));
+  // 7 column tiles of 64 (448 columns) still take rows outside; 8 do not.
+  EXPECT_TRUE(rowsOutside(ColumnTiling(448), 64));
+  EXPECT_FALSE(rowsOutside(ColumnTiling(512), 64));
+}
+
 TEST(X86VnniPlanningTest, DepthwiseInteriorOutputs) {
   // 56 wide, 3 taps, padding 1: outputs 0 and 55 read the padding.
   OutputRange same = interiorOutputs(56, 56, 1, 3, 1, 1);

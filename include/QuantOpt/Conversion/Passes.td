@@ -129,9 +129,11 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
     `canonicalize` and `cse`, as `--qnt-to-llvm` schedules them.
   }];
   let options = [
-    Option<"kBlock", "k-block", "int64_t", /*default=*/"128",
-           "Matmul K block in groups of 4 (128: a 64-column weight panel of "
-           "32 KiB stays in L1); 0 disables K blocking">
+    Option<"kBlock", "k-block", "int64_t", /*default=*/"256",
+           "Matmul K block in groups of 4 (256: K up to 1024 in one block, "
+           "a 64-column weight panel of at most 64 KiB read from L2, and no "
+           "i32 partial sums; measured 2% faster than 128 on 1024^3); 0 "
+           "disables K blocking">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

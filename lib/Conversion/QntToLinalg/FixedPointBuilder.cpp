@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 
 #include <cstdint>
@@ -59,6 +60,8 @@ Value FixedPointBuilder::saturateToInt32(Value v) {
 }
 
 Value FixedPointBuilder::saturatingRoundingDoublingHighMul(Value a, Value bv) {
+  if (shape.size() == 1 && shape[0] % 2 == 0)
+    return highMulEvenOdd(a, bv);
   Type i64 = typeOf(b.getI64Type());
   Value ab = fold<arith::MulIOp>(fold<arith::ExtSIOp>(i64, a),
                                  fold<arith::ExtSIOp>(i64, bv));
@@ -73,7 +76,7 @@ Value FixedPointBuilder::saturatingRoundingDoublingHighMul(Value a, Value bv) {
     quotient = fold<arith::DivSIOp>(fold<arith::AddIOp>(ab, nudge),
                                     i64Const(int64_t(1) << 31));
   } else {
-    // On vectors (the x86 kernel epilogues): the nudge and the truncating
+    // On other vectors: the nudge and the truncating
     // division are one floor shift of ab + 2^30, the same bits (for ab < 0
     // the truncation is a ceiling, and ceil((ab + 1 - 2^30) / 2^31) =
     // floor((ab + 2^30) / 2^31)) in half the instructions. Scalar code keeps
@@ -86,6 +89,58 @@ Value FixedPointBuilder::saturatingRoundingDoublingHighMul(Value a, Value bv) {
   // reference's saturation to INT32_MAX, without comparing the operands.
   quotient = fold<arith::MinSIOp>(quotient, i64Const(kInt32Max));
   return fold<arith::TruncIOp>(typeOf(b.getI32Type()), quotient);
+}
+
+Value FixedPointBuilder::highMulEvenOdd(Value a, Value bv) {
+  // The quotient floor((ab + 2^30) / 2^31) of the vector branch above, with
+  // the products formed in place: each 64-bit lane of a and b holds an even
+  // 32-bit element in its low half and an odd one in its high half, and a
+  // 32 x 32 -> 64 multiply of sign-extended halves (x86 vpmuldq) reads the
+  // low halves. No element is widened into a vector twice as long and
+  // narrowed back. The low 32 bits of the quotient are bits 31..62 of
+  // ab + 2^30: a right shift by 31 puts them in the low half of a lane, a
+  // left shift by 1 in the high half, and a shuffle interleaves the two.
+  int64_t n = shape[0];
+  auto wideType = VectorType::get({n / 2}, b.getI64Type());
+  auto narrowType = VectorType::get({n}, b.getI32Type());
+  auto wideConst = [&](int64_t v) {
+    return arith::ConstantOp::create(
+        b, DenseElementsAttr::get(wideType, b.getI64IntegerAttr(v)));
+  };
+  Value c32 = wideConst(32);
+  auto even = [&](Value v) {
+    Value w = vector::BitCastOp::create(b, wideType, v);
+    return fold<arith::ShRSIOp>(fold<arith::ShLIOp>(w, c32), c32);
+  };
+  auto odd = [&](Value v) {
+    return fold<arith::ShRSIOp>(vector::BitCastOp::create(b, wideType, v),
+                                c32);
+  };
+  Value nudge = wideConst(int64_t(1) << 30);
+  Value evens = fold<arith::ShRUIOp>(
+      fold<arith::AddIOp>(fold<arith::MulIOp>(even(a), even(bv)), nudge),
+      wideConst(31));
+  Value odds = fold<arith::ShLIOp>(
+      fold<arith::AddIOp>(fold<arith::MulIOp>(odd(a), odd(bv)), nudge),
+      wideConst(1));
+  SmallVector<int64_t> mask;
+  for (int64_t i = 0; i < n; ++i)
+    mask.push_back(i % 2 == 0 ? i : n + i);
+  Value result = vector::ShuffleOp::create(
+      b, vector::BitCastOp::create(b, narrowType, evens),
+      vector::BitCastOp::create(b, narrowType, odds), mask);
+  // The one quotient outside int32, 2^31 from INT32_MIN * INT32_MIN, wraps
+  // to INT32_MIN, which no other product yields (the least is
+  // INT32_MIN * INT32_MAX, quotient -2^31 + 1): the reference's saturation
+  // to INT32_MAX. A constant b without INT32_MIN needs no check.
+  DenseIntElementsAttr bConst;
+  if (matchPattern(bv, m_Constant(&bConst)) &&
+      llvm::none_of(bConst.getValues<APInt>(),
+                    [](const APInt &v) { return v.isMinSignedValue(); }))
+    return result;
+  Value isMin =
+      fold<arith::CmpIOp>(arith::CmpIPredicate::eq, result, i32Const(kInt32Min));
+  return fold<arith::SelectOp>(isMin, i32Const(kInt32Max), result);
 }
 
 Value FixedPointBuilder::roundingDivideByPOT(Value x, Value exponent) {
@@ -139,7 +194,8 @@ Value FixedPointBuilder::roundingShiftRight(Value p, Value shift,
 Value FixedPointBuilder::multiplyByQuantizedMultiplier(Value x,
                                                        Value multiplier,
                                                        Value rightShift,
-                                                       RoundingMode mode) {
+                                                       RoundingMode mode,
+                                                       bool rightShiftNonNegative) {
   Type i64 = typeOf(b.getI64Type());
   if (mode == RoundingMode::Double) {
     // Saturating left shift for M >= 1. Clamping the amount at 31 matches
@@ -148,7 +204,7 @@ Value FixedPointBuilder::multiplyByQuantizedMultiplier(Value x,
     Value leftShift = clampInt(fold<arith::SubIOp>(i32Const(0), rightShift),
                                i32Const(0), i32Const(31));
     Value shifted = x;
-    if (!matchPattern(leftShift, m_Zero()))
+    if (!rightShiftNonNegative && !matchPattern(leftShift, m_Zero()))
       shifted = saturateToInt32(fold<arith::ShLIOp>(
           fold<arith::ExtSIOp>(i64, x), fold<arith::ExtSIOp>(i64, leftShift)));
     Value high = saturatingRoundingDoublingHighMul(shifted, multiplier);
@@ -220,8 +276,9 @@ Value FixedPointBuilder::applyRescale(RoundingMode mode,
                             rescale.floatMultiplier);
     return roundAddZeroPointClamp(product, zpOut, lo, hi, exactF32Bounds);
   }
-  Value scaled = multiplyByQuantizedMultiplier(x, rescale.multiplier,
-                                               rescale.rightShift, mode);
+  Value scaled =
+      multiplyByQuantizedMultiplier(x, rescale.multiplier, rescale.rightShift,
+                                    mode, rescale.rightShiftNonNegative);
   // The reference first clamps `scaled` to +-2^40; with rightShift in
   // [-30, 31], |scaled| < 2^61 and adding an int32 cannot overflow, so the
   // final clamp alone gives the same result.

@@ -29,6 +29,9 @@ struct RescaleOperands {
   Value multiplier;
   Value rightShift;
   Value floatMultiplier;
+  /// The caller knows every rightShift is >= 0 (e.g. a per-channel table
+  /// checked at compile time): no left-shift step is emitted.
+  bool rightShiftNonNegative = false;
 };
 
 class FixedPointBuilder {
@@ -59,9 +62,11 @@ public:
   /// i32 rightShift) -> i64. rightShift must lie in [-30, 31], the range the
   /// int_requantize verifier enforces (and quantizeMultiplier yields); the
   /// reference's branches for shifts beyond it are not emitted.
+  /// `rightShiftNonNegative`: as in RescaleOperands.
   Value multiplyByQuantizedMultiplier(Value x, Value multiplier,
                                       Value rightShift,
-                                      quantopt::ref::RoundingMode mode);
+                                      quantopt::ref::RoundingMode mode,
+                                      bool rightShiftNonNegative = false);
 
   /// Whether lo - z and hi - z are exact in f32 (|.| <= 2^24) for every
   /// zero point z: then roundAddZeroPointClamp can clamp in f32. Always so
@@ -94,6 +99,8 @@ private:
     return b.createOrFold<OpTy>(std::forward<Args>(args)...);
   }
   Value clampInt(Value v, Value lo, Value hi);
+  /// saturatingRoundingDoublingHighMul on a 1-D vector of even length.
+  Value highMulEvenOdd(Value a, Value bv);
   /// `scalar`, or a vector of it when the builder has a shape.
   Type typeOf(Type scalar) const;
   Value constant(Type scalar, TypedAttr value);

@@ -29,7 +29,7 @@
 
 #include "Depthwise.h"
 
-#include "../QntToLinalg/FixedPointBuilder.h"
+#include "FusedRequantize.h"
 #include "KernelEmitter.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
@@ -48,32 +48,10 @@
 using namespace mlir;
 using namespace mlir::qnt;
 using namespace mlir::qnt::x86vnni;
-using RefRounding = quantopt::ref::RoundingMode;
 using quantopt::x86vnni::DepthwisePlan;
 using quantopt::x86vnni::OutputRange;
 
 namespace {
-
-/// The one place that reads the rounding mode of an int_requantize.
-std::optional<RefRounding> getRoundingMode(IntRequantizeOp op) {
-  return toReferenceRounding(op.getRounding());
-}
-
-/// The fused requantization: per-channel tables (padded to whole vectors) or
-/// per-tensor values.
-struct Epilogue {
-  IntRequantizeOp op;
-  RefRounding mode = RefRounding::Double;
-  Type storage; ///< element type of the codes
-  bool exactF32Bounds = true;
-};
-
-/// An i32/f32 parameter array of the requantize, as one value per lane:
-/// either a splat (one entry) or a table of paddedChannels entries.
-struct ChannelParam {
-  Value table;     ///< tensor<Cp x T>, or null
-  Attribute splat; ///< the single value, when table is null
-};
 
 struct DepthwiseEmitter {
   DepthwiseEmitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
@@ -92,8 +70,7 @@ struct DepthwiseEmitter {
   Value biasRuntime;   ///< tensor<C x i32>, when biasTable is null
   Value correction;    ///< tensor<Cp x i32> or null (all zero)
   int32_t padCode = 0; ///< pad_value as the widened code
-  std::optional<Epilogue> epilogue;
-  ChannelParam zpIn, multiplier, shift, floatMultiplier, zpOut;
+  std::optional<FusedRequantize> epilogue;
 
   VectorType vec(Type elt) const { return VectorType::get({plan.lanes}, elt); }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -148,44 +125,10 @@ struct DepthwiseEmitter {
     return v;
   }
 
-  Value param(const ChannelParam &p, Type elt, Value c0) {
-    if (p.table)
-      return readTable(p.table, c0);
-    return arith::ConstantOp::create(b, loc,
-                                     DenseElementsAttr::get(vec(elt), p.splat));
-  }
-
   /// Requantizes (when fused) and stores one pixel's `len` channels.
   Value store(Value out, Value acc, Value n, Value ohv, Value owv, Value c0,
               int64_t len) {
-    Value result = acc;
-    if (epilogue) {
-      Type i32 = b.getI32Type(), i64 = b.getI64Type();
-      FixedPointBuilder fp(b, loc, {plan.lanes});
-      if (zpIn.table || !cast<IntegerAttr>(zpIn.splat).getValue().isZero()) {
-        // acc - z_in saturates, as in the generic lowering.
-        Value z = param(zpIn, i32, c0);
-        result = fp.saturateToInt32(arith::SubIOp::create(
-            b, loc, arith::ExtSIOp::create(b, loc, vec(i64), result),
-            arith::ExtSIOp::create(b, loc, vec(i64), z)));
-      }
-      RescaleOperands rescale;
-      if (epilogue->mode == RefRounding::Float) {
-        rescale.floatMultiplier = param(floatMultiplier, b.getF32Type(), c0);
-      } else {
-        rescale.multiplier = param(multiplier, i32, c0);
-        rescale.rightShift = param(shift, i32, c0);
-      }
-      IntRequantizeOp op = epilogue->op;
-      result = fp.applyRescale(epilogue->mode, rescale, result,
-                               param(zpOut, i32, c0),
-                               fp.i32Const(static_cast<int32_t>(op.getMin())),
-                               fp.i32Const(static_cast<int32_t>(op.getMax())),
-                               epilogue->exactF32Bounds);
-      if (epilogue->storage != i32)
-        result =
-            arith::TruncIOp::create(b, loc, vec(epilogue->storage), result);
-    }
+    Value result = epilogue ? epilogue->apply(b, loc, acc, c0) : acc;
     return writePrefix(b, loc, result, out, ValueRange{n, ohv, owv, c0}, len);
   }
 
@@ -318,67 +261,6 @@ struct DepthwiseEmitter {
   }
 };
 
-/// An attribute array (one entry or one per channel) as a ChannelParam.
-template <typename T>
-ChannelParam makeParam(OpBuilder &b, Location loc, ArrayRef<T> values,
-                       int64_t paddedChannels, Type elt) {
-  auto attr = [&](T v) -> TypedAttr {
-    if constexpr (std::is_same_v<T, float>)
-      return b.getF32FloatAttr(v);
-    else
-      return b.getI32IntegerAttr(v);
-  };
-  ChannelParam p;
-  if (values.size() == 1) {
-    p.splat = attr(values[0]);
-    return p;
-  }
-  SmallVector<T> padded(values);
-  padded.resize(paddedChannels, T(0));
-  p.table = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({paddedChannels}, elt),
-                             ArrayRef<T>(padded)));
-  return p;
-}
-
-/// Whether `op` can be fused after a depthwise conv of `channels` channels.
-std::optional<Epilogue> planEpilogue(IntRequantizeOp op, int64_t channels) {
-  std::optional<RefRounding> mode = getRoundingMode(op);
-  if (!mode)
-    return std::nullopt;
-  auto inType = cast<RankedTensorType>(op.getInput().getType());
-  auto outType = cast<RankedTensorType>(op.getOutput().getType());
-  if (!inType.getElementType().isInteger(32) ||
-      outType.getElementTypeBitWidth() > 32)
-    return std::nullopt;
-  // Per-channel arrays must run along the channels (the last dimension).
-  auto fits = [&](size_t size) {
-    return size == 1 || int64_t(size) == channels;
-  };
-  bool perChannel =
-      op.getInputZeroPoints().size() > 1 || op.getMultipliers().size() > 1 ||
-      op.getShifts().size() > 1 || op.getFloatMultipliers().size() > 1 ||
-      op.getOutputZeroPoints().size() > 1;
-  if (perChannel && op.getAxis() != 3)
-    return std::nullopt;
-  if (!fits(op.getInputZeroPoints().size()) ||
-      !fits(op.getOutputZeroPoints().size()))
-    return std::nullopt;
-  if (*mode == RefRounding::Float
-          ? !fits(op.getFloatMultipliers().size())
-          : !fits(op.getMultipliers().size()) || !fits(op.getShifts().size()))
-    return std::nullopt;
-  Epilogue e;
-  e.op = op;
-  e.mode = *mode;
-  e.storage = outType.getElementType();
-  e.exactF32Bounds = FixedPointBuilder::boundsExactInF32(
-      static_cast<int32_t>(op.getMin()), static_cast<int32_t>(op.getMax()),
-      op.getOutputZeroPoints());
-  return e;
-}
-
 /// Whether `conv` is a depthwise conv this kernel takes (shape checks only).
 bool isDepthwise(IntConv2DOp conv) {
   RankedTensorType xType = conv.getX().getType(), wType = conv.getW().getType(),
@@ -396,7 +278,8 @@ IntRequantizeOp fusableRequantize(IntConv2DOp conv) {
   if (!conv->hasOneUse())
     return {};
   auto requant = dyn_cast<IntRequantizeOp>(*conv->getUsers().begin());
-  if (!requant || !planEpilogue(requant, conv.getX().getType().getDimSize(3)))
+  if (!requant ||
+      !FusedRequantize::plan(requant, conv.getX().getType().getDimSize(3)))
     return {};
   return requant;
 }
@@ -441,9 +324,9 @@ LogicalResult rewriteDepthwise(PatternRewriter &rewriter, IntConv2DOp conv,
   if (!codes)
     return failure();
   ArrayRef<int32_t> zw = conv.getWeightZeroPoints();
-  std::optional<Epilogue> epilogue;
+  std::optional<FusedRequantize> epilogue;
   if (requant) {
-    epilogue = planEpilogue(requant, c);
+    epilogue = FusedRequantize::plan(requant, c);
     if (!epilogue)
       return failure();
   }
@@ -506,20 +389,10 @@ LogicalResult rewriteDepthwise(PatternRewriter &rewriter, IntConv2DOp conv,
   int32_t padByte = static_cast<int32_t>(conv.getPadValue()) & 0xff;
   e.padCode = e.xUnsigned ? padByte : int32_t(int8_t(padByte));
 
-  Type i32 = b.getI32Type(), f32 = b.getF32Type();
-  if (epilogue) {
-    e.zpIn = makeParam(b, loc, requant.getInputZeroPoints(), cp, i32);
-    e.zpOut = makeParam(b, loc, requant.getOutputZeroPoints(), cp, i32);
-    if (epilogue->mode == RefRounding::Float) {
-      e.floatMultiplier =
-          makeParam(b, loc, requant.getFloatMultipliers(), cp, f32);
-    } else {
-      e.multiplier = makeParam(b, loc, requant.getMultipliers(), cp, i32);
-      e.shift = makeParam(b, loc, requant.getShifts(), cp, i32);
-    }
-  }
+  if (e.epilogue)
+    e.epilogue->materialize(b, loc, cp);
 
-  Type outElt = epilogue ? epilogue->storage : i32;
+  Type outElt = epilogue ? epilogue->getStorage() : b.getI32Type();
   Value out = tensor::EmptyOp::create(
       b, loc, ArrayRef<int64_t>{batch, oh, ow, c}, outElt);
   out = e.emit(out);

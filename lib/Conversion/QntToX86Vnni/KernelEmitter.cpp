@@ -91,8 +91,15 @@ Value KernelEmitter::broadcastX(OpBuilder &nb, Value offset) {
       nb, loc, VectorType::get({1}, nb.getI32Type()), bytes);
   Value scalar =
       vector::ExtractOp::create(nb, loc, word, ArrayRef<int64_t>{0});
-  Value splat = vector::BroadcastOp::create(
-      nb, loc, VectorType::get({kLanes}, nb.getI32Type()), scalar);
+  auto wordVec = VectorType::get({kLanes}, nb.getI32Type());
+  Value splat = vector::BroadcastOp::create(nb, loc, wordVec, scalar);
+  if (flipX)
+    splat = arith::XOrIOp::create(
+        nb, loc, splat,
+        arith::ConstantOp::create(
+            nb, loc,
+            DenseElementsAttr::get(
+                wordVec, nb.getI32IntegerAttr(int32_t(0x80808080u)))));
   return vector::BitCastOp::create(
       nb, loc, VectorType::get({kBytes}, nb.getI8Type()), splat);
 }
@@ -177,8 +184,19 @@ Value KernelEmitter::emitTile(OpBuilder &nb, Value out, Value row0,
       llvm::append_range(accs, bias);
     return accs;
   };
+  auto readPartials = [&](OpBuilder &rb, Value src) {
+    SmallVector<Value> partial;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t v = 0; v < nv; ++v)
+        partial.push_back(readPadded(rb, loc, src,
+                                     ValueRange{rowIdx[i], outCol[v]},
+                                     lens[v], kLanes));
+    return partial;
+  };
   SmallVector<Value> accs;
-  if (!firstBlock) {
+  if (partials) {
+    accs = readPartials(nb, partials);
+  } else if (!firstBlock) {
     accs = biasInit(nb);
   } else {
     auto ifOp = scf::IfOp::create(
@@ -187,22 +205,20 @@ Value KernelEmitter::emitTile(OpBuilder &nb, Value out, Value row0,
           scf::YieldOp::create(tb, loc, biasInit(tb));
         },
         [&](OpBuilder &eb, Location) {
-          SmallVector<Value> partial;
-          for (int64_t i = 0; i < rows; ++i)
-            for (int64_t v = 0; v < nv; ++v)
-              partial.push_back(readPadded(eb, loc, out,
-                                           ValueRange{rowIdx[i], outCol[v]},
-                                           lens[v], kLanes));
-          scf::YieldOp::create(eb, loc, partial);
+          scf::YieldOp::create(eb, loc, readPartials(eb, out));
         });
     accs = SmallVector<Value>(ifOp.getResults());
   }
 
   SmallVector<Value> result = emitKLoops(nb, dims, xOffsets, wBase, nv, accs);
   for (int64_t i = 0; i < rows; ++i)
-    for (int64_t v = 0; v < nv; ++v)
-      out = writePrefix(nb, loc, result[i * nv + v], out,
-                        ValueRange{rowIdx[i], outCol[v]}, lens[v]);
+    for (int64_t v = 0; v < nv; ++v) {
+      Value acc = result[i * nv + v];
+      if (epilogue)
+        acc = epilogue->apply(nb, loc, acc, outCol[v]);
+      out = writePrefix(nb, loc, acc, out, ValueRange{rowIdx[i], outCol[v]},
+                        lens[v]);
+    }
   return out;
 }
 
@@ -249,6 +265,63 @@ Value KernelEmitter::emitColumnTile(
         scf::YieldOp::create(lb, loc, lineBody(lb, l, iters[0]));
       });
   return markParallelTiles(loop)[0];
+}
+
+Value KernelEmitter::emitRowsOutside(OpBuilder &nb, Value out, int64_t rows,
+                                     int64_t pixStride, ArrayRef<KDim> dims) {
+  int64_t n0 = tiling.nv * kLanes;
+  // Every column tile of the register tiles of rows [row0, row0 + count).
+  auto rowTile = [&](OpBuilder &rb, Value acc, Value row0, int64_t count) {
+    Value xBase = mul(rb, row0, pixStride);
+    auto tile = [&](OpBuilder &tb, Value a, Value col, Value wBase,
+                    ArrayRef<int64_t> lens) {
+      return emitTile(tb, a, row0, xBase, pixStride, count, col, wBase, lens,
+                      dims, Value());
+    };
+    if (tiling.full > 0) {
+      auto loop = scf::ForOp::create(
+          rb, loc, arith::ConstantIndexOp::create(rb, loc, 0),
+          arith::ConstantIndexOp::create(rb, loc, tiling.full),
+          arith::ConstantIndexOp::create(rb, loc, 1), ValueRange{acc},
+          [&](OpBuilder &tb, Location, Value t, ValueRange iters) {
+            scf::YieldOp::create(
+                tb, loc,
+                tile(tb, iters[0], mul(tb, t, n0), mul(tb, t, k1 * n0 * 4),
+                     SmallVector<int64_t>(tiling.nv, kLanes)));
+          });
+      acc = markParallelTiles(loop)[0];
+    }
+    if (tiling.nvTail > 0) {
+      int64_t col0 = tiling.full * n0;
+      SmallVector<int64_t> lens;
+      for (int64_t v = 0; v < tiling.nvTail; ++v)
+        lens.push_back(std::min(kLanes, tiling.n - col0 - v * kLanes));
+      acc = tile(rb, acc, arith::ConstantIndexOp::create(rb, loc, col0),
+                 arith::ConstantIndexOp::create(rb, loc,
+                                                tiling.full * k1 * n0 * 4),
+                 lens);
+    }
+    return acc;
+  };
+  int64_t m0 = ColumnTiling::rowsPerTile(tiling.full > 0 ? tiling.nv
+                                                         : tiling.nvTail);
+  int64_t fullTiles = rows / m0, rest = rows % m0;
+  if (fullTiles > 0) {
+    auto loop = scf::ForOp::create(
+        nb, loc, arith::ConstantIndexOp::create(nb, loc, 0),
+        arith::ConstantIndexOp::create(nb, loc, fullTiles),
+        arith::ConstantIndexOp::create(nb, loc, 1), ValueRange{out},
+        [&](OpBuilder &tb, Location, Value t, ValueRange iters) {
+          scf::YieldOp::create(tb, loc,
+                               rowTile(tb, iters[0], mul(tb, t, m0), m0));
+        });
+    out = markParallelTiles(loop)[0];
+  }
+  if (rest > 0)
+    out = rowTile(nb, out,
+                  arith::ConstantIndexOp::create(nb, loc, fullTiles * m0),
+                  rest);
+  return out;
 }
 
 Value KernelEmitter::emitColumns(

@@ -9,6 +9,7 @@
 #ifndef LIB_CONVERSION_QNTTOX86VNNI_KERNELEMITTER_H
 #define LIB_CONVERSION_QNTTOX86VNNI_KERNELEMITTER_H
 
+#include "FusedRequantize.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
@@ -61,6 +62,9 @@ public:
   Value biasRuntime; ///< tensor<N x i32>, when biasFolded is null
   Value correction;  ///< tensor<Np x i32> or null (all zero)
   bool weightsUnsigned = false;
+  /// The activations are read as stored and flipped (x ^ 0x80) in
+  /// registers, when no pre-pass copies them.
+  bool flipX = false;
   int64_t k1 = 0;
   ColumnTiling tiling{1};
   /// Conv groups: the group being emitted and the activation bytes between
@@ -68,6 +72,12 @@ public:
   /// its own padded slice of the bias constants and its own n columns.
   Value group; ///< index; null for a single group
   int64_t xGroupStride = 0;
+  /// K blocking: the i32 partial sums of the earlier blocks, which the
+  /// tiles start from instead of the bias; null for the first block.
+  Value partials;
+  /// The requantize applied before the tiles store, or null: the result
+  /// then holds its codes instead of the i32 accumulators.
+  const FusedRequantize *epilogue = nullptr;
 
   /// group * `stride`, as an index value.
   Value groupOffset(OpBuilder &nb, int64_t stride);
@@ -80,7 +90,8 @@ public:
   /// The bias vector of columns [col, col + 16), `len` of them real.
   Value readBias(OpBuilder &nb, Value col, int64_t len);
 
-  /// The 4 activation bytes at `offset`, broadcast to every lane.
+  /// The 4 activation bytes at `offset`, broadcast to every lane (and
+  /// flipped when `flipX`).
   Value broadcastX(OpBuilder &nb, Value offset);
 
   /// One K group: acc[i][v] += x_i . w_v for `rows` x `nv` accumulators.
@@ -109,6 +120,13 @@ public:
                        int64_t pixStride, Value col, Value wBase,
                        ArrayRef<int64_t> lens, ArrayRef<KDim> dims,
                        Value firstBlock);
+
+  /// A matmul (one line of `rows` rows, no groups, no K blocks) with the
+  /// loops swapped: register tiles of rows outside, every column tile of
+  /// them inside, so that the outer loop has rows / M0 iterations when
+  /// there are few column tiles.
+  Value emitRowsOutside(OpBuilder &nb, Value out, int64_t rows,
+                        int64_t pixStride, ArrayRef<KDim> dims);
 
   /// Every column tile, full ones in a loop, then the tail.
   Value emitColumns(OpBuilder &nb, Value out, int64_t lines, int64_t pixels,

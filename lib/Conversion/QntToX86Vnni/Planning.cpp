@@ -60,6 +60,14 @@ ColumnTiling::ColumnTiling(int64_t n) : n(n) {
   nvTail = ceilDiv(n - full * kLanes * nv, kLanes);
 }
 
+bool quantopt::x86vnni::rowsOutside(const ColumnTiling &tiling,
+                                    int64_t rows) {
+  int64_t columnTiles = tiling.full + (tiling.nvTail ? 1 : 0);
+  int64_t vectors = tiling.full ? tiling.nv : tiling.nvTail;
+  return columnTiles < kMinParallelTrips &&
+         rows / ColumnTiling::rowsPerTile(vectors) >= kMinParallelTrips;
+}
+
 std::vector<int8_t> quantopt::x86vnni::packWeights(
     const ColumnTiling &tiling, int64_t k1,
     llvm::function_ref<int32_t(int64_t kk, int64_t q, int64_t col)> weight) {

@@ -32,18 +32,25 @@
 //   packed weights: [tile][K1][N0][4] (flat i8 constant; N0 = 16 * vectors
 //     of the tile; K and N padded with zero weights, so whatever the
 //     activation padding holds contributes 0);
-//   activations: read in place when nothing needs changing, else copied by a
-//     vectorized pre-pass into a padded buffer ([M][K4] for matmul,
-//     [N][Hp][Wp][C4] for conv, K4/C4 rounded up to 4) with the flip applied;
+//   activations: read in place when no padding is needed (a flip is then
+//     applied in registers to each broadcast group of 4 bytes, an xor on an
+//     otherwise idle vector port), else copied by a vectorized pre-pass into
+//     a padded buffer ([M][K4] for matmul, [N][Hp][Wp][C4] for conv, K4/C4
+//     rounded up to 4) with the flip applied;
 //   accumulators: M0 x N0 (4 x 64 by default) vector<16xi32> loop-carried
-//     values, written straight into the M x N (N*OH*OW x F) result.
-// Matmul K is blocked so that one panel of packed weights stays in L1.
+//     values, written straight into the M x N (N*OH*OW x F) result, or
+//     requantized first when the result's only user is a requantize
+//     (FusedRequantize.h), which the kernel then replaces.
+// Matmul K is blocked (k-block: by default 1024, so that a 64-column panel
+// of packed weights, at most 64 KiB, streams from L2) when it is longer; the
+// blocks but the last leave i32 partial sums, which the last one completes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "QuantOpt/Conversion/QntToX86Vnni/QntToX86Vnni.h"
 
 #include "Depthwise.h"
+#include "FusedRequantize.h"
 #include "KernelEmitter.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
@@ -87,8 +94,10 @@ bool isLargeSplat(Value value) {
 // matmul
 //===----------------------------------------------------------------------===//
 
+/// Rewrites `op`, and `requant` (its single user, or null) with it: then
+/// the tiles store the requantized codes and `requant` is replaced.
 LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
-                            int64_t kBlock) {
+                            IntRequantizeOp requant, int64_t kBlock) {
   RankedTensorType xType = op.getX().getType(), wType = op.getW().getType();
   if (!xType.hasStaticShape() || !wType.hasStaticShape())
     return failure();
@@ -149,9 +158,12 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
     k.biasRuntime = op.getBias();
   }
 
-  // Activations: in place, or flipped / padded to K4 by a pre-pass.
+  // Activations: in place (flipped in registers when needed), or flipped
+  // and padded to K4 by a pre-pass.
   Value x = op.getX();
-  if (plan->flipX || kPadded != kSize) {
+  if (kPadded == kSize) {
+    k.flipX = plan->flipX;
+  } else {
     Value xp = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, kPadded},
                                        b.getI8Type());
     auto rows = scf::ForOp::create(
@@ -169,33 +181,50 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
   }
   k.xFlat = collapseToFlat(b, loc, x);
 
-  Value out =
-      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, n}, b.getI32Type());
+  std::optional<FusedRequantize> fused;
+  if (requant) {
+    fused = FusedRequantize::plan(requant, n);
+    fused->materialize(b, loc, n + kLanes);
+  }
   auto lineBase = [&](OpBuilder &nb, Value) {
     return (Value)arith::ConstantIndexOp::create(nb, loc, 0);
   };
-  quantopt::x86vnni::KBlocking kBlocking =
-      quantopt::x86vnni::planKBlocks(k.k1, kBlock);
-  int64_t blocks = kBlocking.blocks, blockSize = kBlocking.blockSize;
-  if (blocks == 1) {
+  auto kDim = [&](OpBuilder &nb, int64_t lb, int64_t ub) {
     KDim dim;
-    dim.extent = k.k1;
+    dim.extent = ub - lb;
+    if (lb != 0) {
+      dim.lb = arith::ConstantIndexOp::create(nb, loc, lb);
+      dim.ub = arith::ConstantIndexOp::create(nb, loc, ub);
+    }
     dim.xStride = 4;
     dim.wGroupStride = 1;
-    out = k.emitColumns(b, out, 1, m, lineBase, kPadded, {dim}, Value());
-  } else {
+    return dim;
+  };
+  // K blocks: every block but the last accumulates i32 partial sums, which
+  // the last one reads back, completes, requantizes (when fused) and stores.
+  quantopt::x86vnni::KBlocking kBlocking =
+      quantopt::x86vnni::planKBlocks(k.k1, kBlock);
+  int64_t blockSize = kBlocking.blockSize;
+  // Every block but the last is full.
+  int64_t blocks = ceilDiv(k.k1, blockSize);
+  int64_t lastLb = (blocks - 1) * blockSize;
+  if (blocks == 2) {
+    Value scratch = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, n},
+                                            b.getI32Type());
+    k.partials = k.emitColumns(b, scratch, 1, m, lineBase, kPadded,
+                               {kDim(b, 0, lastLb)}, Value());
+  } else if (blocks > 2) {
+    Value scratch = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, n},
+                                            b.getI32Type());
     auto loop = scf::ForOp::create(
         b, loc, arith::ConstantIndexOp::create(b, loc, 0),
-        arith::ConstantIndexOp::create(b, loc, blocks),
-        arith::ConstantIndexOp::create(b, loc, 1), ValueRange{out},
+        arith::ConstantIndexOp::create(b, loc, blocks - 1),
+        arith::ConstantIndexOp::create(b, loc, 1), ValueRange{scratch},
         [&](OpBuilder &nb, Location, Value kb, ValueRange iters) {
           KDim dim;
           dim.lb = k.mul(nb, kb, blockSize);
-          dim.ub = arith::MinSIOp::create(
-              nb, loc,
-              k.add(nb, dim.lb,
-                    arith::ConstantIndexOp::create(nb, loc, blockSize)),
-              arith::ConstantIndexOp::create(nb, loc, k.k1));
+          dim.ub = k.add(nb, dim.lb,
+                         arith::ConstantIndexOp::create(nb, loc, blockSize));
           dim.xStride = 4;
           dim.wGroupStride = 1;
           Value first =
@@ -205,9 +234,21 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
                                      {dim}, first);
           scf::YieldOp::create(nb, loc, next);
         });
-    out = loop.getResult(0);
+    k.partials = loop.getResult(0);
   }
-  rewriter.replaceOp(op, out);
+  k.epilogue = fused ? &*fused : nullptr;
+  Value out = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{m, n},
+      fused ? fused->getStorage() : b.getI32Type());
+  if (blocks == 1 && quantopt::x86vnni::rowsOutside(k.tiling, m))
+    out = k.emitRowsOutside(b, out, m, kPadded, {kDim(b, 0, k.k1)});
+  else
+    out = k.emitColumns(b, out, 1, m, lineBase, kPadded,
+                        {kDim(b, lastLb, k.k1)}, Value());
+  if (requant)
+    rewriter.replaceOp(requant, out);
+  else
+    rewriter.replaceOp(op, out);
   return success();
 }
 
@@ -215,7 +256,9 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
 // conv2d
 //===----------------------------------------------------------------------===//
 
-LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op) {
+/// As rewriteMatmul: `requant`, when not null, is fused.
+LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
+                          IntRequantizeOp requant) {
   RankedTensorType xType = op.getX().getType(), wType = op.getW().getType(),
                    resultType = op.getResult().getType();
   if (!xType.hasStaticShape() || !wType.hasStaticShape() ||
@@ -313,13 +356,14 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op) {
       columnCorrection(stats.columnSums, plan->offset,
                        getI32(op.getInputZeroPointAttr())));
 
-  // Activations: in place, or copied by a pre-pass into [N][Hp][Wp][G*Cg4]:
+  // Activations: in place (flipped in registers when needed), or copied by
+  // a pre-pass into [N][Hp][Wp][G*Cg4]:
   // padded spatially with pad_value (flipped like the data) and each group's
   // channels to a multiple of 4.
   Value x = op.getX();
   bool padded = llvm::any_of(padding, [](int64_t p) { return p != 0; });
   int64_t cPadded = groups * cgPadded;
-  if (plan->flipX || padded || cgPadded != cg) {
+  if (padded || cgPadded != cg) {
     int8_t padCode = static_cast<int8_t>(getI32(op.getPadValueAttr()) & 0xff);
     if (plan->flipX)
       padCode = static_cast<int8_t>(padCode ^ 0x80);
@@ -390,14 +434,22 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op) {
   } else {
     hp = h;
     wp = wIn;
+    k.flipX = plan->flipX;
   }
   k.xFlat = collapseToFlat(b, loc, x);
   k.xGroupStride = cgPadded;
 
   // Rows are output pixels (n, oh, ow); a line is one output row (n, oh).
   int64_t rows = batch * oh * ow;
-  Value out = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows, f},
-                                      b.getI32Type());
+  std::optional<FusedRequantize> fused;
+  if (requant) {
+    fused = FusedRequantize::plan(requant, f);
+    fused->materialize(b, loc, f + kLanes);
+    k.epilogue = &*fused;
+  }
+  Value out = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{rows, f},
+      fused ? fused->getStorage() : b.getI32Type());
   auto lineBase = [&](OpBuilder &nb, Value l) -> Value {
     // (n * Hp + oh * sh) * Wp * C4 with n = l / OH, oh = l % OH.
     Value ohs = arith::ConstantIndexOp::create(nb, loc, oh);
@@ -435,10 +487,26 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op) {
     out = markParallelTiles(loop)[0];
   }
   Value result = tensor::ExpandShapeOp::create(
-      b, loc, resultType, out,
+      b, loc,
+      requant ? requant.getOutput().getType() : resultType, out,
       SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
-  rewriter.replaceOp(op, result);
+  if (requant)
+    rewriter.replaceOp(requant, result);
+  else
+    rewriter.replaceOp(op, result);
   return success();
+}
+
+/// The int_requantize the kernel of `op` fuses, if any.
+IntRequantizeOp fusedRequantize(IntMatmulOp op) {
+  return FusedRequantize::singleUser(op.getResult(),
+                                     op.getW().getType().getDimSize(1));
+}
+IntRequantizeOp fusedRequantize(IntConv2DOp op) {
+  if (isFusedDepthwise(op))
+    return {};
+  return FusedRequantize::singleUser(op.getResult(),
+                                     op.getW().getType().getDimSize(3));
 }
 
 struct IntMatmulToVnni : OpRewritePattern<IntMatmulOp> {
@@ -446,7 +514,24 @@ struct IntMatmulToVnni : OpRewritePattern<IntMatmulOp> {
       : OpRewritePattern(ctx), kBlock(kBlock) {}
   LogicalResult matchAndRewrite(IntMatmulOp op,
                                 PatternRewriter &rewriter) const override {
-    return rewriteMatmul(rewriter, op, kBlock);
+    // Left for RequantizedMatmulToVnni, which fuses the two; a matmul it
+    // has already replaced has no use left.
+    if (op->use_empty() || fusedRequantize(op))
+      return failure();
+    return rewriteMatmul(rewriter, op, IntRequantizeOp(), kBlock);
+  }
+  int64_t kBlock;
+};
+
+struct RequantizedMatmulToVnni : OpRewritePattern<IntRequantizeOp> {
+  RequantizedMatmulToVnni(MLIRContext *ctx, int64_t kBlock)
+      : OpRewritePattern(ctx), kBlock(kBlock) {}
+  LogicalResult matchAndRewrite(IntRequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto matmul = op.getInput().getDefiningOp<IntMatmulOp>();
+    if (!matmul || fusedRequantize(matmul) != op)
+      return failure();
+    return rewriteMatmul(rewriter, matmul, op, kBlock);
   }
   int64_t kBlock;
 };
@@ -455,7 +540,20 @@ struct IntConv2DToVnni : OpRewritePattern<IntConv2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(IntConv2DOp op,
                                 PatternRewriter &rewriter) const override {
-    return rewriteConv(rewriter, op);
+    if (op->use_empty() || fusedRequantize(op))
+      return failure();
+    return rewriteConv(rewriter, op, IntRequantizeOp());
+  }
+};
+
+struct RequantizedConv2DToVnni : OpRewritePattern<IntRequantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IntRequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto conv = op.getInput().getDefiningOp<IntConv2DOp>();
+    if (!conv || fusedRequantize(conv) != op)
+      return failure();
+    return rewriteConv(rewriter, conv, op);
   }
 };
 
@@ -463,6 +561,8 @@ struct IntConv2DToVnni : OpRewritePattern<IntConv2DOp> {
 
 void mlir::qnt::populateQntToX86VnniPatterns(RewritePatternSet &patterns,
                                              int64_t kBlock) {
-  patterns.add<IntMatmulToVnni>(patterns.getContext(), kBlock);
-  patterns.add<IntConv2DToVnni>(patterns.getContext());
+  patterns.add<IntMatmulToVnni, RequantizedMatmulToVnni>(patterns.getContext(),
+                                                         kBlock);
+  patterns.add<IntConv2DToVnni, RequantizedConv2DToVnni>(
+      patterns.getContext());
 }

@@ -24,9 +24,15 @@
 // CHECK:   vector.transfer_read %[[W]]
 // CHECK:   vector.bitcast %{{.*}} : vector<16xi32> to vector<32xi16>
 // CHECK:   qnt_kernel.x86.vpdpwssd %{{.*}} : vector<32xi16> -> vector<16xi32>
-// The fused requantize: Q31 high multiply in i64 lanes, codes stored.
-// CHECK:   arith.muli %{{.*}} : vector<16xi64>
-// CHECK:   arith.trunci %{{.*}} : vector<16xi64> to vector<16xi8>
+// The fused requantize: Q31 high multiply of the even and the odd elements
+// in the i64 lanes of the i32 vector, interleaved back; codes stored.
+// CHECK:   arith.muli %{{.*}} : vector<8xi64>
+// CHECK:   arith.muli %{{.*}} : vector<8xi64>
+// CHECK:   vector.shuffle %{{.*}}, %{{.*}} [0, 17, 2, 19, 4, 21, 6, 23, 8, 25, 10, 27, 12, 29, 14, 31] : vector<16xi32>, vector<16xi32>
+// The clamp and the output zero point in i32 lanes, then the codes.
+// CHECK:   arith.maxsi %{{.*}} : vector<16xi32>
+// CHECK:   arith.minsi %{{.*}} : vector<16xi32>
+// CHECK:   arith.trunci %{{.*}} : vector<16xi32> to vector<16xi8>
 // CHECK:   vector.transfer_write %{{.*}} : vector<3xi8>, tensor<1x3x4x3xi8>
 // The interior tile: no select.
 // CHECK-NOT: arith.select {{.*}} : vector<16xi32>

@@ -27,3 +27,27 @@ func.func @conv3x3_u8(%x: tensor<1x9x9x16x!quant.uniform<u8:f32, 0.5:128>>) -> t
        : tensor<1x9x9x16x!quant.uniform<u8:f32, 0.5:128>>, tensor<3x3x16x64x!quant.uniform<i8:f32, 0.25>>, tensor<64x!quant.uniform<i32:f32, 0.125>> -> tensor<1x9x9x64x!quant.uniform<i32:f32, 0.125>>
   return %a : tensor<1x9x9x64x!quant.uniform<i32:f32, 0.125>>
 }
+
+// A matmul whose only user is a per-channel requantize: s8 activations with
+// K = 64 are read in place and flipped in registers (vpxor on the broadcast
+// bytes), and the requantize is the kernel's epilogue, its Q31 products
+// formed in place (vpmuldq on the even and the odd lanes), never widened
+// (no vpmovsxdq: the clamp stays in i32 lanes too); the codes are narrowed
+// to bytes and stored.
+// CHECK-LABEL: <mm_fused>:
+// CHECK-NOT: >:
+// CHECK: vpbroadcastd {{.*}}%zmm
+// CHECK-NOT: >:
+// CHECK: vpxor{{[dq]?}} {{.*}}%zmm
+// CHECK-NOT: >:
+// CHECK: vpdpbusd{{[[:space:]]+}}%zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
+// CHECK-NOT: {{>:|vpmovsxdq}}
+// CHECK: vpmuldq {{.*}}%zmm
+// CHECK-NOT: {{>:|vpmovsxdq|vpmovqd|vpmovsqb}}
+// CHECK: vpmov{{s?}}db {{.*}}%zmm{{[0-9]+}}, {{%xmm|.*\(}}
+func.func @mm_fused(%x: tensor<8x64x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<8x32x!quant.uniform<i8:f32, 0.7:-5>> {
+  %w = qnt.constant dense<5> : tensor<64x32xi8> -> tensor<64x32x!quant.uniform<i8:f32:1, {0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.3}>>
+  %a = qnt.matmul %x, %w : tensor<8x64x!quant.uniform<i8:f32, 0.5:3>>, tensor<64x32x!quant.uniform<i8:f32:1, {0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.5, 0.125, 0.25, 0.3}>> -> tensor<8x32x!quant.uniform<i32:f32:1, {0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.15}>>
+  %y = qnt.requantize %a : tensor<8x32x!quant.uniform<i32:f32:1, {0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.25, 0.0625, 0.125, 0.15}>> -> tensor<8x32x!quant.uniform<i8:f32, 0.7:-5>>
+  return %y : tensor<8x32x!quant.uniform<i8:f32, 0.7:-5>>
+}

@@ -51,13 +51,15 @@ func.func @s8_x_s8_w(%x: tensor<2x5xi8>) -> tensor<2x3xi32> {
 // u8 weights above 127 do not fit s8: they become the u8 operand (first
 // after the accumulator) and the u8 activations the s8 one, flipped
 // (x - 128); +128 * sum_k w[k, n] (sums 331, 267) is added to the run-time
-// bias.
+// bias. K = 4 needs no padding, so the activations are read in place and
+// flipped in registers: the 4 broadcast bytes xor 0x80808080
+// (-2139062144 as an i32).
 // CHECK-LABEL: func.func @u8_x_u8_w
 // CHECK-SAME: (%[[X:.*]]: tensor<3x4xi8>, %[[B:.*]]: tensor<2xi32>)
 // CHECK-DAG: %[[W:.*]] = arith.constant dense<[-56, 0, -128, 3, 1, -1, 7, 4, 0, {{.*}}]> : tensor<64xi8>
 // CHECK-DAG: %[[CORR:.*]] = arith.constant dense<[42368, 34176, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<16xi32>
-// CHECK: arith.xori %{{.*}}, %{{.*}} : vector<4xi8>
-// CHECK: %[[XF:.*]] = tensor.collapse_shape
+// CHECK-DAG: %[[FLIP:.*]] = arith.constant dense<-2139062144> : vector<16xi32>
+// CHECK: %[[XF:.*]] = tensor.collapse_shape %[[X]]
 // CHECK: %[[B2:.*]] = vector.transfer_read %[[B]]{{.*}} : tensor<2xi32>, vector<2xi32>
 // CHECK: %[[B16:.*]] = vector.insert_strided_slice %[[B2]], %{{.*}} {offsets = [0], strides = [1]} : vector<2xi32> into vector<16xi32>
 // CHECK: %[[C16:.*]] = vector.transfer_read %[[CORR]]
@@ -65,7 +67,9 @@ func.func @s8_x_s8_w(%x: tensor<2x5xi8>) -> tensor<2x3xi32> {
 // K = 4 is one group: canonicalize drops the one-step K loop, and each of
 // the three rows starts from the bias.
 // CHECK:   %[[WV:.*]] = vector.transfer_read %[[W]]
-// CHECK:   %[[XB8:.*]] = vector.bitcast %{{.*}} : vector<16xi32> to vector<64xi8>
+// CHECK:   %[[XB:.*]] = vector.broadcast %{{.*}} : i32 to vector<16xi32>
+// CHECK:   %[[XU:.*]] = arith.xori %[[XB]], %[[FLIP]] : vector<16xi32>
+// CHECK:   %[[XB8:.*]] = vector.bitcast %[[XU]] : vector<16xi32> to vector<64xi8>
 // CHECK:   qnt_kernel.x86.vpdpbusd %[[INIT]], %[[WV]], %[[XB8]]
 // CHECK-COUNT-2: qnt_kernel.x86.vpdpbusd %[[INIT]], %[[WV]], %{{.*}}
 func.func @u8_x_u8_w(%x: tensor<3x4xi8>, %b: tensor<2xi32>) -> tensor<3x2xi32> {
@@ -113,10 +117,11 @@ func.func @in_place(%x: tensor<1x4xi8>) -> tensor<1x2xi32> {
 // CHECK: %[[P:.*]] = vector.bitcast %[[I]] : vector<32xi16> to vector<64xi8>
 // CHECK: %[[SUMS:.*]] = qnt_kernel.x86.vpdpbusd %{{.*}}, %[[ONES]], %[[P]] : vector<64xi8> -> vector<16xi32>
 // CHECK: %[[CORR:.*]] = arith.muli %[[SUMS]], %[[M128]] : vector<16xi32>
-// CHECK: arith.xori
 // CHECK: vector.transfer_read %[[B]]
 // CHECK: %[[ACC:.*]] = arith.addi %{{.*}}, %[[CORR]] : vector<16xi32>
-// CHECK: qnt_kernel.x86.vpdpbusd %[[ACC]], %{{.*}}, %[[P]] : vector<64xi8> -> vector<16xi32>
+// CHECK: %[[XU:.*]] = arith.xori %{{.*}}, %{{.*}} : vector<16xi32>
+// CHECK: %[[XU8:.*]] = vector.bitcast %[[XU]] : vector<16xi32> to vector<64xi8>
+// CHECK: qnt_kernel.x86.vpdpbusd %[[ACC]], %[[XU8]], %[[P]] : vector<64xi8> -> vector<16xi32>
 // CHECK-NOT: qnt.int_matmul
 func.func @runtime_weights(%x: tensor<2x4xi8>, %w: tensor<4x3xi8>, %b: tensor<3xi32>) -> tensor<2x3xi32> {
   %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>}
@@ -154,16 +159,20 @@ func.func @weights_out_of_range(%x: tensor<2x2xi8>) -> tensor<2x1xi32> {
 // -----
 
 // K blocking: K = 20 is 5 groups of 4; with k-block=2 the blocks are [0, 2),
-// [2, 4), [4, 5). The first block starts from the bias, the others from the
-// partial sums already in the result.
+// [2, 4), [4, 5). A loop over the full blocks accumulates i32 partial sums
+// (the first from the bias, the next from the partial sums); the last block
+// is peeled: it starts from those sums and stores the result (or, with a
+// fused requantize, its codes). Its one K group is group 4: packed weights
+// at 4 * 64 bytes, activations at byte 16 of each row of 20.
 // CHECK-LABEL: func.func @k_blocks
 // KBLOCK-LABEL: func.func @k_blocks
-// KBLOCK-DAG: %[[C3:.*]] = arith.constant 3 : index
-// KBLOCK-DAG: %[[C5:.*]] = arith.constant 5 : index
-// KBLOCK: scf.for %[[KB:.*]] = %{{.*}} to %[[C3]]
-// KBLOCK:   %[[LB:.*]] = arith.muli %[[KB]], %{{.*}} : index
-// KBLOCK:   %[[END:.*]] = arith.addi %[[LB]], %{{.*}} : index
-// KBLOCK:   %[[UB:.*]] = arith.minsi %[[END]], %[[C5]] : index
+// KBLOCK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// KBLOCK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// KBLOCK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// KBLOCK-DAG: %[[C36:.*]] = arith.constant 36 : index
+// KBLOCK: %[[PARTIAL:.*]] = scf.for %[[KB:.*]] = %{{.*}} to %[[C2]]
+// KBLOCK:   %[[LB:.*]] = arith.muli %[[KB]], %[[C2]] : index
+// KBLOCK:   %[[UB:.*]] = arith.addi %[[LB]], %[[C2]] : index
 // KBLOCK:   %[[FIRST:.*]] = arith.cmpi eq, %[[KB]], %{{.*}} : index
 // KBLOCK:   %[[INIT:.*]]:2 = scf.if %[[FIRST]]
 // KBLOCK:     vector.transfer_read %{{.*}} : tensor<16xi32>, vector<16xi32>
@@ -171,6 +180,15 @@ func.func @weights_out_of_range(%x: tensor<2x2xi8>) -> tensor<2x1xi32> {
 // KBLOCK:     vector.transfer_read %{{.*}} : tensor<2x3xi32>, vector<3xi32>
 // KBLOCK:   scf.for %{{.*}} = %[[LB]] to %[[UB]]
 // KBLOCK:     qnt_kernel.x86.vpdpbusd
+// KBLOCK: vector.transfer_read %[[PARTIAL]]{{.*}} : tensor<2x3xi32>, vector<3xi32>
+// KBLOCK: vector.transfer_read %[[PARTIAL]]{{.*}} : tensor<2x3xi32>, vector<3xi32>
+// KBLOCK: vector.transfer_read %{{.*}}[%[[C256]]]{{.*}} : tensor<320xi8>, vector<64xi8>
+// KBLOCK: vector.transfer_read %{{.*}}[%[[C16]]]{{.*}} : tensor<40xi8>, vector<4xi8>
+// KBLOCK: qnt_kernel.x86.vpdpbusd
+// KBLOCK: vector.transfer_read %{{.*}}[%[[C36]]]{{.*}} : tensor<40xi8>, vector<4xi8>
+// KBLOCK: qnt_kernel.x86.vpdpbusd
+// KBLOCK-NOT: scf.for
+// KBLOCK: return
 func.func @k_blocks(%x: tensor<2x20xi8>) -> tensor<2x3xi32> {
   %w = arith.constant dense<3> : tensor<20x3xi8>
   %b = arith.constant dense<[1, 2, 3]> : tensor<3xi32>

@@ -20,7 +20,7 @@ namespace qnt {
 /// The caller checks that the target has AVX-512 VNNI. `kBlock` is the
 /// matmul K block in groups of 4 (0: no blocking).
 void populateQntToX86VnniPatterns(RewritePatternSet &patterns,
-                                  int64_t kBlock = 128);
+                                  int64_t kBlock = 256);
 
 /// The x86 vectors the depthwise kernel uses: `lanes` i32 lanes (16:
 /// AVX-512 BW, 8: AVX2) and whether `vpdpwssd` exists at that width
