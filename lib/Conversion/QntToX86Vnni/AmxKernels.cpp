@@ -1,0 +1,359 @@
+//===- AmxKernels.cpp - int8 matmuls on AMX-INT8 tiles --------------------===//
+//
+// Rewrites `qnt.int_matmul` with constant weights into loops of upstream
+// `amx` ops. One `tdpb[su][su]d` multiplies a 16 x 64 byte A tile (16 rows
+// of activations, 64 reduction indices) by a 16 x 64 byte B tile (16 groups
+// of 4 reduction indices x 16 columns, 4 bytes per column: the VNNI layout)
+// into a 16 x 16 i32 C tile: 16384 MACs. The `zext` flags of
+// `amx.tile_muli` say which operand is unsigned, so u8 and s8 activations
+// meet s8 (or u8) weights directly: no flip, no 128 correction.
+//
+// With w' = w - zw[n] (exact, at compile time; the op is left alone unless
+// every w' fits s8 or every w' fits u8):
+//   acc[m, n] = sum_k x[m, k] w'[k, n] + (b[n] - zx * sum_k w'[k, n])
+// and the second term, one i32 per column, is what the C tiles start from.
+//
+// Blocking: 2 x 2 C tiles (32 x 32 outputs) per block, 2 A + 2 B tile loads
+// per K step: the 8 tile registers. Rows and columns of tiles that do not
+// pair up take 1 x 2, 2 x 1 or 1 x 1 blocks. Tails: K and N padding of the
+// packed weights is zero; activations whose M or K is not a whole number of
+// tiles are copied into a zero-padded buffer first; the result is computed
+// into a [Mp][Np] buffer whose M x N corner is returned.
+//
+// Where this sits in the pipeline: amx ops take memrefs, and tile values
+// cannot cross blocks (the LLVM conversion of `cf` branches does not know
+// the tile type). So the kernel is emitted on buffers from the start, next
+// to the tensor code: `bufferization.to_buffer read_only` casts of its
+// operands (One-Shot Bufferize replaces them with the operands' buffers,
+// copying only where a layout cannot be cast), a fresh `memref.alloc` for
+// the result handed back through `bufferization.to_tensor restrict
+// writable`; and the K loop of each block is unrolled in chunks, partial
+// sums going through the result buffer between chunks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantOpt/Conversion/QntToX86Vnni/QntToX86Amx.h"
+
+#include "KernelEmitter.h"
+#include "QuantOpt/Conversion/QntToX86Vnni/AmxPlanning.h"
+#include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "mlir/Dialect/AMX/AMXDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::qnt;
+using namespace quantopt::x86amx;
+
+namespace {
+
+/// As in the VNNI patterns: packing a large splat would expand it.
+constexpr int64_t kMaxPackedSplatElements = int64_t(1) << 20;
+
+/// A buffer type every tensor's buffer casts to without a copy as long as
+/// its rows are contiguous (what `amx.tile_load` requires).
+MemRefType rowStridedBuffer(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                            Type element) {
+  auto layout = StridedLayoutAttr::get(ctx, ShapedType::kDynamic,
+                                       {ShapedType::kDynamic, 1});
+  return MemRefType::get(shape, element, layout);
+}
+
+/// Builds the loops of one planned matmul around the tile ops.
+struct AmxEmitter {
+  AmxEmitter(Location loc, const AmxPlan &plan) : loc(loc), plan(plan) {}
+
+  Location loc;
+  AmxPlan plan;
+  bool xZext = false, wZext = false;
+  Value xBuf;    ///< [Mp][Kp] i8 activations
+  Value wBuf;    ///< [packedRows][64] i8 packed weights
+  Value biasBuf; ///< [16][Np] i32: the starting row of every C tile, 16 times
+  Value outBuf;  ///< [Mp][Np] i32 result
+  amx::TileType aTile, cTile;
+
+  Value idx(OpBuilder &b, int64_t v) const {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value mulAdd(OpBuilder &b, Value v, int64_t scale, int64_t offset) const {
+    Value r = arith::MulIOp::create(b, loc, v, idx(b, scale));
+    return offset ? arith::AddIOp::create(b, loc, r, idx(b, offset)).getResult()
+                  : r;
+  }
+
+  /// The C tiles of a rows x cols block at tile (mt, nt), from the bias rows
+  /// or from the partial sums in the result.
+  SmallVector<Value> loadAccs(OpBuilder &b, Value mt, Value nt, int64_t rows,
+                              int64_t cols, bool fromBias) const {
+    SmallVector<Value> accs;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) {
+        Value row = fromBias ? idx(b, 0) : mulAdd(b, mt, kTileRows, i * 16);
+        Value col = mulAdd(b, nt, kTileN, j * kTileN);
+        accs.push_back(amx::TileLoadOp::create(
+            b, loc, cTile, fromBias ? biasBuf : outBuf, ValueRange{row, col}));
+      }
+    return accs;
+  }
+
+  void storeAccs(OpBuilder &b, Value mt, Value nt, int64_t rows, int64_t cols,
+                 ArrayRef<Value> accs) const {
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        amx::TileStoreOp::create(
+            b, loc, outBuf,
+            ValueRange{mulAdd(b, mt, kTileRows, i * kTileRows),
+                       mulAdd(b, nt, kTileN, j * kTileN)},
+            accs[i * cols + j]);
+  }
+
+  /// `count` K steps from tile `ktBase`: per step, rows A and cols B tiles
+  /// loaded, then rows x cols tile multiplies.
+  void emitSteps(OpBuilder &b, Value mt, Value nt, int64_t rows, int64_t cols,
+                 Value ktBase, int64_t count,
+                 SmallVectorImpl<Value> &accs) const {
+    for (int64_t s = 0; s < count; ++s) {
+      Value kt = arith::AddIOp::create(b, loc, ktBase, idx(b, s));
+      SmallVector<Value> as, bs;
+      for (int64_t i = 0; i < rows; ++i)
+        as.push_back(amx::TileLoadOp::create(
+            b, loc, aTile, xBuf,
+            ValueRange{mulAdd(b, mt, kTileRows, i * kTileRows),
+                       mulAdd(b, kt, kTileK, 0)}));
+      for (int64_t j = 0; j < cols; ++j) {
+        // First packed row of B tile (nt + j, kt).
+        Value tile = arith::AddIOp::create(
+            b, loc, mulAdd(b, nt, plan.kTiles, j * plan.kTiles), kt);
+        bs.push_back(amx::TileLoadOp::create(
+            b, loc, aTile, wBuf,
+            ValueRange{mulAdd(b, tile, kTileRows, 0), idx(b, 0)}));
+      }
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) {
+          auto mul = amx::TileMulIOp::create(b, loc, cTile, as[i], bs[j],
+                                             accs[i * cols + j]);
+          if (xZext)
+            mul.setIsZextLhs(true);
+          if (wZext)
+            mul.setIsZextRhs(true);
+          accs[i * cols + j] = mul;
+        }
+    }
+  }
+
+  /// One block of rows x cols C tiles at tile (mt, nt) over the whole K:
+  /// the first chunk starts from the bias, later ones from the partial sums
+  /// stored by the previous chunk.
+  void emitBlock(OpBuilder &b, Value mt, Value nt, int64_t rows,
+                 int64_t cols) const {
+    int64_t first = std::min(plan.kChunk, plan.kTiles);
+    SmallVector<Value> accs = loadAccs(b, mt, nt, rows, cols, true);
+    emitSteps(b, mt, nt, rows, cols, idx(b, 0), first, accs);
+    storeAccs(b, mt, nt, rows, cols, accs);
+
+    int64_t rest = plan.kTiles - first;
+    int64_t fullChunks = rest / plan.kChunk, tail = rest % plan.kChunk;
+    if (fullChunks > 0) {
+      scf::ForOp::create(
+          b, loc, idx(b, 0), idx(b, fullChunks), idx(b, 1), ValueRange(),
+          [&](OpBuilder &nb, Location, Value c, ValueRange) {
+            SmallVector<Value> accs = loadAccs(nb, mt, nt, rows, cols, false);
+            emitSteps(nb, mt, nt, rows, cols, mulAdd(nb, c, plan.kChunk, first),
+                      plan.kChunk, accs);
+            storeAccs(nb, mt, nt, rows, cols, accs);
+            scf::YieldOp::create(nb, loc);
+          });
+    }
+    if (tail > 0) {
+      SmallVector<Value> accs = loadAccs(b, mt, nt, rows, cols, false);
+      emitSteps(b, mt, nt, rows, cols,
+                idx(b, first + fullChunks * plan.kChunk), tail, accs);
+      storeAccs(b, mt, nt, rows, cols, accs);
+    }
+  }
+
+  /// Every block of `rows` tile rows from tile row `mt`: pairs of tile
+  /// columns in a loop, then the odd one.
+  void emitRowBlock(OpBuilder &b, Value mt, int64_t rows) const {
+    int64_t pairs = plan.nTiles / 2;
+    if (pairs > 0) {
+      auto loop = scf::ForOp::create(
+          b, loc, idx(b, 0), idx(b, pairs), idx(b, 1), ValueRange(),
+          [&](OpBuilder &nb, Location, Value np, ValueRange) {
+            emitBlock(nb, mt, mulAdd(nb, np, 2, 0), rows, 2);
+            scf::YieldOp::create(nb, loc);
+          });
+      x86vnni::markParallelTiles(loop);
+    }
+    if (plan.nTiles % 2)
+      emitBlock(b, mt, idx(b, plan.nTiles - 1), rows, 1);
+  }
+
+  void emit(OpBuilder &b) const {
+    int64_t pairs = plan.mTiles / 2;
+    if (pairs > 0) {
+      auto loop = scf::ForOp::create(
+          b, loc, idx(b, 0), idx(b, pairs), idx(b, 1), ValueRange(),
+          [&](OpBuilder &nb, Location, Value mp, ValueRange) {
+            emitRowBlock(nb, mulAdd(nb, mp, 2, 0), 2);
+            scf::YieldOp::create(nb, loc);
+          });
+      x86vnni::markParallelTiles(loop);
+    }
+    if (plan.mTiles % 2)
+      emitRowBlock(b, idx(b, plan.mTiles - 1), 1);
+  }
+};
+
+struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
+  IntMatmulToAmx(MLIRContext *ctx, int64_t minRows)
+      : OpRewritePattern(ctx, /*benefit=*/2), minRows(minRows) {}
+
+  LogicalResult matchAndRewrite(IntMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType xType = op.getX().getType(), wType = op.getW().getType();
+    if (!xType.hasStaticShape() || !wType.hasStaticShape())
+      return failure();
+    int64_t m = xType.getDimSize(0), kSize = xType.getDimSize(1),
+            n = wType.getDimSize(1);
+    if (m == 0 || kSize == 0 || n == 0 || m < minRows)
+      return failure();
+    DenseElementsAttr splat;
+    if (matchPattern(op.getW(), m_Constant(&splat)) && splat.isSplat() &&
+        splat.getNumElements() > kMaxPackedSplatElements)
+      return failure();
+    std::optional<std::vector<int64_t>> codes =
+        x86vnni::getConstantInts(op.getW(), 8, op.getWUnsigned());
+    if (!codes)
+      return failure();
+    ArrayRef<int32_t> zw = op.getWeightZeroPoints();
+    quantopt::x86vnni::WeightStats stats =
+        quantopt::x86vnni::scanWeights(*codes, zw, kSize, n);
+    bool wZext;
+    if (stats.min >= -128 && stats.max <= 127)
+      wZext = false;
+    else if (stats.min >= 0 && stats.max <= 255)
+      wZext = true;
+    else
+      return failure();
+    int32_t zx = static_cast<int32_t>(op.getInputZeroPointAttr().getInt());
+    SmallVector<int64_t> correction =
+        quantopt::x86vnni::columnCorrection(stats.columnSums, 0, zx);
+
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    OpBuilder &b = rewriter;
+    AmxEmitter e(loc, planAmxMatmul(m, kSize, n));
+    e.xZext = op.getXUnsigned();
+    e.wZext = wZext;
+    e.aTile = amx::TileType::get({kTileRows, kTileBytes}, b.getI8Type());
+    e.cTile = amx::TileType::get({kTileRows, kTileN}, b.getI32Type());
+    const AmxPlan &plan = e.plan;
+    int64_t mp = plan.paddedM(), kp = plan.paddedK(), np = plan.paddedN();
+
+    // Packed weights.
+    std::vector<int8_t> packed =
+        packAmxWeights(plan, [&](int64_t kIdx, int64_t col) {
+          return int32_t((*codes)[kIdx * n + col] -
+                         zw[zw.size() == 1 ? 0 : col]);
+        });
+    auto packedType = RankedTensorType::get({plan.packedRows(), kTileBytes},
+                                            b.getI8Type());
+    Value wConst = arith::ConstantOp::create(
+        b, loc, DenseIntElementsAttr::get(packedType, ArrayRef(packed)));
+    e.wBuf = bufferization::ToBufferOp::create(
+        b, loc,
+        rowStridedBuffer(ctx, {plan.packedRows(), kTileBytes}, b.getI8Type()),
+        wConst, /*read_only=*/true);
+
+    // The starting row of the C tiles: bias + correction, 0 past N.
+    auto wrap = [](int64_t v) {
+      return static_cast<int32_t>(static_cast<uint32_t>(v));
+    };
+    auto rowsType = RankedTensorType::get({kTileRows, np}, b.getI32Type());
+    Value rows;
+    if (std::optional<std::vector<int64_t>> biasValues =
+            x86vnni::getConstantInts(op.getBias(), 32, false)) {
+      std::vector<int32_t> values(kTileRows * np, 0);
+      for (int64_t r = 0; r < kTileRows; ++r)
+        for (int64_t col = 0; col < n; ++col)
+          values[r * np + col] = wrap((*biasValues)[col] + correction[col]);
+      rows = arith::ConstantOp::create(
+          b, loc, DenseIntElementsAttr::get(rowsType, ArrayRef(values)));
+    } else {
+      Value bias = op.getBias();
+      auto paddedType = RankedTensorType::get({np}, b.getI32Type());
+      if (np != n)
+        bias = tensor::createPadHighOp(
+            paddedType, bias,
+            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
+            /*nofold=*/false, loc, b);
+      if (llvm::any_of(correction, [](int64_t c) { return c != 0; })) {
+        std::vector<int32_t> values(np, 0);
+        for (int64_t col = 0; col < n; ++col)
+          values[col] = wrap(correction[col]);
+        Value corr = arith::ConstantOp::create(
+            b, loc, DenseIntElementsAttr::get(paddedType, ArrayRef(values)));
+        // Elementwise on tensors: the pipeline makes it a linalg.generic.
+        bias = arith::AddIOp::create(b, loc, bias, corr);
+      }
+      Value init = tensor::EmptyOp::create(
+          b, loc, ArrayRef<int64_t>{kTileRows, np}, b.getI32Type());
+      rows = linalg::BroadcastOp::create(b, loc, bias, init,
+                                         ArrayRef<int64_t>{0})
+                 .getResult()[0];
+    }
+    e.biasBuf = bufferization::ToBufferOp::create(
+        b, loc, rowStridedBuffer(ctx, {kTileRows, np}, b.getI32Type()), rows,
+        /*read_only=*/true);
+
+    // Activations, zero padded to whole tiles when they are not.
+    Value x = op.getX();
+    if (!plan.activationsInPlace())
+      x = tensor::createPadHighOp(
+          RankedTensorType::get({mp, kp}, b.getI8Type()), x,
+          arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0)),
+          /*nofold=*/false, loc, b);
+    e.xBuf = bufferization::ToBufferOp::create(
+        b, loc, rowStridedBuffer(ctx, {mp, kp}, b.getI8Type()), x,
+        /*read_only=*/true);
+
+    auto outType = MemRefType::get({mp, np}, b.getI32Type());
+    e.outBuf = memref::AllocOp::create(b, loc, outType, ValueRange(),
+                                       b.getI64IntegerAttr(64));
+    e.emit(b);
+
+    Value result = bufferization::ToTensorOp::create(
+        b, loc, RankedTensorType::get({mp, np}, b.getI32Type()), e.outBuf,
+        /*restrict=*/true, /*writable=*/true);
+    if (mp != m || np != n)
+      result = tensor::ExtractSliceOp::create(
+          b, loc, result, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(m), b.getIndexAttr(n)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  int64_t minRows;
+};
+
+} // namespace
+
+void mlir::qnt::populateQntToX86AmxPatterns(RewritePatternSet &patterns,
+                                            int64_t minRows) {
+  patterns.add<IntMatmulToAmx>(patterns.getContext(), minRows);
+}
