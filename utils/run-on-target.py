@@ -87,7 +87,10 @@ def find_tool(name, dirs):
 
 
 def arch_of(target):
-    return host_arch() if target == "host" else target
+    if target == "host":
+        return host_arch()
+    # x86_64-amx: the x86-64 toolchain, a Sapphire Rapids class CPU.
+    return "x86_64" if target == "x86_64-amx" else target
 
 
 def qemu_major(arch):
@@ -197,7 +200,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("module", nargs="?", help="qnt module with @main")
     parser.add_argument("--target", default="host",
-                        choices=["host", "x86_64", "aarch64", "riscv64"])
+                        choices=["host", "x86_64", "x86_64-amx", "aarch64",
+                                 "riscv64"])
     parser.add_argument("--vlen", type=int, default=128,
                         help="RISC-V vector length for qemu (default 128)")
     parser.add_argument("--qemu-cpu", help="qemu -cpu value (replaces the "
