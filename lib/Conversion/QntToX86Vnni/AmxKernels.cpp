@@ -50,6 +50,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -78,7 +79,8 @@ struct AmxEmitter {
   Location loc;
   AmxPlan plan;
   bool xZext = false, wZext = false;
-  Value xBuf;    ///< [Mp][Kp] i8 activations
+  /// The A tile of tile row `mt` (16 rows of the GEMM) and K step `kt`.
+  std::function<Value(OpBuilder &, Value mt, Value kt)> loadA;
   Value wBuf;    ///< [packedRows][64] i8 packed weights
   Value biasBuf; ///< [16][Np] i32: the starting row of every C tile, 16 times
   Value outBuf;  ///< [Mp][Np] i32 result
@@ -128,10 +130,7 @@ struct AmxEmitter {
       Value kt = arith::AddIOp::create(b, loc, ktBase, idx(b, s));
       SmallVector<Value> as, bs;
       for (int64_t i = 0; i < rows; ++i)
-        as.push_back(amx::TileLoadOp::create(
-            b, loc, aTile, xBuf,
-            ValueRange{mulAdd(b, mt, kTileRows, i * kTileRows),
-                       mulAdd(b, kt, kTileK, 0)}));
+        as.push_back(loadA(b, mulAdd(b, mt, 1, i), kt));
       for (int64_t j = 0; j < cols; ++j) {
         // First packed row of B tile (nt + j, kt).
         Value tile = arith::AddIOp::create(
@@ -217,6 +216,112 @@ struct AmxEmitter {
   }
 };
 
+/// Which operand role the weights take, and the bias correction, from the
+/// weight codes viewed as a K x N matrix; nullopt when w - zw fits neither
+/// s8 nor u8.
+struct WeightPlan {
+  bool wZext = false;
+  SmallVector<int64_t> correction; ///< -zx * sum_k w'[k, n]
+};
+
+std::optional<WeightPlan> planWeights(ArrayRef<int64_t> codes,
+                                      ArrayRef<int32_t> zw, int64_t kSize,
+                                      int64_t n, int32_t zx) {
+  quantopt::x86vnni::WeightStats stats =
+      quantopt::x86vnni::scanWeights(codes, zw, kSize, n);
+  WeightPlan plan;
+  if (stats.min >= -128 && stats.max <= 127)
+    plan.wZext = false;
+  else if (stats.min >= 0 && stats.max <= 255)
+    plan.wZext = true;
+  else
+    return std::nullopt;
+  plan.correction = quantopt::x86vnni::columnCorrection(stats.columnSums, 0, zx);
+  return plan;
+}
+
+bool isLargeSplat(Value value) {
+  DenseElementsAttr splat;
+  return matchPattern(value, m_Constant(&splat)) && splat.isSplat() &&
+         splat.getNumElements() > kMaxPackedSplatElements;
+}
+
+int32_t wrap(int64_t v) {
+  return static_cast<int32_t>(static_cast<uint32_t>(v));
+}
+
+/// The [16][np] i32 rows the C tiles start from: bias + correction, 0 past
+/// n; a constant when the bias is one.
+Value buildBiasRows(OpBuilder &b, Location loc, Value bias,
+                    ArrayRef<int64_t> correction, int64_t n, int64_t np) {
+  auto rowsType = RankedTensorType::get({kTileRows, np}, b.getI32Type());
+  if (std::optional<std::vector<int64_t>> biasValues =
+          x86vnni::getConstantInts(bias, 32, false)) {
+    std::vector<int32_t> values(kTileRows * np, 0);
+    for (int64_t r = 0; r < kTileRows; ++r)
+      for (int64_t col = 0; col < n; ++col)
+        values[r * np + col] = wrap((*biasValues)[col] + correction[col]);
+    return arith::ConstantOp::create(
+        b, loc, DenseIntElementsAttr::get(rowsType, ArrayRef(values)));
+  }
+  auto paddedType = RankedTensorType::get({np}, b.getI32Type());
+  if (np != n)
+    bias = tensor::createPadHighOp(
+        paddedType, bias,
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
+        /*nofold=*/false, loc, b);
+  if (llvm::any_of(correction, [](int64_t c) { return c != 0; })) {
+    std::vector<int32_t> values(np, 0);
+    for (int64_t col = 0; col < n; ++col)
+      values[col] = wrap(correction[col]);
+    Value corr = arith::ConstantOp::create(
+        b, loc, DenseIntElementsAttr::get(paddedType, ArrayRef(values)));
+    // Elementwise on tensors: the pipeline makes it a linalg.generic.
+    bias = arith::AddIOp::create(b, loc, bias, corr);
+  }
+  Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{kTileRows, np},
+                                       b.getI32Type());
+  return linalg::BroadcastOp::create(b, loc, bias, init, ArrayRef<int64_t>{0})
+      .getResult()[0];
+}
+
+/// Sets up the emitter's weights, bias rows and result buffer, emits the
+/// loops and returns the [Mp][Np] result as a tensor.
+Value emitKernel(OpBuilder &b, AmxEmitter &e, ArrayRef<int8_t> packed,
+                 Value bias, ArrayRef<int64_t> correction, int64_t n) {
+  MLIRContext *ctx = b.getContext();
+  Location loc = e.loc;
+  const AmxPlan &plan = e.plan;
+  int64_t mp = plan.paddedM(), np = plan.paddedN();
+  e.aTile = amx::TileType::get({kTileRows, kTileBytes}, b.getI8Type());
+  e.cTile = amx::TileType::get({kTileRows, kTileN}, b.getI32Type());
+
+  auto packedType = RankedTensorType::get({plan.packedRows(), kTileBytes},
+                                          b.getI8Type());
+  Value wConst = arith::ConstantOp::create(
+      b, loc, DenseIntElementsAttr::get(packedType, packed));
+  e.wBuf = bufferization::ToBufferOp::create(
+      b, loc,
+      rowStridedBuffer(ctx, {plan.packedRows(), kTileBytes}, b.getI8Type()),
+      wConst, /*read_only=*/true);
+  e.biasBuf = bufferization::ToBufferOp::create(
+      b, loc, rowStridedBuffer(ctx, {kTileRows, np}, b.getI32Type()),
+      buildBiasRows(b, loc, bias, correction, n, np), /*read_only=*/true);
+  e.outBuf = memref::AllocOp::create(
+      b, loc, MemRefType::get({mp, np}, b.getI32Type()), ValueRange(),
+      b.getI64IntegerAttr(64));
+  e.emit(b);
+  return bufferization::ToTensorOp::create(
+      b, loc, RankedTensorType::get({mp, np}, b.getI32Type()), e.outBuf,
+      /*restrict=*/true, /*writable=*/true);
+}
+
+SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
+  return llvm::map_to_vector(values, [&](int64_t v) -> OpFoldResult {
+    return b.getIndexAttr(v);
+  });
+}
+
 struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
   IntMatmulToAmx(MLIRContext *ctx, int64_t minRows)
       : OpRewritePattern(ctx, /*benefit=*/2), minRows(minRows) {}
@@ -228,29 +333,18 @@ struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
       return failure();
     int64_t m = xType.getDimSize(0), kSize = xType.getDimSize(1),
             n = wType.getDimSize(1);
-    if (m == 0 || kSize == 0 || n == 0 || m < minRows)
-      return failure();
-    DenseElementsAttr splat;
-    if (matchPattern(op.getW(), m_Constant(&splat)) && splat.isSplat() &&
-        splat.getNumElements() > kMaxPackedSplatElements)
+    if (m == 0 || kSize == 0 || n == 0 || m < minRows || isLargeSplat(op.getW()))
       return failure();
     std::optional<std::vector<int64_t>> codes =
         x86vnni::getConstantInts(op.getW(), 8, op.getWUnsigned());
     if (!codes)
       return failure();
     ArrayRef<int32_t> zw = op.getWeightZeroPoints();
-    quantopt::x86vnni::WeightStats stats =
-        quantopt::x86vnni::scanWeights(*codes, zw, kSize, n);
-    bool wZext;
-    if (stats.min >= -128 && stats.max <= 127)
-      wZext = false;
-    else if (stats.min >= 0 && stats.max <= 255)
-      wZext = true;
-    else
+    std::optional<WeightPlan> weights =
+        planWeights(*codes, zw, kSize, n,
+                    static_cast<int32_t>(op.getInputZeroPointAttr().getInt()));
+    if (!weights)
       return failure();
-    int32_t zx = static_cast<int32_t>(op.getInputZeroPointAttr().getInt());
-    SmallVector<int64_t> correction =
-        quantopt::x86vnni::columnCorrection(stats.columnSums, 0, zx);
 
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
@@ -258,67 +352,15 @@ struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
     OpBuilder &b = rewriter;
     AmxEmitter e(loc, planAmxMatmul(m, kSize, n));
     e.xZext = op.getXUnsigned();
-    e.wZext = wZext;
-    e.aTile = amx::TileType::get({kTileRows, kTileBytes}, b.getI8Type());
-    e.cTile = amx::TileType::get({kTileRows, kTileN}, b.getI32Type());
+    e.wZext = weights->wZext;
     const AmxPlan &plan = e.plan;
     int64_t mp = plan.paddedM(), kp = plan.paddedK(), np = plan.paddedN();
 
-    // Packed weights.
     std::vector<int8_t> packed =
         packAmxWeights(plan, [&](int64_t kIdx, int64_t col) {
           return int32_t((*codes)[kIdx * n + col] -
                          zw[zw.size() == 1 ? 0 : col]);
         });
-    auto packedType = RankedTensorType::get({plan.packedRows(), kTileBytes},
-                                            b.getI8Type());
-    Value wConst = arith::ConstantOp::create(
-        b, loc, DenseIntElementsAttr::get(packedType, ArrayRef(packed)));
-    e.wBuf = bufferization::ToBufferOp::create(
-        b, loc,
-        rowStridedBuffer(ctx, {plan.packedRows(), kTileBytes}, b.getI8Type()),
-        wConst, /*read_only=*/true);
-
-    // The starting row of the C tiles: bias + correction, 0 past N.
-    auto wrap = [](int64_t v) {
-      return static_cast<int32_t>(static_cast<uint32_t>(v));
-    };
-    auto rowsType = RankedTensorType::get({kTileRows, np}, b.getI32Type());
-    Value rows;
-    if (std::optional<std::vector<int64_t>> biasValues =
-            x86vnni::getConstantInts(op.getBias(), 32, false)) {
-      std::vector<int32_t> values(kTileRows * np, 0);
-      for (int64_t r = 0; r < kTileRows; ++r)
-        for (int64_t col = 0; col < n; ++col)
-          values[r * np + col] = wrap((*biasValues)[col] + correction[col]);
-      rows = arith::ConstantOp::create(
-          b, loc, DenseIntElementsAttr::get(rowsType, ArrayRef(values)));
-    } else {
-      Value bias = op.getBias();
-      auto paddedType = RankedTensorType::get({np}, b.getI32Type());
-      if (np != n)
-        bias = tensor::createPadHighOp(
-            paddedType, bias,
-            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
-            /*nofold=*/false, loc, b);
-      if (llvm::any_of(correction, [](int64_t c) { return c != 0; })) {
-        std::vector<int32_t> values(np, 0);
-        for (int64_t col = 0; col < n; ++col)
-          values[col] = wrap(correction[col]);
-        Value corr = arith::ConstantOp::create(
-            b, loc, DenseIntElementsAttr::get(paddedType, ArrayRef(values)));
-        // Elementwise on tensors: the pipeline makes it a linalg.generic.
-        bias = arith::AddIOp::create(b, loc, bias, corr);
-      }
-      Value init = tensor::EmptyOp::create(
-          b, loc, ArrayRef<int64_t>{kTileRows, np}, b.getI32Type());
-      rows = linalg::BroadcastOp::create(b, loc, bias, init,
-                                         ArrayRef<int64_t>{0})
-                 .getResult()[0];
-    }
-    e.biasBuf = bufferization::ToBufferOp::create(
-        b, loc, rowStridedBuffer(ctx, {kTileRows, np}, b.getI32Type()), rows,
-        /*read_only=*/true);
 
     // Activations, zero padded to whole tiles when they are not.
     Value x = op.getX();
@@ -327,23 +369,21 @@ struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
           RankedTensorType::get({mp, kp}, b.getI8Type()), x,
           arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0)),
           /*nofold=*/false, loc, b);
-    e.xBuf = bufferization::ToBufferOp::create(
+    Value xBuf = bufferization::ToBufferOp::create(
         b, loc, rowStridedBuffer(ctx, {mp, kp}, b.getI8Type()), x,
         /*read_only=*/true);
+    e.loadA = [&e, xBuf](OpBuilder &nb, Value mt, Value kt) -> Value {
+      return amx::TileLoadOp::create(
+          nb, e.loc, e.aTile, xBuf,
+          ValueRange{e.mulAdd(nb, mt, kTileRows, 0),
+                     e.mulAdd(nb, kt, kTileK, 0)});
+    };
 
-    auto outType = MemRefType::get({mp, np}, b.getI32Type());
-    e.outBuf = memref::AllocOp::create(b, loc, outType, ValueRange(),
-                                       b.getI64IntegerAttr(64));
-    e.emit(b);
-
-    Value result = bufferization::ToTensorOp::create(
-        b, loc, RankedTensorType::get({mp, np}, b.getI32Type()), e.outBuf,
-        /*restrict=*/true, /*writable=*/true);
+    Value result = emitKernel(b, e, packed, op.getBias(), weights->correction, n);
     if (mp != m || np != n)
       result = tensor::ExtractSliceOp::create(
-          b, loc, result, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
-          ArrayRef<OpFoldResult>{b.getIndexAttr(m), b.getIndexAttr(n)},
-          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+          b, loc, result, indexAttrs(b, {0, 0}), indexAttrs(b, {m, n}),
+          indexAttrs(b, {1, 1}));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -351,9 +391,159 @@ struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
   int64_t minRows;
 };
 
+/// A conv with groups = 1 as a GEMM whose rows are output pixels: an A tile
+/// is 16 consecutive output pixels of one output row, row r reading the 64
+/// bytes of its reduction run at `stride_w * C` bytes from row r - 1 of an
+/// input padded spatially (pad_value) and with the slack the last tiles
+/// read into; the K steps walk the runs (AmxConvReduction). Output pixels
+/// are padded to whole tiles along W only; the result buffer is
+/// [N * OH * OWp][Np], whose [N][OH][OW][F] corner is the op's result.
+struct IntConv2DToAmx : OpRewritePattern<IntConv2DOp> {
+  IntConv2DToAmx(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(IntConv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    auto xType = cast<RankedTensorType>(op.getX().getType());
+    auto wType = cast<RankedTensorType>(op.getW().getType());
+    auto rType = cast<RankedTensorType>(op.getResult().getType());
+    if (!xType.hasStaticShape() || !wType.hasStaticShape() ||
+        !rType.hasStaticShape() || op.getGroups() != 1 ||
+        isLargeSplat(op.getW()))
+      return failure();
+    int64_t batch = xType.getDimSize(0), h = xType.getDimSize(1),
+            wd = xType.getDimSize(2), c = xType.getDimSize(3);
+    int64_t kh = wType.getDimSize(0), kw = wType.getDimSize(1),
+            f = wType.getDimSize(3);
+    int64_t oh = rType.getDimSize(1), ow = rType.getDimSize(2);
+    if (batch == 0 || c == 0 || f == 0 || oh == 0 || ow == 0 ||
+        wType.getDimSize(2) != c)
+      return failure();
+    ArrayRef<int64_t> strides = op.getStrides(), dils = op.getDilations(),
+                      pad = op.getPadding();
+    std::optional<std::vector<int64_t>> codes =
+        x86vnni::getConstantInts(op.getW(), 8, op.getWUnsigned());
+    if (!codes)
+      return failure();
+    ArrayRef<int32_t> zw = op.getWeightZeroPoints();
+    int64_t kSize = kh * kw * c;
+    std::optional<WeightPlan> weights =
+        planWeights(*codes, zw, kSize, f,
+                    static_cast<int32_t>(op.getInputZeroPointAttr().getInt()));
+    if (!weights)
+      return failure();
+
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    OpBuilder &b = rewriter;
+    AmxConvReduction red = planAmxConvReduction(kh, kw, c, dils[1]);
+    int64_t owTiles = (ow + kTileRows - 1) / kTileRows;
+    int64_t owp = owTiles * kTileRows;
+    AmxEmitter e(loc, planAmxMatmul(batch * oh * owp, red.kTiles() * kTileK, f));
+    e.xZext = op.getXUnsigned();
+    e.wZext = weights->wZext;
+    const AmxPlan &plan = e.plan;
+
+    std::vector<int8_t> packed =
+        packAmxWeights(plan, [&](int64_t kIdx, int64_t col) -> int32_t {
+          int64_t kt = kIdx / kTileK;
+          int64_t run = kt / red.tilesPerRun;
+          int64_t byte = (kt % red.tilesPerRun) * kTileK + kIdx % kTileK;
+          std::optional<AmxConvReduction::Tap> t = red.tap(run, byte, kw, c);
+          if (!t)
+            return 0;
+          return int32_t((*codes)[((t->kh * kw + t->kw) * c + t->c) * f + col] -
+                         zw[zw.size() == 1 ? 0 : col]);
+        });
+
+    // The input padded with pad_value: the conv's own padding, W columns
+    // for the output pixels of the last tile past OW, and whole rows of
+    // slack for the bytes the last K tile of a run reads past it.
+    int64_t hp0 = h + pad[0] + pad[1], wp0 = wd + pad[2] + pad[3];
+    int64_t needW = (owp - 1) * strides[1] + (kw - 1) * dils[1] + 1;
+    int64_t wp = std::max(wp0, needW);
+    int64_t slackRows = (kTileK + wp * c - 1) / (wp * c);
+    int64_t hp = hp0 + slackRows;
+    auto paddedType =
+        RankedTensorType::get({batch, hp, wp, c}, b.getI8Type());
+    Value padValue = arith::ConstantOp::create(
+        b, loc, b.getI8IntegerAttr(static_cast<int8_t>(op.getPadValue())));
+    Value xp = tensor::PadOp::create(
+        b, loc, paddedType, op.getX(), indexAttrs(b, {0, pad[0], pad[2], 0}),
+        indexAttrs(b, {0, pad[1] + slackRows, pad[3] + wp - wp0, 0}), padValue,
+        /*nofold=*/false);
+    int64_t total = batch * hp * wp * c;
+    Value flat = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({total}, b.getI8Type()), xp,
+        ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
+    auto flatLayout = StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {1});
+    Value xBuf = bufferization::ToBufferOp::create(
+        b, loc, MemRefType::get({total}, b.getI8Type(), flatLayout), flat,
+        /*read_only=*/true);
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, xBuf);
+    Value base = meta.getOffset();
+    int64_t rowStride = strides[1] * c;
+    auto viewType = MemRefType::get(
+        {kTileRows, kTileK}, b.getI8Type(),
+        StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {rowStride, 1}));
+    e.loadA = [&e, &red, xBuf, base, viewType, owTiles, oh, hp, wp, c, kw,
+               rowStride, strides, dils](OpBuilder &nb, Value mt,
+                                         Value kt) -> Value {
+      Location l = e.loc;
+      auto divC = [&](Value v, int64_t d) {
+        return arith::DivUIOp::create(nb, l, v, e.idx(nb, d)).getResult();
+      };
+      auto remC = [&](Value v, int64_t d) {
+        return arith::RemUIOp::create(nb, l, v, e.idx(nb, d)).getResult();
+      };
+      Value line = divC(mt, owTiles), owt = remC(mt, owTiles);
+      Value img = divC(line, oh), row = remC(line, oh);
+      Value run = divC(kt, red.tilesPerRun), t = remC(kt, red.tilesPerRun);
+      Value tapH = red.runCoversRow ? run : divC(run, kw);
+      Value ih = arith::AddIOp::create(nb, l, e.mulAdd(nb, row, strides[0], 0),
+                                       e.mulAdd(nb, tapH, dils[0], 0));
+      Value iw = e.mulAdd(nb, owt, kTileRows * strides[1], 0);
+      if (!red.runCoversRow)
+        iw = arith::AddIOp::create(nb, l, iw,
+                                   e.mulAdd(nb, remC(run, kw), dils[1], 0));
+      // ((img * hp + ih) * wp + iw) * c + t * 64 bytes from the buffer's
+      // first element.
+      Value pixel = arith::AddIOp::create(
+          nb, l,
+          e.mulAdd(nb,
+                   arith::AddIOp::create(nb, l, e.mulAdd(nb, img, hp, 0), ih),
+                   wp, 0),
+          iw);
+      Value offset = arith::AddIOp::create(
+          nb, l,
+          arith::AddIOp::create(nb, l, base, e.mulAdd(nb, pixel, c, 0)),
+          e.mulAdd(nb, t, kTileK, 0));
+      Value view = memref::ReinterpretCastOp::create(
+          nb, l, viewType, xBuf, OpFoldResult(offset),
+          indexAttrs(nb, {kTileRows, kTileK}),
+          indexAttrs(nb, {rowStride, 1}));
+      return amx::TileLoadOp::create(nb, l, e.aTile, view,
+                                     ValueRange{e.idx(nb, 0), e.idx(nb, 0)});
+    };
+
+    Value result = emitKernel(b, e, packed, op.getBias(), weights->correction, f);
+    int64_t np = plan.paddedN();
+    result = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({batch, oh, owp, np}, b.getI32Type()),
+        result, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    if (owp != ow || np != f)
+      result = tensor::ExtractSliceOp::create(
+          b, loc, result, indexAttrs(b, {0, 0, 0, 0}),
+          indexAttrs(b, {batch, oh, ow, f}), indexAttrs(b, {1, 1, 1, 1}));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::qnt::populateQntToX86AmxPatterns(RewritePatternSet &patterns,
                                             int64_t minRows) {
   patterns.add<IntMatmulToAmx>(patterns.getContext(), minRows);
+  patterns.add<IntConv2DToAmx>(patterns.getContext());
 }

@@ -38,3 +38,23 @@ std::vector<int8_t> quantopt::x86amx::packAmxWeights(
           }
   return packed;
 }
+
+AmxConvReduction quantopt::x86amx::planAmxConvReduction(int64_t kh,
+                                                        int64_t kw, int64_t c,
+                                                        int64_t dilationW) {
+  AmxConvReduction r;
+  r.runCoversRow = dilationW == 1;
+  r.runs = r.runCoversRow ? kh : kh * kw;
+  r.runBytes = r.runCoversRow ? kw * c : c;
+  r.tilesPerRun = ceilDiv(r.runBytes, kTileK);
+  return r;
+}
+
+std::optional<AmxConvReduction::Tap>
+AmxConvReduction::tap(int64_t run, int64_t byte, int64_t kw, int64_t c) const {
+  if (byte >= runBytes)
+    return std::nullopt;
+  if (runCoversRow)
+    return Tap{run, byte / c, byte % c};
+  return Tap{run / kw, run % kw, byte};
+}

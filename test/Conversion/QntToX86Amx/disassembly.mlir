@@ -52,6 +52,18 @@ func.func @mm_u8_u8w(%x: tensor<40x200x!quant.uniform<u8:f32, 0.5:128>>) -> tens
   return %a : tensor<40x100x!quant.uniform<i32:f32, 0.125>>
 }
 
+// A 3x3 conv as an implicit GEMM on tiles.
+// CHECK-LABEL: <conv3x3_u8>:
+// CHECK-NOT: >:
+// CHECK: tdpbusd %tmm{{[0-7]}}, %tmm{{[0-7]}}, %tmm{{[0-7]}}
+func.func @conv3x3_u8(%x: tensor<1x9x9x16x!quant.uniform<u8:f32, 0.5:128>>) -> tensor<1x9x9x64x!quant.uniform<i32:f32, 0.125>> {
+  %w = qnt.constant dense<-2> : tensor<3x3x16x64xi8> -> tensor<3x3x16x64x!quant.uniform<i8:f32, 0.25>>
+  %b = qnt.constant dense<100> : tensor<64xi32> -> tensor<64x!quant.uniform<i32:f32, 0.125>>
+  %a = qnt.conv2d %x, %w, %b {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, groups = 1 : i64}
+       : tensor<1x9x9x16x!quant.uniform<u8:f32, 0.5:128>>, tensor<3x3x16x64x!quant.uniform<i8:f32, 0.25>>, tensor<64x!quant.uniform<i32:f32, 0.125>> -> tensor<1x9x9x64x!quant.uniform<i32:f32, 0.125>>
+  return %a : tensor<1x9x9x64x!quant.uniform<i32:f32, 0.125>>
+}
+
 // arch_prctl (158) with ARCH_REQ_XCOMP_PERM (0x1023) and XFEATURE_XTILEDATA
 // (18).
 // CHECK-LABEL: <__qnt_amx_request_tile_data>:

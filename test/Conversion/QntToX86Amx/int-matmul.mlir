@@ -14,10 +14,10 @@
 // CHECK-DAG: %[[BIAS:.*]] = arith.constant dense<"0xEFFFFFFFF0FFFFFF{{0+}}EFFFFFFFF0FFFFFF{{0+}}EFFFFFFFF0FFFFFF
 // CHECK-SAME: : tensor<16x16xi32>
 // CHECK-DAG: %[[W:.*]] = arith.constant dense<"0x0103050002040600{{0+}}"> : tensor<16x64xi8>
-// CHECK: %[[WB:.*]] = bufferization.to_buffer %[[W]] read_only : tensor<16x64xi8> to memref<16x64xi8, strided<[?, 1], offset: ?>>
-// CHECK: %[[BB:.*]] = bufferization.to_buffer %[[BIAS]] read_only
 // CHECK: %[[XP:.*]] = tensor.pad %[[X]] low[0, 0] high[14, 61]
 // CHECK: %[[XB:.*]] = bufferization.to_buffer %[[XP]] read_only : tensor<16x64xi8> to memref<16x64xi8, strided<[?, 1], offset: ?>>
+// CHECK: %[[WB:.*]] = bufferization.to_buffer %[[W]] read_only : tensor<16x64xi8> to memref<16x64xi8, strided<[?, 1], offset: ?>>
+// CHECK: %[[BB:.*]] = bufferization.to_buffer %[[BIAS]] read_only
 // CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x16xi32>
 // CHECK: %[[C:.*]] = amx.tile_load %[[BB]][%[[C0:.*]], %[[C0]]] : memref<16x16xi32, strided<[?, 1], offset: ?>> into !amx.tile<16x16xi32>
 // CHECK: %[[A:.*]] = amx.tile_load %[[XB]][%[[C0]], %[[C0]]] {{.*}} into !amx.tile<16x64xi8>
@@ -53,12 +53,12 @@ func.func @s8_x_s8_w(%x: tensor<2x3xi8>) -> tensor<2x2xi32> {
 // CHECK-LABEL: func.func @u8_x_u8_w
 // CHECK-SAME: (%[[X:.*]]: tensor<16x64xi8>, %[[BIAS:.*]]: tensor<3xi32>)
 // CHECK-DAG: %[[CORR:.*]] = arith.constant dense<[-25344, -25216, -25344, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<16xi32>
+// CHECK-NOT: tensor.pad %[[X]]
+// CHECK: %[[XB:.*]] = bufferization.to_buffer %[[X]] read_only : tensor<16x64xi8> to memref<16x64xi8, strided<[?, 1], offset: ?>>
 // CHECK: %[[BP:.*]] = tensor.pad %[[BIAS]] low[0] high[13]
 // CHECK: %[[BC:.*]] = arith.addi %[[BP]], %[[CORR]] : tensor<16xi32>
 // CHECK: %[[ROWS:.*]] = linalg.broadcast ins(%[[BC]] : tensor<16xi32>) outs(%{{.*}} : tensor<16x16xi32>) dimensions = [0]
 // CHECK: bufferization.to_buffer %[[ROWS]] read_only
-// CHECK-NOT: tensor.pad
-// CHECK: %[[XB:.*]] = bufferization.to_buffer %[[X]] read_only : tensor<16x64xi8> to memref<16x64xi8, strided<[?, 1], offset: ?>>
 // CHECK: amx.tile_load %[[XB]]
 // CHECK: amx.tile_muli %{{.*}} zext, %{{.*}} zext, %{{.*}} : !amx.tile<16x64xi8>, !amx.tile<16x64xi8>, !amx.tile<16x16xi32>
 // CHECK: tensor.extract_slice %{{.*}}[0, 0] [16, 3] [1, 1]

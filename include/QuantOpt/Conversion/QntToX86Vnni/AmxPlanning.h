@@ -12,6 +12,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace quantopt::x86amx {
@@ -60,6 +61,30 @@ AmxPlan planAmxMatmul(int64_t m, int64_t k, int64_t n, int64_t kChunk = 16);
 std::vector<int8_t>
 packAmxWeights(const AmxPlan &plan,
                llvm::function_ref<int32_t(int64_t kIdx, int64_t col)> weight);
+
+/// The reduction of a conv (KH x KW x C, groups = 1) as AMX K tiles over an
+/// NHWC input padded spatially: the bytes one output pixel reads form
+/// `runs` contiguous runs of `runBytes` bytes (per filter row: the KW * C
+/// bytes of KW adjacent pixels when the W dilation is 1; else per tap: C
+/// bytes), each cut into `tilesPerRun` K tiles of 64 bytes. The last tile
+/// of a run may read up to 63 bytes past it: the packed weights are 0 there.
+struct AmxConvReduction {
+  int64_t runs = 0;
+  int64_t runBytes = 0;
+  int64_t tilesPerRun = 0;
+  bool runCoversRow = false; ///< one run per filter row (W dilation 1)
+  int64_t kTiles() const { return runs * tilesPerRun; }
+  /// The filter position of byte `byte` (< 64 * tilesPerRun) of run `run`:
+  /// (kh, kw, c), or nullopt past the run.
+  struct Tap {
+    int64_t kh, kw, c;
+  };
+  std::optional<Tap> tap(int64_t run, int64_t byte, int64_t kw,
+                         int64_t c) const;
+};
+
+AmxConvReduction planAmxConvReduction(int64_t kh, int64_t kw, int64_t c,
+                                      int64_t dilationW);
 
 } // namespace quantopt::x86amx
 
