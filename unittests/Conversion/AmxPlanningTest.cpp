@@ -69,4 +69,37 @@ TEST(AmxPlanningTest, SecondTilesAndUnsignedBits) {
   EXPECT_EQ(nonzero, 1u);
 }
 
+// 3x3 over C = 64 with W dilation 1: one run of 3 * 64 = 192 bytes per
+// filter row, 3 K tiles each; byte 130 of run 2 is tap (2, 2), channel 2.
+TEST(AmxPlanningTest, ConvRunPerFilterRow) {
+  AmxConvReduction r = planAmxConvReduction(3, 3, 64, 1);
+  EXPECT_TRUE(r.runCoversRow);
+  EXPECT_EQ(r.runs, 3);
+  EXPECT_EQ(r.runBytes, 192);
+  EXPECT_EQ(r.tilesPerRun, 3);
+  EXPECT_EQ(r.kTiles(), 9);
+  auto t = r.tap(2, 130, 3, 64);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->kh, 2);
+  EXPECT_EQ(t->kw, 2);
+  EXPECT_EQ(t->c, 2);
+  EXPECT_FALSE(r.tap(0, 192, 3, 64)); // past the run: zero weights
+}
+
+// W dilation 2: the taps of a row are not adjacent, one run per tap of C
+// bytes; C = 3 leaves 61 zero bytes in each K tile.
+TEST(AmxPlanningTest, ConvRunPerTapWhenDilated) {
+  AmxConvReduction r = planAmxConvReduction(2, 3, 3, 2);
+  EXPECT_FALSE(r.runCoversRow);
+  EXPECT_EQ(r.runs, 6);
+  EXPECT_EQ(r.runBytes, 3);
+  EXPECT_EQ(r.tilesPerRun, 1);
+  auto t = r.tap(4, 1, 3, 3); // run 4 = tap (1, 1)
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->kh, 1);
+  EXPECT_EQ(t->kw, 1);
+  EXPECT_EQ(t->c, 1);
+  EXPECT_FALSE(r.tap(4, 3, 3, 3));
+}
+
 } // namespace

@@ -151,9 +151,11 @@ def QntToX86Amx : Pass<"qnt-x86-amx", "ModuleOp"> {
     without `llvm.target` is taken as the caller's claim that the target has
     AMX.
 
-    Rewrites `qnt.int_matmul` with static shapes, at least `min-rows` rows
-    and compile-time constant weights whose `w' = w - weight_zero_points[n]`
-    fit s8 or u8 into loops of upstream `amx` ops: `amx.tile_load`,
+    Rewrites `qnt.int_matmul` (at least `min-rows` rows) and
+    `qnt.int_conv2d` with `groups = 1` (an implicit GEMM whose rows are
+    output pixels), with static shapes and compile-time constant weights
+    whose `w' = w - weight_zero_points[n]` fit s8 or u8, into loops of
+    upstream `amx` ops: `amx.tile_load`,
     `amx.tile_muli` (s8 or u8 activations times s8 or u8 weights, chosen by
     the `zext` flags: no flip), `amx.tile_store`. The input zero point
     folds into the bias, `b[n] - input_zero_point * sum_k w'[k, n]`; the
@@ -166,7 +168,10 @@ def QntToX86Amx : Pass<"qnt-x86-amx", "ModuleOp"> {
     with 2 A and 2 B tiles per K step: all 8 tile registers. M, N and K
     remainders run on padded buffers (activations padded with 0 to whole
     16 x 64 tiles when needed, the i32 result written to a padded buffer
-    whose M x N corner is the result).
+    whose M x N corner is the result). A conv's A tile is 16 consecutive
+    output pixels of one output row, read from the input padded with
+    `pad_value` at a row stride of `stride_w * C` bytes; its K steps walk
+    the contiguous runs of bytes of each filter row (W dilation 1) or tap.
 
     `amx` ops take memrefs, so the kernel is built on buffers from the start:
     `bufferization.to_buffer read_only` of its tensor operands, a

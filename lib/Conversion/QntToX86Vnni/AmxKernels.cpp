@@ -1,12 +1,13 @@
-//===- AmxKernels.cpp - int8 matmuls on AMX-INT8 tiles --------------------===//
+//===- AmxKernels.cpp - int8 matmuls and convs on AMX-INT8 tiles ----------===//
 //
-// Rewrites `qnt.int_matmul` with constant weights into loops of upstream
-// `amx` ops. One `tdpb[su][su]d` multiplies a 16 x 64 byte A tile (16 rows
-// of activations, 64 reduction indices) by a 16 x 64 byte B tile (16 groups
-// of 4 reduction indices x 16 columns, 4 bytes per column: the VNNI layout)
-// into a 16 x 16 i32 C tile: 16384 MACs. The `zext` flags of
-// `amx.tile_muli` say which operand is unsigned, so u8 and s8 activations
-// meet s8 (or u8) weights directly: no flip, no 128 correction.
+// Rewrites `qnt.int_matmul` and `qnt.int_conv2d` (groups = 1, as an implicit
+// GEMM: IntConv2DToAmx) with constant weights into loops of upstream `amx`
+// ops. One `tdpb[su][su]d` multiplies a 16 x 64 byte A tile (16 rows of
+// activations, 64 reduction indices) by a 16 x 64 byte B tile (16 groups of 4
+// reduction indices x 16 columns, 4 bytes per column: the VNNI layout) into a
+// 16 x 16 i32 C tile: 16384 MACs. The `zext` flags of `amx.tile_muli` say
+// which operand is unsigned, so u8 and s8 activations meet s8 (or u8) weights
+// directly: no flip, no 128 correction.
 //
 // With w' = w - zw[n] (exact, at compile time; the op is left alone unless
 // every w' fits s8 or every w' fits u8):
@@ -177,8 +178,8 @@ struct AmxEmitter {
     }
     if (tail > 0) {
       SmallVector<Value> accs = loadAccs(b, mt, nt, rows, cols, false);
-      emitSteps(b, mt, nt, rows, cols,
-                idx(b, first + fullChunks * plan.kChunk), tail, accs);
+      emitSteps(b, mt, nt, rows, cols, idx(b, first + fullChunks * plan.kChunk),
+                tail, accs);
       storeAccs(b, mt, nt, rows, cols, accs);
     }
   }
@@ -236,7 +237,8 @@ std::optional<WeightPlan> planWeights(ArrayRef<int64_t> codes,
     plan.wZext = true;
   else
     return std::nullopt;
-  plan.correction = quantopt::x86vnni::columnCorrection(stats.columnSums, 0, zx);
+  plan.correction =
+      quantopt::x86vnni::columnCorrection(stats.columnSums, 0, zx);
   return plan;
 }
 
@@ -296,8 +298,8 @@ Value emitKernel(OpBuilder &b, AmxEmitter &e, ArrayRef<int8_t> packed,
   e.aTile = amx::TileType::get({kTileRows, kTileBytes}, b.getI8Type());
   e.cTile = amx::TileType::get({kTileRows, kTileN}, b.getI32Type());
 
-  auto packedType = RankedTensorType::get({plan.packedRows(), kTileBytes},
-                                          b.getI8Type());
+  auto packedType =
+      RankedTensorType::get({plan.packedRows(), kTileBytes}, b.getI8Type());
   Value wConst = arith::ConstantOp::create(
       b, loc, DenseIntElementsAttr::get(packedType, packed));
   e.wBuf = bufferization::ToBufferOp::create(
@@ -307,9 +309,9 @@ Value emitKernel(OpBuilder &b, AmxEmitter &e, ArrayRef<int8_t> packed,
   e.biasBuf = bufferization::ToBufferOp::create(
       b, loc, rowStridedBuffer(ctx, {kTileRows, np}, b.getI32Type()),
       buildBiasRows(b, loc, bias, correction, n, np), /*read_only=*/true);
-  e.outBuf = memref::AllocOp::create(
-      b, loc, MemRefType::get({mp, np}, b.getI32Type()), ValueRange(),
-      b.getI64IntegerAttr(64));
+  e.outBuf =
+      memref::AllocOp::create(b, loc, MemRefType::get({mp, np}, b.getI32Type()),
+                              ValueRange(), b.getI64IntegerAttr(64));
   e.emit(b);
   return bufferization::ToTensorOp::create(
       b, loc, RankedTensorType::get({mp, np}, b.getI32Type()), e.outBuf,
@@ -317,9 +319,8 @@ Value emitKernel(OpBuilder &b, AmxEmitter &e, ArrayRef<int8_t> packed,
 }
 
 SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
-  return llvm::map_to_vector(values, [&](int64_t v) -> OpFoldResult {
-    return b.getIndexAttr(v);
-  });
+  return llvm::map_to_vector(
+      values, [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); });
 }
 
 struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
@@ -333,7 +334,8 @@ struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
       return failure();
     int64_t m = xType.getDimSize(0), kSize = xType.getDimSize(1),
             n = wType.getDimSize(1);
-    if (m == 0 || kSize == 0 || n == 0 || m < minRows || isLargeSplat(op.getW()))
+    if (m == 0 || kSize == 0 || n == 0 || m < minRows ||
+        isLargeSplat(op.getW()))
       return failure();
     std::optional<std::vector<int64_t>> codes =
         x86vnni::getConstantInts(op.getW(), 8, op.getWUnsigned());
@@ -356,11 +358,10 @@ struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
     const AmxPlan &plan = e.plan;
     int64_t mp = plan.paddedM(), kp = plan.paddedK(), np = plan.paddedN();
 
-    std::vector<int8_t> packed =
-        packAmxWeights(plan, [&](int64_t kIdx, int64_t col) {
-          return int32_t((*codes)[kIdx * n + col] -
-                         zw[zw.size() == 1 ? 0 : col]);
-        });
+    std::vector<int8_t> packed = packAmxWeights(plan, [&](int64_t kIdx,
+                                                          int64_t col) {
+      return int32_t((*codes)[kIdx * n + col] - zw[zw.size() == 1 ? 0 : col]);
+    });
 
     // Activations, zero padded to whole tiles when they are not.
     Value x = op.getX();
@@ -373,13 +374,13 @@ struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
         b, loc, rowStridedBuffer(ctx, {mp, kp}, b.getI8Type()), x,
         /*read_only=*/true);
     e.loadA = [&e, xBuf](OpBuilder &nb, Value mt, Value kt) -> Value {
-      return amx::TileLoadOp::create(
-          nb, e.loc, e.aTile, xBuf,
-          ValueRange{e.mulAdd(nb, mt, kTileRows, 0),
-                     e.mulAdd(nb, kt, kTileK, 0)});
+      return amx::TileLoadOp::create(nb, e.loc, e.aTile, xBuf,
+                                     ValueRange{e.mulAdd(nb, mt, kTileRows, 0),
+                                                e.mulAdd(nb, kt, kTileK, 0)});
     };
 
-    Value result = emitKernel(b, e, packed, op.getBias(), weights->correction, n);
+    Value result =
+        emitKernel(b, e, packed, op.getBias(), weights->correction, n);
     if (mp != m || np != n)
       result = tensor::ExtractSliceOp::create(
           b, loc, result, indexAttrs(b, {0, 0}), indexAttrs(b, {m, n}),
@@ -439,7 +440,8 @@ struct IntConv2DToAmx : OpRewritePattern<IntConv2DOp> {
     AmxConvReduction red = planAmxConvReduction(kh, kw, c, dils[1]);
     int64_t owTiles = (ow + kTileRows - 1) / kTileRows;
     int64_t owp = owTiles * kTileRows;
-    AmxEmitter e(loc, planAmxMatmul(batch * oh * owp, red.kTiles() * kTileK, f));
+    AmxEmitter e(loc,
+                 planAmxMatmul(batch * oh * owp, red.kTiles() * kTileK, f));
     e.xZext = op.getXUnsigned();
     e.wZext = weights->wZext;
     const AmxPlan &plan = e.plan;
@@ -464,8 +466,7 @@ struct IntConv2DToAmx : OpRewritePattern<IntConv2DOp> {
     int64_t wp = std::max(wp0, needW);
     int64_t slackRows = (kTileK + wp * c - 1) / (wp * c);
     int64_t hp = hp0 + slackRows;
-    auto paddedType =
-        RankedTensorType::get({batch, hp, wp, c}, b.getI8Type());
+    auto paddedType = RankedTensorType::get({batch, hp, wp, c}, b.getI8Type());
     Value padValue = arith::ConstantOp::create(
         b, loc, b.getI8IntegerAttr(static_cast<int8_t>(op.getPadValue())));
     Value xp = tensor::PadOp::create(
@@ -487,8 +488,8 @@ struct IntConv2DToAmx : OpRewritePattern<IntConv2DOp> {
         {kTileRows, kTileK}, b.getI8Type(),
         StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {rowStride, 1}));
     e.loadA = [&e, &red, xBuf, base, viewType, owTiles, oh, hp, wp, c, kw,
-               rowStride, strides, dils](OpBuilder &nb, Value mt,
-                                         Value kt) -> Value {
+               rowStride, strides,
+               dils](OpBuilder &nb, Value mt, Value kt) -> Value {
       Location l = e.loc;
       auto divC = [&](Value v, int64_t d) {
         return arith::DivUIOp::create(nb, l, v, e.idx(nb, d)).getResult();
@@ -515,18 +516,17 @@ struct IntConv2DToAmx : OpRewritePattern<IntConv2DOp> {
                    wp, 0),
           iw);
       Value offset = arith::AddIOp::create(
-          nb, l,
-          arith::AddIOp::create(nb, l, base, e.mulAdd(nb, pixel, c, 0)),
+          nb, l, arith::AddIOp::create(nb, l, base, e.mulAdd(nb, pixel, c, 0)),
           e.mulAdd(nb, t, kTileK, 0));
       Value view = memref::ReinterpretCastOp::create(
           nb, l, viewType, xBuf, OpFoldResult(offset),
-          indexAttrs(nb, {kTileRows, kTileK}),
-          indexAttrs(nb, {rowStride, 1}));
+          indexAttrs(nb, {kTileRows, kTileK}), indexAttrs(nb, {rowStride, 1}));
       return amx::TileLoadOp::create(nb, l, e.aTile, view,
                                      ValueRange{e.idx(nb, 0), e.idx(nb, 0)});
     };
 
-    Value result = emitKernel(b, e, packed, op.getBias(), weights->correction, f);
+    Value result =
+        emitKernel(b, e, packed, op.getBias(), weights->correction, f);
     int64_t np = plan.paddedN();
     result = tensor::ExpandShapeOp::create(
         b, loc, RankedTensorType::get({batch, oh, owp, np}, b.getI32Type()),

@@ -37,8 +37,8 @@ void mlir::qnt::addAmxPermissionRequest(ModuleOp module) {
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto voidType = LLVM::LLVMVoidType::get(ctx);
   auto func = LLVM::LLVMFuncOp::create(
-      b, loc, kAmxPermissionFunction,
-      LLVM::LLVMFunctionType::get(voidType, {}), LLVM::Linkage::Internal);
+      b, loc, kAmxPermissionFunction, LLVM::LLVMFunctionType::get(voidType, {}),
+      LLVM::Linkage::Internal);
   OpBuilder body = OpBuilder::atBlockBegin(func.addEntryBlock(b));
   auto i64 = body.getI64Type();
   auto cst = [&](int64_t v) {

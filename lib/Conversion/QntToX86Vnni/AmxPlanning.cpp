@@ -39,8 +39,8 @@ std::vector<int8_t> quantopt::x86amx::packAmxWeights(
   return packed;
 }
 
-AmxConvReduction quantopt::x86amx::planAmxConvReduction(int64_t kh,
-                                                        int64_t kw, int64_t c,
+AmxConvReduction quantopt::x86amx::planAmxConvReduction(int64_t kh, int64_t kw,
+                                                        int64_t c,
                                                         int64_t dilationW) {
   AmxConvReduction r;
   r.runCoversRow = dilationW == 1;

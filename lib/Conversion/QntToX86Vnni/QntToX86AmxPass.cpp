@@ -34,11 +34,11 @@ bool targetHasAmx(ModuleOp module) {
       LLVM::LLVMDialect::getTargetAttrName());
   if (!target)
     return true;
-  quantopt::TargetInfo info{
-      target.getTriple().str(), target.getChip().str(),
-      target.getFeatures() ? target.getFeatures().getFeaturesString()
-                           : std::string(),
-      ""};
+  quantopt::TargetInfo info{target.getTriple().str(), target.getChip().str(),
+                            target.getFeatures()
+                                ? target.getFeatures().getFeaturesString()
+                                : std::string(),
+                            ""};
   return info.hasAmxInt8();
 }
 

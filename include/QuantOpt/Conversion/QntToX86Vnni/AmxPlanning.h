@@ -46,9 +46,7 @@ struct AmxPlan {
     return (nt * kTiles + kt) * kTileRows;
   }
   /// The activations can be tile-loaded in place: no M or K padding.
-  bool activationsInPlace() const {
-    return paddedM() == m && paddedK() == k;
-  }
+  bool activationsInPlace() const { return paddedM() == m && paddedK() == k; }
 };
 
 /// kChunk <= 0 is taken as 1.

@@ -16,10 +16,11 @@ class RewritePatternSet;
 
 namespace qnt {
 
-/// Rewrites `qnt.int_matmul` with static shapes, at least `minRows` rows and
-/// constant weights whose w - zw fit s8 or u8 into loops of `amx` tile ops
-/// on buffers. The caller checks that the target has AMX-INT8 and calls
-/// `addAmxPermissionRequest` on the module once kernels were emitted.
+/// Rewrites `qnt.int_matmul` (at least `minRows` rows) and `qnt.int_conv2d`
+/// (groups = 1) with static shapes and constant weights whose w - zw fit s8
+/// or u8 into loops of `amx` tile ops on buffers. The caller checks that the
+/// target has AMX-INT8 and calls `addAmxPermissionRequest` on the module once
+/// kernels were emitted.
 void populateQntToX86AmxPatterns(RewritePatternSet &patterns,
                                  int64_t minRows = 2);
 

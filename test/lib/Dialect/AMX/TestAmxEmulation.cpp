@@ -60,8 +60,8 @@ SmallVector<Value> memIndices(OpBuilder &b, Location loc, ValueRange indices,
   Value &last = idx.back();
   if (stride) {
     Value rowOffset = arith::MulIOp::create(b, loc, r, stride);
-    last = arith::AddIOp::create(
-        b, loc, last, arith::AddIOp::create(b, loc, rowOffset, c));
+    last = arith::AddIOp::create(b, loc, last,
+                                 arith::AddIOp::create(b, loc, rowOffset, c));
     return idx;
   }
   Value &row = idx[idx.size() - 2];
@@ -121,10 +121,9 @@ struct TileStoreToLoops : OpConversionPattern<amx::TileStoreOp> {
             [&](OpBuilder &b, Value r, Value c) {
               Value v = memref::LoadOp::create(b, loc, adaptor.getVal(),
                                                ValueRange{r, c});
-              memref::StoreOp::create(
-                  b, loc, v, adaptor.getBase(),
-                  memIndices(b, loc, adaptor.getIndices(), adaptor.getStride(),
-                             r, c));
+              memref::StoreOp::create(b, loc, v, adaptor.getBase(),
+                                      memIndices(b, loc, adaptor.getIndices(),
+                                                 adaptor.getStride(), r, c));
             });
     rewriter.eraseOp(op);
     return success();
@@ -169,30 +168,31 @@ struct TileMulIToLoops : OpConversionPattern<amx::TileMulIOp> {
             Value v = memref::LoadOp::create(nb, loc, acc, ValueRange{m[0], n});
             memref::StoreOp::create(nb, loc, v, dst, ValueRange{m[0], n});
           });
-          forTile(b, loc, dwordsK, dwordsN, [&](OpBuilder &nb, Value k,
-                                                Value n) {
-            Value c = memref::LoadOp::create(nb, loc, dst, ValueRange{m[0], n});
-            for (int64_t i = 0; i < 4; ++i) {
-              Value x = memref::LoadOp::create(
-                  nb, loc, src1,
-                  ValueRange{m[0], arith::AddIOp::create(
-                                       nb, loc,
-                                       arith::MulIOp::create(
-                                           nb, loc, k, cst(nb, loc, 4)),
-                                       cst(nb, loc, i))});
-              Value y = memref::LoadOp::create(
-                  nb, loc, src2,
-                  ValueRange{k, arith::AddIOp::create(
-                                    nb, loc,
-                                    arith::MulIOp::create(nb, loc, n,
-                                                          cst(nb, loc, 4)),
-                                    cst(nb, loc, i))});
-              Value product = arith::MulIOp::create(nb, loc, ext(nb, x, zext1),
-                                                    ext(nb, y, zext2));
-              c = arith::AddIOp::create(nb, loc, c, product);
-            }
-            memref::StoreOp::create(nb, loc, c, dst, ValueRange{m[0], n});
-          });
+          forTile(
+              b, loc, dwordsK, dwordsN, [&](OpBuilder &nb, Value k, Value n) {
+                Value c =
+                    memref::LoadOp::create(nb, loc, dst, ValueRange{m[0], n});
+                for (int64_t i = 0; i < 4; ++i) {
+                  Value x = memref::LoadOp::create(
+                      nb, loc, src1,
+                      ValueRange{m[0], arith::AddIOp::create(
+                                           nb, loc,
+                                           arith::MulIOp::create(
+                                               nb, loc, k, cst(nb, loc, 4)),
+                                           cst(nb, loc, i))});
+                  Value y = memref::LoadOp::create(
+                      nb, loc, src2,
+                      ValueRange{k, arith::AddIOp::create(
+                                        nb, loc,
+                                        arith::MulIOp::create(nb, loc, n,
+                                                              cst(nb, loc, 4)),
+                                        cst(nb, loc, i))});
+                  Value product = arith::MulIOp::create(
+                      nb, loc, ext(nb, x, zext1), ext(nb, y, zext2));
+                  c = arith::AddIOp::create(nb, loc, c, product);
+                }
+                memref::StoreOp::create(nb, loc, c, dst, ValueRange{m[0], n});
+              });
         });
     rewriter.replaceOp(op, dst);
     return success();
@@ -209,8 +209,8 @@ struct TestAmxEmulationPass
            "following the Intel SDM definitions";
   }
   void getDependentDialects(DialectRegistry &registry) const final {
-    registry.insert<arith::ArithDialect, memref::MemRefDialect,
-                    scf::SCFDialect>();
+    registry
+        .insert<arith::ArithDialect, memref::MemRefDialect, scf::SCFDialect>();
   }
 
   void runOnOperation() final {
