@@ -196,9 +196,11 @@ def QntToX86Amx : Pass<"qnt-x86-amx", "ModuleOp"> {
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def TosaToQnt : Pass<"tosa-to-qnt", "func::FuncOp"> {

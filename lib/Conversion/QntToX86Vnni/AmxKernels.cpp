@@ -35,6 +35,7 @@
 
 #include "QuantOpt/Conversion/QntToX86Vnni/QntToX86Amx.h"
 
+#include "../QntToLinalg/FixedPointBuilder.h"
 #include "KernelEmitter.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/AmxPlanning.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
@@ -47,6 +48,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -73,6 +75,144 @@ MemRefType rowStridedBuffer(MLIRContext *ctx, ArrayRef<int64_t> shape,
   return MemRefType::get(shape, element, layout);
 }
 
+/// A per-column parameter of the fused requantization: one value for every
+/// column (`splat`), or a tensor<Np x T> table.
+struct ColumnParam {
+  Value table;
+  TypedAttr splat;
+};
+
+/// The `qnt.int_requantize` fused into the kernel: after a block's last K
+/// chunk has stored its C tiles, each row of 16 i32 is read back (hot in
+/// L1), requantized by FixedPointBuilder on vectors (the code of
+/// qnt-to-linalg, so the same bits) and stored as narrow codes.
+struct AmxEpilogue {
+  IntRequantizeOp op;
+  quantopt::ref::RoundingMode mode = quantopt::ref::RoundingMode::Double;
+  Type storage; ///< element type of the codes
+  bool exactF32Bounds = true;
+  ColumnParam zpIn, multiplier, shift, floatMultiplier, zpOut;
+
+  Value read(OpBuilder &b, Location loc, const ColumnParam &p,
+             Value col) const {
+    if (p.table) {
+      auto type = cast<ShapedType>(p.table.getType());
+      return vector::TransferReadOp::create(
+          b, loc, VectorType::get({kTileN}, type.getElementType()), p.table,
+          ValueRange{col}, std::nullopt, ArrayRef<bool>{true});
+    }
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(VectorType::get({kTileN}, p.splat.getType()),
+                               p.splat));
+  }
+
+  /// The codes of 16 accumulators of columns [col, col + 16).
+  Value apply(OpBuilder &b, Location loc, Value acc, Value col) const {
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    auto vec = [&](Type t) { return VectorType::get({kTileN}, t); };
+    // The builder keeps the shape by reference.
+    static constexpr int64_t kShape[] = {kTileN};
+    FixedPointBuilder fp(b, loc, kShape);
+    Value result = acc;
+    if (zpIn.table || !cast<IntegerAttr>(zpIn.splat).getValue().isZero()) {
+      // acc - z_in saturates, as in the generic lowering.
+      Value z = read(b, loc, zpIn, col);
+      result = fp.saturateToInt32(arith::SubIOp::create(
+          b, loc, arith::ExtSIOp::create(b, loc, vec(i64), result),
+          arith::ExtSIOp::create(b, loc, vec(i64), z)));
+    }
+    RescaleOperands rescale;
+    if (mode == quantopt::ref::RoundingMode::Float) {
+      rescale.floatMultiplier = read(b, loc, floatMultiplier, col);
+    } else {
+      rescale.multiplier = read(b, loc, multiplier, col);
+      rescale.rightShift = read(b, loc, shift, col);
+    }
+    IntRequantizeOp requant = op;
+    result = fp.applyRescale(
+        mode, rescale, result, read(b, loc, zpOut, col),
+        fp.i32Const(static_cast<int32_t>(requant.getMin())),
+        fp.i32Const(static_cast<int32_t>(requant.getMax())), exactF32Bounds);
+    if (storage != i32)
+      result = arith::TruncIOp::create(b, loc, vec(storage), result);
+    return result;
+  }
+};
+
+/// Whether `op` can be fused after a contraction whose `channels` output
+/// channels are its last dimension (`axis`).
+std::optional<AmxEpilogue> planEpilogue(IntRequantizeOp op, int64_t channels,
+                                        int64_t axis) {
+  auto inType = cast<RankedTensorType>(op.getInput().getType());
+  auto outType = cast<RankedTensorType>(op.getOutput().getType());
+  if (!inType.getElementType().isInteger(32) ||
+      outType.getElementTypeBitWidth() > 32)
+    return std::nullopt;
+  auto fits = [&](size_t size) {
+    return size == 1 || int64_t(size) == channels;
+  };
+  bool perChannel =
+      op.getInputZeroPoints().size() > 1 || op.getMultipliers().size() > 1 ||
+      op.getShifts().size() > 1 || op.getFloatMultipliers().size() > 1 ||
+      op.getOutputZeroPoints().size() > 1;
+  if (perChannel && static_cast<int64_t>(op.getAxis()) != axis)
+    return std::nullopt;
+  AmxEpilogue e;
+  e.op = op;
+  e.mode = toReferenceRounding(op.getRounding());
+  if (!fits(op.getInputZeroPoints().size()) ||
+      !fits(op.getOutputZeroPoints().size()))
+    return std::nullopt;
+  if (e.mode == quantopt::ref::RoundingMode::Float
+          ? !fits(op.getFloatMultipliers().size())
+          : !fits(op.getMultipliers().size()) || !fits(op.getShifts().size()))
+    return std::nullopt;
+  e.storage = outType.getElementType();
+  e.exactF32Bounds = FixedPointBuilder::boundsExactInF32(
+      static_cast<int32_t>(op.getMin()), static_cast<int32_t>(op.getMax()),
+      op.getOutputZeroPoints());
+  return e;
+}
+
+/// An attribute array (one entry or one per channel) as a ColumnParam.
+template <typename T>
+ColumnParam makeParam(OpBuilder &b, Location loc, ArrayRef<T> values,
+                      int64_t paddedChannels) {
+  auto attr = [&](T v) -> TypedAttr {
+    if constexpr (std::is_same_v<T, float>)
+      return b.getF32FloatAttr(v);
+    else
+      return b.getI32IntegerAttr(v);
+  };
+  ColumnParam p;
+  if (values.size() == 1) {
+    p.splat = attr(values[0]);
+    return p;
+  }
+  SmallVector<T> padded(values);
+  padded.resize(paddedChannels, T(0));
+  Type elt = attr(T(0)).getType();
+  p.table = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({paddedChannels}, elt),
+                             ArrayRef<T>(padded)));
+  return p;
+}
+
+/// The tables of `e` (columns padded to `np`).
+void materializeParams(OpBuilder &b, Location loc, AmxEpilogue &e, int64_t np) {
+  IntRequantizeOp op = e.op;
+  e.zpIn = makeParam(b, loc, op.getInputZeroPoints(), np);
+  e.zpOut = makeParam(b, loc, op.getOutputZeroPoints(), np);
+  if (e.mode == quantopt::ref::RoundingMode::Float) {
+    e.floatMultiplier = makeParam(b, loc, op.getFloatMultipliers(), np);
+  } else {
+    e.multiplier = makeParam(b, loc, op.getMultipliers(), np);
+    e.shift = makeParam(b, loc, op.getShifts(), np);
+  }
+}
+
 /// Builds the loops of one planned matmul around the tile ops.
 struct AmxEmitter {
   AmxEmitter(Location loc, const AmxPlan &plan) : loc(loc), plan(plan) {}
@@ -85,6 +225,9 @@ struct AmxEmitter {
   Value wBuf;    ///< [packedRows][64] i8 packed weights
   Value biasBuf; ///< [16][Np] i32: the starting row of every C tile, 16 times
   Value outBuf;  ///< [Mp][Np] i32 result
+  /// With a fused requantization: the codes, [Mp][Np] of its storage type.
+  const AmxEpilogue *epilogue = nullptr;
+  Value codesBuf;
   amx::TileType aTile, cTile;
 
   Value idx(OpBuilder &b, int64_t v) const {
@@ -182,6 +325,28 @@ struct AmxEmitter {
                 tail, accs);
       storeAccs(b, mt, nt, rows, cols, accs);
     }
+    if (epilogue)
+      emitEpilogue(b, mt, nt, rows, cols);
+  }
+
+  /// Requantizes the block just stored: every row, 16 columns at a time.
+  void emitEpilogue(OpBuilder &b, Value mt, Value nt, int64_t rows,
+                    int64_t cols) const {
+    Value row0 = mulAdd(b, mt, kTileRows, 0);
+    scf::ForOp::create(
+        b, loc, idx(b, 0), idx(b, rows * kTileRows), idx(b, 1), ValueRange(),
+        [&](OpBuilder &nb, Location, Value r, ValueRange) {
+          Value row = arith::AddIOp::create(nb, loc, row0, r);
+          for (int64_t j = 0; j < cols; ++j) {
+            Value col = mulAdd(nb, nt, kTileN, j * kTileN);
+            Value acc = vector::LoadOp::create(
+                nb, loc, VectorType::get({kTileN}, nb.getI32Type()), outBuf,
+                ValueRange{row, col});
+            vector::StoreOp::create(nb, loc, epilogue->apply(nb, loc, acc, col),
+                                    codesBuf, ValueRange{row, col});
+          }
+          scf::YieldOp::create(nb, loc);
+        });
   }
 
   /// Every block of `rows` tile rows from tile row `mt`: pairs of tile
@@ -312,10 +477,18 @@ Value emitKernel(OpBuilder &b, AmxEmitter &e, ArrayRef<int8_t> packed,
   e.outBuf =
       memref::AllocOp::create(b, loc, MemRefType::get({mp, np}, b.getI32Type()),
                               ValueRange(), b.getI64IntegerAttr(64));
+  Value result = e.outBuf;
+  if (e.epilogue) {
+    e.codesBuf = memref::AllocOp::create(
+        b, loc, MemRefType::get({mp, np}, e.epilogue->storage), ValueRange(),
+        b.getI64IntegerAttr(64));
+    result = e.codesBuf;
+  }
   e.emit(b);
+  auto type = cast<MemRefType>(result.getType());
   return bufferization::ToTensorOp::create(
-      b, loc, RankedTensorType::get({mp, np}, b.getI32Type()), e.outBuf,
-      /*restrict=*/true, /*writable=*/true);
+      b, loc, RankedTensorType::get(type.getShape(), type.getElementType()),
+      result, /*restrict=*/true, /*writable=*/true);
 }
 
 SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
@@ -323,12 +496,12 @@ SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
       values, [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); });
 }
 
-struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
-  IntMatmulToAmx(MLIRContext *ctx, int64_t minRows)
-      : OpRewritePattern(ctx, /*benefit=*/2), minRows(minRows) {}
-
-  LogicalResult matchAndRewrite(IntMatmulOp op,
-                                PatternRewriter &rewriter) const override {
+/// Rewrites `op` (and `requant`, its only user, when given) into the AMX
+/// kernel; with `checkOnly`, only says whether it would.
+LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
+                            IntRequantizeOp requant, int64_t minRows,
+                            bool checkOnly) {
+  {
     RankedTensorType xType = op.getX().getType(), wType = op.getW().getType();
     if (!xType.hasStaticShape() || !wType.hasStaticShape())
       return failure();
@@ -347,10 +520,19 @@ struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
                     static_cast<int32_t>(op.getInputZeroPointAttr().getInt()));
     if (!weights)
       return failure();
+    std::optional<AmxEpilogue> epilogue;
+    if (requant) {
+      epilogue = planEpilogue(requant, n, 1);
+      if (!epilogue)
+        return failure();
+    }
+    if (checkOnly)
+      return success();
 
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
-    rewriter.setInsertionPoint(op);
+    rewriter.setInsertionPoint(requant ? requant.getOperation()
+                                       : op.getOperation());
     OpBuilder &b = rewriter;
     AmxEmitter e(loc, planAmxMatmul(m, kSize, n));
     e.xZext = op.getXUnsigned();
@@ -379,18 +561,25 @@ struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
                                                 e.mulAdd(nb, kt, kTileK, 0)});
     };
 
+    if (epilogue) {
+      materializeParams(b, loc, *epilogue, plan.paddedN());
+      e.epilogue = &*epilogue;
+    }
     Value result =
         emitKernel(b, e, packed, op.getBias(), weights->correction, n);
     if (mp != m || np != n)
       result = tensor::ExtractSliceOp::create(
           b, loc, result, indexAttrs(b, {0, 0}), indexAttrs(b, {m, n}),
           indexAttrs(b, {1, 1}));
-    rewriter.replaceOp(op, result);
+    if (requant) {
+      rewriter.replaceOp(requant, result);
+      rewriter.eraseOp(op);
+    } else {
+      rewriter.replaceOp(op, result);
+    }
     return success();
   }
-
-  int64_t minRows;
-};
+}
 
 /// A conv with groups = 1 as a GEMM whose rows are output pixels: an A tile
 /// is 16 consecutive output pixels of one output row, row r reading the 64
@@ -399,11 +588,9 @@ struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
 /// read into; the K steps walk the runs (AmxConvReduction). Output pixels
 /// are padded to whole tiles along W only; the result buffer is
 /// [N * OH * OWp][Np], whose [N][OH][OW][F] corner is the op's result.
-struct IntConv2DToAmx : OpRewritePattern<IntConv2DOp> {
-  IntConv2DToAmx(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
-
-  LogicalResult matchAndRewrite(IntConv2DOp op,
-                                PatternRewriter &rewriter) const override {
+LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
+                          IntRequantizeOp requant, bool checkOnly) {
+  {
     auto xType = cast<RankedTensorType>(op.getX().getType());
     auto wType = cast<RankedTensorType>(op.getW().getType());
     auto rType = cast<RankedTensorType>(op.getResult().getType());
@@ -432,10 +619,19 @@ struct IntConv2DToAmx : OpRewritePattern<IntConv2DOp> {
                     static_cast<int32_t>(op.getInputZeroPointAttr().getInt()));
     if (!weights)
       return failure();
+    std::optional<AmxEpilogue> epilogue;
+    if (requant) {
+      epilogue = planEpilogue(requant, f, 3);
+      if (!epilogue)
+        return failure();
+    }
+    if (checkOnly)
+      return success();
 
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
-    rewriter.setInsertionPoint(op);
+    rewriter.setInsertionPoint(requant ? requant.getOperation()
+                                       : op.getOperation());
     OpBuilder &b = rewriter;
     AmxConvReduction red = planAmxConvReduction(kh, kw, c, dils[1]);
     int64_t owTiles = (ow + kTileRows - 1) / kTileRows;
@@ -525,25 +721,95 @@ struct IntConv2DToAmx : OpRewritePattern<IntConv2DOp> {
                                      ValueRange{e.idx(nb, 0), e.idx(nb, 0)});
     };
 
+    if (epilogue) {
+      materializeParams(b, loc, *epilogue, plan.paddedN());
+      e.epilogue = &*epilogue;
+    }
     Value result =
         emitKernel(b, e, packed, op.getBias(), weights->correction, f);
     int64_t np = plan.paddedN();
     result = tensor::ExpandShapeOp::create(
-        b, loc, RankedTensorType::get({batch, oh, owp, np}, b.getI32Type()),
+        b, loc,
+        RankedTensorType::get(
+            {batch, oh, owp, np},
+            cast<RankedTensorType>(result.getType()).getElementType()),
         result, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
     if (owp != ow || np != f)
       result = tensor::ExtractSliceOp::create(
           b, loc, result, indexAttrs(b, {0, 0, 0, 0}),
           indexAttrs(b, {batch, oh, ow, f}), indexAttrs(b, {1, 1, 1, 1}));
-    rewriter.replaceOp(op, result);
+    if (requant) {
+      rewriter.replaceOp(requant, result);
+      rewriter.eraseOp(op);
+    } else {
+      rewriter.replaceOp(op, result);
+    }
     return success();
   }
+}
+
+/// The single int_requantize consuming `op`, when the two can be fused.
+IntRequantizeOp fusableRequantize(Operation *op, int64_t minRows,
+                                  PatternRewriter &rewriter) {
+  if (!op->hasOneUse())
+    return {};
+  auto requant = dyn_cast<IntRequantizeOp>(*op->getUsers().begin());
+  if (!requant)
+    return {};
+  LogicalResult ok = failure();
+  if (auto mm = dyn_cast<IntMatmulOp>(op))
+    ok = rewriteMatmul(rewriter, mm, requant, minRows, /*checkOnly=*/true);
+  else if (auto conv = dyn_cast<IntConv2DOp>(op))
+    ok = rewriteConv(rewriter, conv, requant, /*checkOnly=*/true);
+  return succeeded(ok) ? requant : IntRequantizeOp();
+}
+
+struct IntMatmulToAmx : OpRewritePattern<IntMatmulOp> {
+  IntMatmulToAmx(MLIRContext *ctx, int64_t minRows)
+      : OpRewritePattern(ctx, /*benefit=*/2), minRows(minRows) {}
+  LogicalResult matchAndRewrite(IntMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    // Left for RequantizeToAmx, which fuses the two; a matmul it has
+    // already replaced has no use left.
+    if (op->use_empty() || fusableRequantize(op, minRows, rewriter))
+      return failure();
+    return rewriteMatmul(rewriter, op, {}, minRows, /*checkOnly=*/false);
+  }
+  int64_t minRows;
+};
+
+struct IntConv2DToAmx : OpRewritePattern<IntConv2DOp> {
+  IntConv2DToAmx(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(IntConv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op->use_empty() || fusableRequantize(op, 0, rewriter))
+      return failure();
+    return rewriteConv(rewriter, op, {}, /*checkOnly=*/false);
+  }
+};
+
+/// A requantization of an AMX contraction's accumulators, fused into the
+/// kernel's epilogue.
+struct RequantizeToAmx : OpRewritePattern<IntRequantizeOp> {
+  RequantizeToAmx(MLIRContext *ctx, int64_t minRows)
+      : OpRewritePattern(ctx, /*benefit=*/2), minRows(minRows) {}
+  LogicalResult matchAndRewrite(IntRequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *producer = op.getInput().getDefiningOp();
+    if (!producer || fusableRequantize(producer, minRows, rewriter) != op)
+      return failure();
+    if (auto mm = dyn_cast<IntMatmulOp>(producer))
+      return rewriteMatmul(rewriter, mm, op, minRows, /*checkOnly=*/false);
+    return rewriteConv(rewriter, cast<IntConv2DOp>(producer), op,
+                       /*checkOnly=*/false);
+  }
+  int64_t minRows;
 };
 
 } // namespace
 
 void mlir::qnt::populateQntToX86AmxPatterns(RewritePatternSet &patterns,
                                             int64_t minRows) {
-  patterns.add<IntMatmulToAmx>(patterns.getContext(), minRows);
+  patterns.add<IntMatmulToAmx, RequantizeToAmx>(patterns.getContext(), minRows);
   patterns.add<IntConv2DToAmx>(patterns.getContext());
 }

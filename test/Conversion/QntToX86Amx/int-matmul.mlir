@@ -189,3 +189,50 @@ func.func @dynamic(%x: tensor<?x8xi8>) -> tensor<?x4xi32> {
        : tensor<?x8xi8>, tensor<8x4xi8>, tensor<4xi32> -> tensor<?x4xi32>
   return %a : tensor<?x4xi32>
 }
+
+// -----
+
+// A requantize that is the matmul's only user is fused into the kernel's
+// epilogue: after the block's C tile is stored, each row of 16 i32 is
+// read back, rescaled (FixedPointBuilder on vectors) and stored as codes
+// into a [16][16] i8 buffer, of which [2][3] is the result. The int32
+// accumulator never leaves the kernel.
+// CHECK-LABEL: func.func @fused
+// CHECK: %[[ACC:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x16xi32>
+// CHECK: %[[CODES:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x16xi8>
+// CHECK: amx.tile_muli
+// CHECK: amx.tile_store %[[ACC]]
+// CHECK: scf.for %[[R:.*]] = %c0 to %c16 step %c1 {
+// CHECK:   %[[V:.*]] = vector.load %[[ACC]][%[[R]], %c0] : memref<16x16xi32>, vector<16xi32>
+// CHECK:   arith.trunci %{{.*}} to vector<16xi8>
+// CHECK:   vector.store %{{.*}}, %[[CODES]][%[[R]], %c0] : memref<16x16xi8>, vector<16xi8>
+// CHECK: %[[T:.*]] = bufferization.to_tensor %[[CODES]] restrict writable : memref<16x16xi8> to tensor<16x16xi8>
+// CHECK: %[[RES:.*]] = tensor.extract_slice %[[T]][0, 0] [2, 3] [1, 1]
+// CHECK-NOT: qnt.int_requantize
+// CHECK: return %[[RES]] : tensor<2x3xi8>
+func.func @fused(%x: tensor<2x8xi8>) -> tensor<2x3xi8> {
+  %w = arith.constant dense<3> : tensor<8x3xi8>
+  %b = arith.constant dense<0> : tensor<3xi32>
+  %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>}
+       : tensor<2x8xi8>, tensor<8x3xi8>, tensor<3xi32> -> tensor<2x3xi32>
+  %y = qnt.int_requantize %a {float_multipliers = array<f32: 6.250000e-02>, input_zero_points = array<i32: 0>, max = 127 : i32, min = -128 : i32, multipliers = array<i32: 1073741824>, output_zero_points = array<i32: -3>, rounding = "double", shifts = array<i32: 3>}
+       : tensor<2x3xi32> -> tensor<2x3xi8>
+  return %y : tensor<2x3xi8>
+}
+
+// -----
+
+// Not fused when the accumulator has another user: the requantize stays.
+// CHECK-LABEL: func.func @two_users
+// CHECK: amx.tile_muli
+// CHECK-NOT: vector.store
+// CHECK: qnt.int_requantize
+func.func @two_users(%x: tensor<2x8xi8>) -> (tensor<2x3xi8>, tensor<2x3xi32>) {
+  %w = arith.constant dense<3> : tensor<8x3xi8>
+  %b = arith.constant dense<0> : tensor<3xi32>
+  %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>}
+       : tensor<2x8xi8>, tensor<8x3xi8>, tensor<3xi32> -> tensor<2x3xi32>
+  %y = qnt.int_requantize %a {float_multipliers = array<f32: 6.250000e-02>, input_zero_points = array<i32: 0>, max = 127 : i32, min = -128 : i32, multipliers = array<i32: 1073741824>, output_zero_points = array<i32: -3>, rounding = "double", shifts = array<i32: 3>}
+       : tensor<2x3xi32> -> tensor<2x3xi8>
+  return %y, %a : tensor<2x3xi8>, tensor<2x3xi32>
+}
