@@ -172,6 +172,10 @@ def QntToX86Amx : Pass<"qnt-x86-amx", "ModuleOp"> {
     output pixels of one output row, read from the input padded with
     `pad_value` at a row stride of `stride_w * C` bytes; its K steps walk
     the contiguous runs of bytes of each filter row (W dilation 1) or tap.
+    A `qnt.int_requantize` that is the contraction's only user (per tensor
+    or per output channel) is fused into the epilogue: each block's i32
+    rows are requantized on vectors right after the block's last K step,
+    and the kernel stores the narrow codes.
 
     `amx` ops take memrefs, so the kernel is built on buffers from the start:
     `bufferization.to_buffer read_only` of its tensor operands, a
