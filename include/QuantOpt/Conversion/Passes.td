@@ -172,6 +172,10 @@ def QntToX86Amx : Pass<"qnt-x86-amx", "ModuleOp"> {
     output pixels of one output row, read from the input padded with
     `pad_value` at a row stride of `stride_w * C` bytes; its K steps walk
     the contiguous runs of bytes of each filter row (W dilation 1) or tap.
+    Matmul weights that are not constants (and have no zero point left)
+    are packed into the same B-tile layout at run time (pad, expand,
+    `linalg.transpose`, collapse), their column sums reduced at run time
+    for the input zero point's correction.
     A `qnt.int_requantize` that is the contraction's only user (per tensor
     or per output channel) is fused into the epilogue: each block's i32
     rows are requantized on vectors right after the block's last K step,

@@ -452,28 +452,23 @@ Value buildBiasRows(OpBuilder &b, Location loc, Value bias,
       .getResult()[0];
 }
 
-/// Sets up the emitter's weights, bias rows and result buffer, emits the
-/// loops and returns the [Mp][Np] result as a tensor.
-Value emitKernel(OpBuilder &b, AmxEmitter &e, ArrayRef<int8_t> packed,
-                 Value bias, ArrayRef<int64_t> correction, int64_t n) {
+/// Sets up the emitter's weights ([packedRows][64] i8 tensor), bias rows
+/// ([16][Np] i32 tensor) and result buffer, emits the loops and returns the
+/// [Mp][Np] result (i32, or the codes of a fused requantization).
+Value emitKernel(OpBuilder &b, AmxEmitter &e, Value packed, Value biasRows) {
   MLIRContext *ctx = b.getContext();
   Location loc = e.loc;
   const AmxPlan &plan = e.plan;
   int64_t mp = plan.paddedM(), np = plan.paddedN();
   e.aTile = amx::TileType::get({kTileRows, kTileBytes}, b.getI8Type());
   e.cTile = amx::TileType::get({kTileRows, kTileN}, b.getI32Type());
-
-  auto packedType =
-      RankedTensorType::get({plan.packedRows(), kTileBytes}, b.getI8Type());
-  Value wConst = arith::ConstantOp::create(
-      b, loc, DenseIntElementsAttr::get(packedType, packed));
   e.wBuf = bufferization::ToBufferOp::create(
       b, loc,
       rowStridedBuffer(ctx, {plan.packedRows(), kTileBytes}, b.getI8Type()),
-      wConst, /*read_only=*/true);
+      packed, /*read_only=*/true);
   e.biasBuf = bufferization::ToBufferOp::create(
-      b, loc, rowStridedBuffer(ctx, {kTileRows, np}, b.getI32Type()),
-      buildBiasRows(b, loc, bias, correction, n, np), /*read_only=*/true);
+      b, loc, rowStridedBuffer(ctx, {kTileRows, np}, b.getI32Type()), biasRows,
+      /*read_only=*/true);
   e.outBuf =
       memref::AllocOp::create(b, loc, MemRefType::get({mp, np}, b.getI32Type()),
                               ValueRange(), b.getI64IntegerAttr(64));
@@ -491,9 +486,87 @@ Value emitKernel(OpBuilder &b, AmxEmitter &e, ArrayRef<int8_t> packed,
       result, /*restrict=*/true, /*writable=*/true);
 }
 
+Value packedConstant(OpBuilder &b, Location loc, const AmxPlan &plan,
+                     ArrayRef<int8_t> packed) {
+  auto type =
+      RankedTensorType::get({plan.packedRows(), kTileBytes}, b.getI8Type());
+  return arith::ConstantOp::create(b, loc,
+                                   DenseIntElementsAttr::get(type, packed));
+}
+
 SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
   return llvm::map_to_vector(
       values, [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); });
+}
+
+/// Run-time weights (K x N, no zero point) packed into B tiles by tensor
+/// ops: zero padded to [Kp][Np], viewed as [KT][16][4][NT][16] (k = 64 kt +
+/// 4 r + q, n = 16 nt + c), transposed to [NT][KT][16][16][4] and flattened
+/// to [NT * KT * 16][64]: the layout packAmxWeights gives constants.
+Value packRuntimeWeights(OpBuilder &b, Location loc, const AmxPlan &plan,
+                         Value w) {
+  Type i8 = b.getI8Type();
+  int64_t kp = plan.paddedK(), np = plan.paddedN();
+  if (kp != plan.k || np != plan.n)
+    w = tensor::createPadHighOp(
+        RankedTensorType::get({kp, np}, i8), w,
+        arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0)),
+        /*nofold=*/false, loc, b);
+  Value split = tensor::ExpandShapeOp::create(
+      b, loc,
+      RankedTensorType::get({plan.kTiles, kTileRows, 4, plan.nTiles, kTileN},
+                            i8),
+      w, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
+  Value init = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{plan.nTiles, plan.kTiles, kTileRows, kTileN, 4},
+      i8);
+  Value tiles = linalg::TransposeOp::create(b, loc, split, init,
+                                            ArrayRef<int64_t>{3, 0, 1, 4, 2})
+                    .getResult()[0];
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({plan.packedRows(), kTileBytes}, i8), tiles,
+      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
+}
+
+/// The bias rows for run-time weights: b[n] - zx * sum_k w[k, n] (i32
+/// wrap-around), the column sums computed at run time.
+Value runtimeBiasRows(OpBuilder &b, Location loc, const AmxPlan &plan, Value w,
+                      bool wUnsigned, Value bias, int32_t zx) {
+  Type i32 = b.getI32Type();
+  int64_t n = plan.n, np = plan.paddedN();
+  MLIRContext *ctx = b.getContext();
+  if (zx != 0) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+    Value sums = linalg::FillOp::create(b, loc, zero,
+                                        ValueRange{tensor::EmptyOp::create(
+                                            b, loc, ArrayRef<int64_t>{n}, i32)})
+                     .getResult(0);
+    AffineExpr k = getAffineDimExpr(0, ctx), c = getAffineDimExpr(1, ctx);
+    sums =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{sums.getType()}, ValueRange{w}, ValueRange{sums},
+            ArrayRef<AffineMap>{AffineMap::get(2, 0, {k, c}, ctx),
+                                AffineMap::get(2, 0, {c}, ctx)},
+            ArrayRef<utils::IteratorType>{utils::IteratorType::reduction,
+                                          utils::IteratorType::parallel},
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              Value v =
+                  wUnsigned
+                      ? arith::ExtUIOp::create(nb, l, i32, args[0]).getResult()
+                      : arith::ExtSIOp::create(nb, l, i32, args[0]).getResult();
+              linalg::YieldOp::create(
+                  nb, l, ValueRange{arith::AddIOp::create(nb, l, args[1], v)});
+            })
+            .getResult(0);
+    // b - zx * sums, elementwise on tensors (made linalg by the pipeline).
+    Value factor = arith::ConstantOp::create(
+        b, loc,
+        DenseIntElementsAttr::get(RankedTensorType::get({n}, i32),
+                                  ArrayRef<int32_t>{-zx}));
+    bias = arith::AddIOp::create(b, loc, bias,
+                                 arith::MulIOp::create(b, loc, sums, factor));
+  }
+  return buildBiasRows(b, loc, bias, SmallVector<int64_t>(n, 0), n, np);
 }
 
 /// Rewrites `op` (and `requant`, its only user, when given) into the AMX
@@ -510,14 +583,18 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
     if (m == 0 || kSize == 0 || n == 0 || m < minRows ||
         isLargeSplat(op.getW()))
       return failure();
+    int32_t zx = static_cast<int32_t>(op.getInputZeroPointAttr().getInt());
+    ArrayRef<int32_t> zw = op.getWeightZeroPoints();
     std::optional<std::vector<int64_t>> codes =
         x86vnni::getConstantInts(op.getW(), 8, op.getWUnsigned());
-    if (!codes)
-      return failure();
-    ArrayRef<int32_t> zw = op.getWeightZeroPoints();
-    std::optional<WeightPlan> weights =
-        planWeights(*codes, zw, kSize, n,
-                    static_cast<int32_t>(op.getInputZeroPointAttr().getInt()));
+    std::optional<WeightPlan> weights;
+    if (codes) {
+      weights = planWeights(*codes, zw, kSize, n, zx);
+    } else if (llvm::all_of(zw, [](int32_t z) { return z == 0; })) {
+      // Run-time weights (a nonzero zero point was moved out by
+      // qnt-symmetric-weights): the storage type says the operand role.
+      weights = WeightPlan{op.getWUnsigned(), {}};
+    }
     if (!weights)
       return failure();
     std::optional<AmxEpilogue> epilogue;
@@ -540,10 +617,20 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
     const AmxPlan &plan = e.plan;
     int64_t mp = plan.paddedM(), kp = plan.paddedK(), np = plan.paddedN();
 
-    std::vector<int8_t> packed = packAmxWeights(plan, [&](int64_t kIdx,
-                                                          int64_t col) {
-      return int32_t((*codes)[kIdx * n + col] - zw[zw.size() == 1 ? 0 : col]);
-    });
+    Value packed, biasRows;
+    if (codes) {
+      packed = packedConstant(
+          b, loc, plan, packAmxWeights(plan, [&](int64_t kIdx, int64_t col) {
+            return int32_t((*codes)[kIdx * n + col] -
+                           zw[zw.size() == 1 ? 0 : col]);
+          }));
+      biasRows = buildBiasRows(b, loc, op.getBias(), weights->correction, n,
+                               plan.paddedN());
+    } else {
+      packed = packRuntimeWeights(b, loc, plan, op.getW());
+      biasRows = runtimeBiasRows(b, loc, plan, op.getW(), op.getWUnsigned(),
+                                 op.getBias(), zx);
+    }
 
     // Activations, zero padded to whole tiles when they are not.
     Value x = op.getX();
@@ -565,8 +652,7 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
       materializeParams(b, loc, *epilogue, plan.paddedN());
       e.epilogue = &*epilogue;
     }
-    Value result =
-        emitKernel(b, e, packed, op.getBias(), weights->correction, n);
+    Value result = emitKernel(b, e, packed, biasRows);
     if (mp != m || np != n)
       result = tensor::ExtractSliceOp::create(
           b, loc, result, indexAttrs(b, {0, 0}), indexAttrs(b, {m, n}),
@@ -642,7 +728,7 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
     e.wZext = weights->wZext;
     const AmxPlan &plan = e.plan;
 
-    std::vector<int8_t> packed =
+    std::vector<int8_t> packedBytes =
         packAmxWeights(plan, [&](int64_t kIdx, int64_t col) -> int32_t {
           int64_t kt = kIdx / kTileK;
           int64_t run = kt / red.tilesPerRun;
@@ -726,7 +812,9 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
       e.epilogue = &*epilogue;
     }
     Value result =
-        emitKernel(b, e, packed, op.getBias(), weights->correction, f);
+        emitKernel(b, e, packedConstant(b, loc, plan, packedBytes),
+                   buildBiasRows(b, loc, op.getBias(), weights->correction, f,
+                                 plan.paddedN()));
     int64_t np = plan.paddedN();
     result = tensor::ExpandShapeOp::create(
         b, loc,

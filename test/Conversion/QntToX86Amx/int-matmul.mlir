@@ -11,9 +11,9 @@
 // zero extended: tdpbssd.
 // CHECK-LABEL: func.func @s8_x_s8_w
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3xi8>)
-// CHECK-DAG: %[[BIAS:.*]] = arith.constant dense<"0xEFFFFFFFF0FFFFFF{{0+}}EFFFFFFFF0FFFFFF{{0+}}EFFFFFFFF0FFFFFF
+// CHECK: %[[W:.*]] = arith.constant dense<"0x0103050002040600{{0+}}"> : tensor<16x64xi8>
+// CHECK: %[[BIAS:.*]] = arith.constant dense<"0xEFFFFFFFF0FFFFFF{{0+}}EFFFFFFFF0FFFFFF{{0+}}EFFFFFFFF0FFFFFF
 // CHECK-SAME: : tensor<16x16xi32>
-// CHECK-DAG: %[[W:.*]] = arith.constant dense<"0x0103050002040600{{0+}}"> : tensor<16x64xi8>
 // CHECK: %[[XP:.*]] = tensor.pad %[[X]] low[0, 0] high[14, 61]
 // CHECK: %[[XB:.*]] = bufferization.to_buffer %[[XP]] read_only : tensor<16x64xi8> to memref<16x64xi8, strided<[?, 1], offset: ?>>
 // CHECK: %[[WB:.*]] = bufferization.to_buffer %[[W]] read_only : tensor<16x64xi8> to memref<16x64xi8, strided<[?, 1], offset: ?>>
@@ -53,11 +53,11 @@ func.func @s8_x_s8_w(%x: tensor<2x3xi8>) -> tensor<2x2xi32> {
 // CHECK-LABEL: func.func @u8_x_u8_w
 // CHECK-SAME: (%[[X:.*]]: tensor<16x64xi8>, %[[BIAS:.*]]: tensor<3xi32>)
 // CHECK-DAG: %[[CORR:.*]] = arith.constant dense<[-25344, -25216, -25344, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<16xi32>
-// CHECK-NOT: tensor.pad %[[X]]
-// CHECK: %[[XB:.*]] = bufferization.to_buffer %[[X]] read_only : tensor<16x64xi8> to memref<16x64xi8, strided<[?, 1], offset: ?>>
 // CHECK: %[[BP:.*]] = tensor.pad %[[BIAS]] low[0] high[13]
 // CHECK: %[[BC:.*]] = arith.addi %[[BP]], %[[CORR]] : tensor<16xi32>
 // CHECK: %[[ROWS:.*]] = linalg.broadcast ins(%[[BC]] : tensor<16xi32>) outs(%{{.*}} : tensor<16x16xi32>) dimensions = [0]
+// CHECK-NOT: tensor.pad %[[X]]
+// CHECK: %[[XB:.*]] = bufferization.to_buffer %[[X]] read_only : tensor<16x64xi8> to memref<16x64xi8, strided<[?, 1], offset: ?>>
 // CHECK: bufferization.to_buffer %[[ROWS]] read_only
 // CHECK: amx.tile_load %[[XB]]
 // CHECK: amx.tile_muli %{{.*}} zext, %{{.*}} zext, %{{.*}} : !amx.tile<16x64xi8>, !amx.tile<16x64xi8>, !amx.tile<16x16xi32>
@@ -150,7 +150,8 @@ func.func @long_k(%x: tensor<16x3584xi8>) -> tensor<16x16xi32> {
 // -----
 
 // Left alone: w - zw fits neither s8 nor u8 (-128 - 5, 127 - 5); a single
-// row (GEMV: the VNNI kernel's, min-rows = 2); run-time weights; dynamic
+// row (GEMV: the VNNI kernel's, min-rows = 2); run-time weights with a
+// weight zero point (qnt-symmetric-weights moves it out first); dynamic
 // shapes. No permission request without a kernel.
 // CHECK-LABEL: func.func @no_plan
 // CHECK: qnt.int_matmul
@@ -178,7 +179,7 @@ func.func @gemv(%x: tensor<1x64xi8>) -> tensor<1x16xi32> {
 }
 func.func @runtime_weights(%x: tensor<4x8xi8>, %w: tensor<8x4xi8>) -> tensor<4x4xi32> {
   %b = arith.constant dense<0> : tensor<4xi32>
-  %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>}
+  %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 3>}
        : tensor<4x8xi8>, tensor<8x4xi8>, tensor<4xi32> -> tensor<4x4xi32>
   return %a : tensor<4x4xi32>
 }
@@ -235,4 +236,34 @@ func.func @two_users(%x: tensor<2x8xi8>) -> (tensor<2x3xi8>, tensor<2x3xi32>) {
   %y = qnt.int_requantize %a {float_multipliers = array<f32: 6.250000e-02>, input_zero_points = array<i32: 0>, max = 127 : i32, min = -128 : i32, multipliers = array<i32: 1073741824>, output_zero_points = array<i32: -3>, rounding = "double", shifts = array<i32: 3>}
        : tensor<2x3xi32> -> tensor<2x3xi8>
   return %y, %a : tensor<2x3xi8>, tensor<2x3xi32>
+}
+
+// -----
+
+// Run-time weights (no zero point) are packed at run time by tensor ops
+// into the constant path's B-tile layout: padded to [64][16], viewed as
+// [KT = 1][16 rows][4 bytes][NT = 1][16 columns], transposed to
+// [NT][KT][16][16][4] and flattened to [16][64]. The input zero point 5
+// needs the column sums: b - 5 * sum_k w[k, n], reduced at run time (u8
+// weights: zero extended), then padded and broadcast into the bias tile
+// rows. u8 weights: tdpbsud.
+// CHECK-LABEL: func.func @runtime_weights_u8
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xi8>, %[[W:.*]]: tensor<8x3xi8>, %[[B:.*]]: tensor<3xi32>)
+// CHECK-DAG: %[[M5:.*]] = arith.constant dense<-5> : tensor<3xi32>
+// CHECK: %[[WP:.*]] = tensor.pad %[[W]] low[0, 0] high[56, 13]
+// CHECK: %[[SPLIT:.*]] = tensor.expand_shape %[[WP]] {{\[\[}}0, 1, 2], [3, 4]] output_shape [1, 16, 4, 1, 16] : tensor<64x16xi8> into tensor<1x16x4x1x16xi8>
+// CHECK: %[[T:.*]] = linalg.transpose ins(%[[SPLIT]] : tensor<1x16x4x1x16xi8>) outs(%{{.*}} : tensor<1x1x16x16x4xi8>) permutation = [3, 0, 1, 4, 2]
+// CHECK: %[[PACKED:.*]] = tensor.collapse_shape %[[T]] {{\[\[}}0, 1, 2], [3, 4]] : tensor<1x1x16x16x4xi8> into tensor<16x64xi8>
+// CHECK: %[[SUMS:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[W]] : tensor<8x3xi8>)
+// CHECK:   arith.extui %{{.*}} : i8 to i32
+// CHECK: %[[SCALED:.*]] = arith.muli %[[SUMS]], %[[M5]] : tensor<3xi32>
+// CHECK: %[[BC:.*]] = arith.addi %[[B]], %[[SCALED]] : tensor<3xi32>
+// CHECK: tensor.pad %[[BC]] low[0] high[13]
+// CHECK: linalg.broadcast
+// CHECK: bufferization.to_buffer %[[PACKED]] read_only
+// CHECK: amx.tile_muli %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}} zext, %{{[0-9a-z_]+}} :
+func.func @runtime_weights_u8(%x: tensor<4x8xi8>, %w: tensor<8x3xi8>, %b: tensor<3xi32>) -> tensor<4x3xi32> {
+  %a = qnt.int_matmul %x, %w, %b {input_zero_point = 5 : i32, weight_zero_points = array<i32: 0>, w_unsigned}
+       : tensor<4x8xi8>, tensor<8x3xi8>, tensor<3xi32> -> tensor<4x3xi32>
+  return %a : tensor<4x3xi32>
 }
