@@ -112,14 +112,17 @@ count() { # file symbol pattern
   body "$1" "$2" | grep -c "$3" || true
 }
 report() { # label file symbol
-  local z y x v
+  local z y x v t
   z=$(count "$2" "$3" '%zmm'); y=$(count "$2" "$3" '%ymm')
   x=$(count "$2" "$3" '%xmm'); v=$(count "$2" "$3" 'vpdpbusd')
-  printf "  %-4s %-24s %5s %5s %5s %9s   %s\n" "$1" "$3" "$z" "$y" "$x" "$v" \
-    "$([ $((z + y)) -gt 0 ] && echo yes || echo NO)"
+  # AMX tile multiplies (tdpbssd / tdpbsud / tdpbusd / tdpbuud): nonzero
+  # only where target=host has AMX-INT8 (qnt-x86-amx).
+  t=$(count "$2" "$3" 'tdpb[su][su]d')
+  printf "  %-4s %-24s %5s %5s %5s %9s %6s   %s\n" "$1" "$3" "$z" "$y" "$x" \
+    "$v" "$t" "$([ $((z + y + t)) -gt 0 ] && echo yes || echo NO)"
 }
 echo "Instructions on vector registers per function:"
-printf "  %-29s %5s %5s %5s %9s   %s\n" "" zmm ymm xmm vpdpbusd vectorized
+printf "  %-29s %5s %5s %5s %9s %6s   %s\n" "" zmm ymm xmm vpdpbusd tdpb vectorized
 for f in mm_1x1024x1024 mm_64x1024x1024 mm_256x256x256 mm_1024x1024x1024 conv \
          quantize_i8 quantize_u8 dequantize_i8 dequantize_i16 add maxpool \
          mm_rt_256x256x256 conv_dw; do

@@ -28,7 +28,7 @@ config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 # LLVM 22 installation.
 tool_dirs = [config.quant_opt_tools_dir, config.llvm_tools_dir]
 tools = ["quant-opt", "quant-ref-run", "quant-translate",
-         "quant-translate-qemu", "mlir-opt",
+         "quant-translate-qemu", "quant-test-opt", "mlir-opt",
          "mlir-runner", "mlir-translate", "llc", "llvm-objdump", "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -110,6 +110,16 @@ x86_64_v4_vnni = {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl",
 if (platform.machine() in ("x86_64", "AMD64") and cross_tools
         and x86_64_v4_vnni <= cpu_flags()):
     config.available_features.add("x86-avx512vnni")
+    # AMX-INT8 tiles (target=x86_64-amx, a Sapphire Rapids class CPU); the
+    # generated code asks Linux for the tile state itself. qemu cannot
+    # emulate AMX: without the feature, the kernels run through the
+    # test-only emulation (quant-test-opt) instead.
+    if {"amx_tile", "amx_int8"} <= cpu_flags():
+        config.available_features.add("x86-amx")
+
+# Tests that look at a program's system calls (the AMX permission request).
+if shutil.which("strace"):
+    config.available_features.add("strace")
 
 # Cross runs: qemu-user plus the Debian cross sysroot (libc6-dev-*-cross,
 # libgcc-12-dev-*-cross) for linking.

@@ -87,8 +87,11 @@ def find_tool(name, dirs):
 
 
 def arch_of(target):
+    if target == "host":
+        return host_arch()
+    # x86_64-amx: the x86-64 toolchain, a Sapphire Rapids class CPU;
     # aarch64-dotprod / aarch64-neon: narrower CPUs of the same arch.
-    return host_arch() if target == "host" else target.split("-", 1)[0]
+    return target.split("-", 1)[0]
 
 
 # The emulated CPU of a target name whose CPU lacks features of `max`.
@@ -202,8 +205,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("module", nargs="?", help="qnt module with @main")
     parser.add_argument("--target", default="host",
-                        choices=["host", "x86_64", "aarch64", "aarch64-dotprod",
-                                 "aarch64-neon", "riscv64"])
+                        choices=["host", "x86_64", "x86_64-amx", "aarch64",
+                                 "aarch64-dotprod", "aarch64-neon", "riscv64"])
     parser.add_argument("--vlen", type=int, default=128,
                         help="RISC-V vector length for qemu (default 128)")
     parser.add_argument("--qemu-cpu", help="qemu -cpu value (replaces the "

@@ -250,6 +250,12 @@ void addBufferDeallocationPasses(OpPassManager &pm) {
 
 void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
                                       const QuantOptPipelineOptions &options) {
+  buildQntToKernelsPipeline(pm, options);
+  buildQntKernelsToLLVMPipeline(pm, options);
+}
+
+void quantopt::buildQntToKernelsPipeline(
+    OpPassManager &pm, const QuantOptPipelineOptions &options) {
   pm.addPass(std::make_unique<AttachTargetPass>(options.target,
                                                 options.threads));
 
@@ -277,6 +283,9 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   // The pass itself checks the module's llvm.target (attached above). Its
   // rewrites leave foldable index arithmetic and repeated constants: the
   // clean-up is the pipeline's.
+  // AMX-INT8 first (it takes the matmuls it can where the target has AMX),
+  // then AVX-512 VNNI for the rest.
+  pm.addPass(qnt::createQntToX86Amx());
   pm.addNestedPass<func::FuncOp>(qnt::createQntToX86Vnni());
   if (!options.genericContractions) {
     pm.addNestedPass<func::FuncOp>(qnt::createQntToArmNeon());
@@ -284,6 +293,10 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   }
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createCSEPass());
+}
+
+void quantopt::buildQntKernelsToLLVMPipeline(
+    OpPassManager &pm, const QuantOptPipelineOptions &options) {
 
   // Integer IR to linalg on tensors, then to buffers.
   pm.addNestedPass<func::FuncOp>(qnt::createQntToLinalg());
@@ -343,6 +356,8 @@ void quantopt::buildQntToLLVMPipeline(OpPassManager &pm,
   // and become intrinsic calls with the x86vector patterns.
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.x86Vector = true;
+  // The AMX kernels' amx.tile_* ops (qnt-x86-amx).
+  vectorToLLVM.amx = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   // Masks of the scalable RISC-V kernels lower through arith (vector.step,
   // compares), after the arith conversion above.

@@ -88,6 +88,8 @@ std::optional<TargetInfo> TargetInfo::resolve(StringRef name) {
   return llvm::StringSwitch<std::optional<TargetInfo>>(name)
       .Case("x86_64", TargetInfo{"x86_64-unknown-linux-gnu", "x86-64-v4",
                                  "+avx512vnni", ""})
+      .Case("x86_64-amx", TargetInfo{"x86_64-unknown-linux-gnu",
+                                     "sapphirerapids", "", ""})
       .Case("aarch64", TargetInfo{"aarch64-unknown-linux-gnu", "generic",
                                   "+neon,+dotprod,+i8mm", ""})
       // Narrower AArch64 cores, each with the CPU LLVM schedules for:
@@ -120,12 +122,20 @@ bool TargetInfo::hasAvx512Vnni() const {
   return hasFeature("avx512vnni") && hasFeature("avx512bw");
 }
 
+bool TargetInfo::hasAmxInt8() const {
+  if (!llvm::Triple(triple).isX86_64())
+    return false;
+  return hasFeature("amx-tile") && hasFeature("amx-int8");
+}
+
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 TargetInfo::createTargetMachine() const {
   std::string error;
   const llvm::Target *target = lookupTarget(triple, error);
   llvm::TargetOptions options;
   options.MCOptions.ABIName = abi;
+  // Constructors in .init_array, as clang and llc emit them.
+  options.UseInitArray = true;
   std::unique_ptr<llvm::TargetMachine> machine(
       target ? target->createTargetMachine(llvm::Triple(triple), cpu, features,
                                            options, std::nullopt)

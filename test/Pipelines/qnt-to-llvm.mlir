@@ -14,6 +14,8 @@
 // RUN: quant-opt %s --qnt-to-llvm="target=x86_64" | FileCheck %s --check-prefix=X86
 // X86: llvm.data_layout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 // X86-SAME: llvm.target_triple = "x86_64-unknown-linux-gnu"
+// RUN: quant-opt %s --qnt-to-llvm="target=x86_64-amx" | FileCheck %s --check-prefix=X86AMX
+// X86AMX: llvm.target = #llvm.target<triple = "x86_64-unknown-linux-gnu", chip = "sapphirerapids">
 // RUN: quant-opt %s --qnt-to-llvm="target=aarch64" | FileCheck %s --check-prefix=AARCH64
 // AARCH64: llvm.data_layout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
 // AARCH64-SAME: llvm.target_triple = "aarch64-unknown-linux-gnu"
@@ -22,7 +24,7 @@
 // RISCV64-SAME: llvm.target_triple = "riscv64-unknown-linux-gnu"
 
 // RUN: not quant-opt %s --qnt-to-llvm="target=mips" 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: qnt-to-llvm: unknown target 'mips'; expected host, x86_64, aarch64, aarch64-dotprod, aarch64-neon or riscv64
+// BAD: qnt-to-llvm: unknown target 'mips'; expected host, x86_64, x86_64-amx, aarch64, aarch64-dotprod, aarch64-neon or riscv64
 
 !XU8 = !quant.uniform<u8:f32, 0.25:128>
 !W05 = !quant.uniform<i8:f32, 0.5>

@@ -279,6 +279,10 @@ int quantopt::quantTranslateMain(int argc, char **argv,
           *llvmTarget, triple, target.cpu, target.features))
     return fail(*message);
   TargetOptions options;
+  // Constructors (e.g. the AMX kernels' tile permission request) go to
+  // .init_array, as clang and llc emit them: glibc's start files and lld
+  // do not run a .ctors section.
+  options.UseInitArray = true;
   if (auto *abi = dyn_cast_or_null<MDString>(
           llvmModule->getModuleFlag("target-abi")))
     options.MCOptions.ABIName = abi->getString().str();

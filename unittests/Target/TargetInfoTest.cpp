@@ -53,6 +53,32 @@ TEST(TargetInfoTest, CpuImpliesVnni) {
   EXPECT_FALSE(minus.hasAvx512Vnni());
 }
 
+TEST(TargetInfoTest, X86_64AmxHasAmxAndVnni) {
+  std::optional<TargetInfo> amx = TargetInfo::resolve("x86_64-amx");
+  ASSERT_TRUE(amx);
+  EXPECT_EQ(amx->triple, "x86_64-unknown-linux-gnu");
+  EXPECT_EQ(amx->cpu, "sapphirerapids");
+  EXPECT_TRUE(amx->hasAmxInt8());
+  EXPECT_TRUE(amx->hasAvx512Vnni());
+}
+
+// AMX is never assumed: not on the VNNI target, not on a pre-AMX server CPU,
+// not when the feature string takes it away, not on another triple.
+TEST(TargetInfoTest, AmxOnlyWhereTheTargetSaysSo) {
+  EXPECT_FALSE(TargetInfo::resolve("x86_64")->hasAmxInt8());
+  TargetInfo icx{"x86_64-unknown-linux-gnu", "icelake-server", "", ""};
+  EXPECT_FALSE(icx.hasAmxInt8());
+  TargetInfo added{"x86_64-unknown-linux-gnu", "x86-64-v4",
+                   "+avx512vnni,+amx-tile,+amx-int8", ""};
+  EXPECT_TRUE(added.hasAmxInt8());
+  TargetInfo minus{"x86_64-unknown-linux-gnu", "sapphirerapids", "-amx-int8",
+                   ""};
+  EXPECT_FALSE(minus.hasAmxInt8());
+  EXPECT_FALSE(TargetInfo::resolve("aarch64")->hasAmxInt8());
+  TargetInfo i686{"i686-unknown-linux-gnu", "sapphirerapids", "", ""};
+  EXPECT_FALSE(i686.hasAmxInt8());
+}
+
 TEST(TargetInfoTest, AArch64HasNoVnni) {
   std::optional<TargetInfo> arm = TargetInfo::resolve("aarch64");
   ASSERT_TRUE(arm);

@@ -199,6 +199,75 @@ def QntToRiscvV : Pass<"qnt-riscv-v", "func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def QntToX86Amx : Pass<"qnt-x86-amx", "ModuleOp"> {
+  let summary = "Lower eligible int8 matmuls to AMX-INT8 tile microkernels";
+  let description = [{
+    Runs before `qnt-x86-vnni` and `qnt-to-linalg` when the module's
+    `llvm.target` has AMX-INT8 (`target=x86_64-amx`, or `target=host` on a
+    machine with `amx_int8`; never decided from the host otherwise). A module
+    without `llvm.target` is taken as the caller's claim that the target has
+    AMX.
+
+    Rewrites `qnt.int_matmul` (at least `min-rows` rows) and
+    `qnt.int_conv2d` with `groups = 1` (an implicit GEMM whose rows are
+    output pixels), with static shapes and compile-time constant weights
+    whose `w' = w - weight_zero_points[n]` fit s8 or u8, into loops of
+    upstream `amx` ops: `amx.tile_load`,
+    `amx.tile_muli` (s8 or u8 activations times s8 or u8 weights, chosen by
+    the `zext` flags: no flip), `amx.tile_store`. The input zero point
+    folds into the bias, `b[n] - input_zero_point * sum_k w'[k, n]`; the
+    accumulator tiles start from 16 copies of that row.
+
+    Weights are packed at compile time into B tiles: tile (nt, kt) holds 16
+    rows of 64 bytes, row r = the 4 reduction indices 64 kt + 4 r + q of the
+    16 columns 16 nt + c, at byte 4 c + q (the VNNI layout), zero padded in
+    K and N. The kernel keeps 2 x 2 accumulator tiles (32 x 32 outputs),
+    with 2 A and 2 B tiles per K step: all 8 tile registers. M, N and K
+    remainders run on padded buffers (activations padded with 0 to whole
+    16 x 64 tiles when needed, the i32 result written to a padded buffer
+    whose M x N corner is the result). A conv's A tile is 16 consecutive
+    output pixels of one output row, read from the input padded with
+    `pad_value` at a row stride of `stride_w * C` bytes; its K steps walk
+    the contiguous runs of bytes of each filter row (W dilation 1) or tap.
+    Matmul weights that are not constants (and have no zero point left)
+    are packed into the same B-tile layout at run time (pad, expand,
+    `linalg.transpose`, collapse), their column sums reduced at run time
+    for the input zero point's correction.
+    A `qnt.int_requantize` that is the contraction's only user (per tensor
+    or per output channel) is fused into the epilogue: each block's i32
+    rows are requantized on vectors right after the block's last K step,
+    and the kernel stores the narrow codes.
+
+    `amx` ops take memrefs, so the kernel is built on buffers from the start:
+    `bufferization.to_buffer read_only` of its tensor operands, a
+    `memref.alloc` result returned through `bufferization.to_tensor restrict
+    writable`. One-shot bufferization replaces the casts by the operands'
+    buffers. Tile values never cross a block boundary (the K loop is unrolled
+    in chunks whose partial sums go through the result buffer): the LLVM
+    conversion of `cf` branches does not know the tile type.
+
+    Linux grants AMX tile data per process only after
+    `arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)`: the pass adds to
+    the module an internal constructor (`llvm.mlir.global_ctors`) that makes
+    this system call when the code is loaded, so callers do nothing.
+  }];
+  let options = [
+    Option<"minRows", "min-rows", "int64_t", /*default=*/"2",
+           "Smallest M taken: a GEMV (M = 1) is bound by the weight bytes and "
+           "stays with the VNNI kernel">
+  ];
+  let dependentDialects = ["::mlir::amx::AMXDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TosaToQnt : Pass<"tosa-to-qnt", "func::FuncOp"> {
   let summary = "Convert quantized TOSA 1.0 ops into qnt and its integer IR";
   let description = [{

@@ -39,7 +39,9 @@ struct QuantOptPipelineOptions
   PassOptions::Option<std::string> target{
       *this, "target",
       llvm::cl::desc("Machine to compile for: host, x86_64 (x86-64-v4 + "
-                     "AVX-512 VNNI), aarch64 (NEON + dotprod + i8mm) or "
+                     "AVX-512 VNNI), x86_64-amx (Sapphire Rapids: "
+                     "AVX-512 VNNI + AMX-INT8), aarch64 (NEON + dotprod + "
+                     "i8mm) or "
                      "riscv64 (RV64GC + V)"),
       llvm::cl::init("host")};
 
@@ -91,6 +93,14 @@ struct QuantOptPipelineOptions
 /// (registerQuantOptPipelines rejects it earlier, while parsing options).
 void buildQntToLLVMPipeline(mlir::OpPassManager &pm,
                             const QuantOptPipelineOptions &options);
+
+/// The two halves of buildQntToLLVMPipeline, which runs one after the
+/// other: up to and including the target kernels and their clean-up (still
+/// on tensors), then the rest. Test tools put passes between the two.
+void buildQntToKernelsPipeline(mlir::OpPassManager &pm,
+                               const QuantOptPipelineOptions &options);
+void buildQntKernelsToLLVMPipeline(mlir::OpPassManager &pm,
+                                   const QuantOptPipelineOptions &options);
 
 /// Registers `qnt-to-llvm` for textual pipelines and command-line tools.
 void registerQuantOptPipelines();

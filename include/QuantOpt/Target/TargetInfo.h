@@ -35,6 +35,7 @@ struct TargetInfo {
 
   /// Resolves a `target=` name:
   ///   x86_64   x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) + VNNI
+  ///   x86_64-amx  Sapphire Rapids: AVX-512 VNNI plus AMX-INT8 tiles
   ///   aarch64  NEON + dot product + i8mm
   ///   aarch64-dotprod  Neoverse N1: NEON + dot product, no i8mm
   ///   aarch64-neon     Cortex-A57: NEON only
@@ -46,7 +47,8 @@ struct TargetInfo {
 
   /// The names `resolve` accepts, for diagnostics.
   static llvm::StringRef knownNames() {
-    return "host, x86_64, aarch64, aarch64-dotprod, aarch64-neon or riscv64";
+    return "host, x86_64, x86_64-amx, aarch64, aarch64-dotprod, aarch64-neon "
+           "or riscv64";
   }
 
   /// True when the CPU plus the feature string enable `feature` (LLVM's name,
@@ -56,6 +58,10 @@ struct TargetInfo {
 
   /// 512-bit `vpdpbusd`: an x86-64 triple with AVX-512 BW and VNNI.
   bool hasAvx512Vnni() const;
+
+  /// AMX-INT8 tile multiplies (`tdpb[su][su]d`): an x86-64 triple with
+  /// amx-tile and amx-int8.
+  bool hasAmxInt8() const;
 
   /// LLVM's TargetMachine for this target, or an error naming the triple.
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>>

@@ -11,6 +11,7 @@
 #include "QuantOpt/Dialect/Qnt/Transforms/Passes.h"
 
 #include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
+#include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -93,6 +94,9 @@ int64_t workOf(Operation &op) {
   // A vector op counts its 32-bit words: a vpdpbusd step and a 16-lane
   // (vectorized) scalar loop body cost about the same per unit.
   int64_t self = 1;
+  // An AMX tile multiply (16 x 16 x 64 MACs) is 256 vpdpbusd steps.
+  if (isa<amx::TileMulIOp>(op))
+    self = 256 * 16;
   for (Type type : op.getResultTypes())
     if (auto vector = dyn_cast<VectorType>(type)) {
       Type element = vector.getElementType();
