@@ -12,6 +12,8 @@
 // REPORT: remark: qnt-parallelize-tiles: serial, carries a value (64 trips
 // REPORT: remark: qnt-parallelize-tiles: serial, too little work (64 trips, work 641, min-work 1000)
 // REPORT: remark: qnt-parallelize-tiles: serial, unsigned bounds (64 trips
+// REPORT: remark: qnt-parallelize-tiles: parallel (16 trips, work 1825, min-work 1000)
+// REPORT: remark: qnt-parallelize-tiles: parallel (16 trips, work 1057, min-work 1000)
 
 // 64 tiles of 16 elements, 2 ops each in a 16-trip inner loop: about 64 *
 // (16 * 3) = 3072 ops >= min-work, 64 trips >= min-trips.
@@ -182,6 +184,46 @@ func.func @unsigned(%a: memref<64x16xi8>) {
     scf.for %j = %c0 to %c16 step %c1 {
       memref.store %z, %a[%t, %j] : memref<64x16xi8>
     }
+  } {qnt.parallel_tiles}
+  return
+}
+
+// -----
+
+// A dot-product step counts 4 units per 32-bit lane (4 multiply-adds each):
+// 16 trips x (3 loads of 16 words + vpdpbusd 16 x 4 + store + yield)
+// = 1 + 16 * 114 = 1825; the same loop with an addi in place of the dot
+// counts 1 + 16 * 66 = 1057.
+// CHECK-LABEL: func.func @dot_steps
+// CHECK: scf.parallel
+// CHECK: qnt_kernel.x86.vpdpbusd
+func.func @dot_steps(%acc: memref<16x16xi32>, %a: memref<16x64xi8>, %b: memref<16x64xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.for %t = %c0 to %c16 step %c1 {
+    %s = vector.load %acc[%t, %c0] : memref<16x16xi32>, vector<16xi32>
+    %x = vector.load %a[%t, %c0] : memref<16x64xi8>, vector<64xi8>
+    %w = vector.load %b[%t, %c0] : memref<16x64xi8>, vector<64xi8>
+    %r = qnt_kernel.x86.vpdpbusd %s, %x, %w : vector<64xi8> -> vector<16xi32>
+    vector.store %r, %acc[%t, %c0] : memref<16x16xi32>, vector<16xi32>
+  } {qnt.parallel_tiles}
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @add_steps
+func.func @add_steps(%acc: memref<16x16xi32>, %a: memref<16x64xi8>, %b: memref<16x64xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.for %t = %c0 to %c16 step %c1 {
+    %s = vector.load %acc[%t, %c0] : memref<16x16xi32>, vector<16xi32>
+    %x = vector.load %a[%t, %c0] : memref<16x64xi8>, vector<64xi8>
+    %w = vector.load %b[%t, %c0] : memref<16x64xi8>, vector<64xi8>
+    %r = arith.addi %s, %s : vector<16xi32>
+    vector.store %r, %acc[%t, %c0] : memref<16x16xi32>, vector<16xi32>
   } {qnt.parallel_tiles}
   return
 }

@@ -104,6 +104,13 @@ int64_t workOf(Operation &op) {
           element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
       self = std::max(self, (vector.getNumElements() * bits + 31) / 32);
     }
+  // A dot-product step (qnt_kernel: vpdpbusd and kin) does 4 multiply-adds
+  // per 32-bit lane: the VNNI kernels ran at a third of the units per second
+  // of elementwise code when every op counted its words alone
+  // (docs/Parallelism.md), which kept a 6 us GEMV serial.
+  if (Dialect *dialect = op.getDialect();
+      dialect && dialect->getNamespace() == "qnt_kernel")
+    self *= 4;
   for (Region &region : op.getRegions())
     for (Block &block : region) {
       int64_t w = workOf(block);

@@ -365,7 +365,8 @@ def QntParallelizeTiles : Pass<"qnt-parallelize-tiles", "func::FuncOp"> {
     get balanced shares); when no loop inside qualifies, the outermost loop
     of two iterations or more. A loop is only parallelized when one run of
     it executes at least `min-work` units of work (an estimate: a scalar op
-    counts one, a vector op its number of 32-bit words, nested loops
+    counts one, a vector op its number of 32-bit words (four per word for
+    a `qnt_kernel` dot-product step, an AMX tile multiply 4096), nested loops
     multiply by their trip counts, an `scf.if` takes its larger branch;
     loops of unknown trip count count 1024); smaller loops stay
     serial, where forking would cost more than it saves
