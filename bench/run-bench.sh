@@ -59,7 +59,12 @@ PY
 if [ "$MODE" = threads ]; then
   # compile <module> <threads> <object>
   compile() {
-    "$QUANT_OPT" "$1" --qnt-to-llvm="threads=$2" > "$3.llvm.mlir"
+    local opts="threads=$2"
+    # PARALLEL_MIN_WORK: the threshold of the parallel build (sweeps).
+    if [ "$2" != 1 ] && [ -n "${PARALLEL_MIN_WORK:-}" ]; then
+      opts="$opts parallel-min-work=$PARALLEL_MIN_WORK"
+    fi
+    "$QUANT_OPT" "$1" --qnt-to-llvm="$opts" > "$3.llvm.mlir"
     "$LLVM/mlir-translate" --mlir-to-llvmir "$3.llvm.mlir" > "$3.ll"
     "$CC" -O3 -march=native -c "$3.ll" -o "$3"
   }
