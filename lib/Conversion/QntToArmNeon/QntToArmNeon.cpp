@@ -32,14 +32,13 @@
 #include "QuantOpt/Conversion/QntToArmNeon/Planning.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <optional>
@@ -54,45 +53,6 @@ namespace {
 /// Packing rewrites every weight; a large splat is left to the generic
 /// lowering, which keeps it a splat.
 constexpr int64_t kMaxPackedSplatElements = int64_t(1) << 20;
-
-std::optional<std::vector<int64_t>> getConstantInts(Value value,
-                                                    unsigned bitWidth,
-                                                    bool isUnsigned) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  Attribute attr;
-  if (!type || !type.getElementType().isInteger(bitWidth) ||
-      !type.hasStaticShape() || !matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  std::vector<int64_t> result;
-  result.reserve(type.getNumElements());
-  if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
-    if (dense.isSplat() && dense.getNumElements() > kMaxPackedSplatElements)
-      return std::nullopt;
-    for (const APInt &v : dense.getValues<APInt>())
-      result.push_back(isUnsigned ? int64_t(v.getZExtValue())
-                                  : v.getSExtValue());
-    return result;
-  }
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    ArrayRef<char> data = blob->getData();
-    size_t bytes = bitWidth / 8;
-    if (data.size() != size_t(type.getNumElements()) * bytes)
-      return std::nullopt;
-    for (size_t i = 0; i < data.size(); i += bytes) {
-      uint64_t raw = 0; // little endian, as DenseElementsAttr stores it
-      for (size_t j = 0; j < bytes; ++j)
-        raw |= uint64_t(uint8_t(data[i + j])) << (8 * j);
-      APInt v(bitWidth, raw);
-      result.push_back(isUnsigned ? int64_t(v.getZExtValue())
-                                  : v.getSExtValue());
-    }
-    return result;
-  }
-  return std::nullopt;
-}
 
 /// Small builders for index arithmetic and constants.
 struct Ib {
@@ -535,7 +495,8 @@ Value paddedBias(OpBuilder &b, Location loc, Value bias, int64_t n,
                  int64_t np, ArrayRef<int64_t> correction) {
   auto type = RankedTensorType::get({np}, b.getI32Type());
   if (std::optional<std::vector<int64_t>> values =
-          getConstantInts(bias, 32, /*isUnsigned=*/false)) {
+          getConstantInts(bias, 32, /*isUnsigned=*/false,
+                          kMaxPackedSplatElements)) {
     SmallVector<int32_t> folded(np, 0);
     for (int64_t col = 0; col < n; ++col)
       folded[col] = static_cast<int32_t>(static_cast<uint32_t>(
@@ -610,7 +571,8 @@ struct MatmulPattern : OpRewritePattern<IntMatmulOp> {
     int32_t zx = op.getInputZeroPoint();
     ArrayRef<int32_t> zw = op.getWeightZeroPoints();
     std::optional<std::vector<int64_t>> codes =
-        getConstantInts(op.getW(), 8, op.getWUnsigned());
+        getConstantInts(op.getW(), 8, op.getWUnsigned(),
+                        kMaxPackedSplatElements);
     std::optional<DotPlan> plan;
     std::optional<Weights> weights;
     if (codes) {
@@ -693,7 +655,8 @@ struct ConvPattern : OpRewritePattern<IntConv2DOp> {
       return rewriter.notifyMatchFailure(op, "empty");
     int64_t kSize = s.kh * s.kw * s.c;
     std::optional<std::vector<int64_t>> codes =
-        getConstantInts(op.getW(), 8, op.getWUnsigned());
+        getConstantInts(op.getW(), 8, op.getWUnsigned(),
+                        kMaxPackedSplatElements);
     if (!codes)
       return rewriter.notifyMatchFailure(op, "run-time filter");
     Weights weights =

@@ -35,13 +35,12 @@
 
 #include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <optional>
@@ -59,35 +58,6 @@ constexpr int64_t kRows = 3;
 constexpr int64_t kLanes = 16;
 
 constexpr int64_t kMaxPackedSplatElements = int64_t(1) << 20;
-
-std::optional<std::vector<int64_t>> getConstantInts(Value value,
-                                                    bool isUnsigned) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  Attribute attr;
-  if (!type || !type.getElementType().isInteger(8) ||
-      !type.hasStaticShape() || !matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  std::vector<int64_t> result;
-  auto push = [&](uint8_t raw) {
-    result.push_back(isUnsigned ? int64_t(raw) : int64_t(int8_t(raw)));
-  };
-  if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
-    if (dense.isSplat() && dense.getNumElements() > kMaxPackedSplatElements)
-      return std::nullopt;
-    for (const APInt &v : dense.getValues<APInt>())
-      push(uint8_t(v.getZExtValue()));
-    return result;
-  }
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob || blob->getData().size() != size_t(type.getNumElements()))
-      return std::nullopt;
-    for (char c : blob->getData())
-      push(uint8_t(c));
-    return result;
-  }
-  return std::nullopt;
-}
 
 struct Ib {
   OpBuilder &b;
@@ -341,7 +311,8 @@ struct MatmulPattern : OpRewritePattern<IntMatmulOp> {
     OpBuilder &b = rewriter;
     Value w16;
     if (std::optional<std::vector<int64_t>> codes =
-            getConstantInts(op.getW(), op.getWUnsigned())) {
+            getConstantInts(op.getW(), 8, op.getWUnsigned(),
+                        kMaxPackedSplatElements)) {
       w16 = constantWeights16(b, loc, *codes, zw, kSize, n);
     } else {
       if (!llvm::all_of(zw, [](int32_t z) { return z == 0; }) ||
@@ -383,7 +354,8 @@ struct ConvPattern : OpRewritePattern<IntConv2DOp> {
         !yType.hasStaticShape() || op.getGroups() != 1)
       return rewriter.notifyMatchFailure(op, "dynamic shape or groups");
     std::optional<std::vector<int64_t>> codes =
-        getConstantInts(op.getW(), op.getWUnsigned());
+        getConstantInts(op.getW(), 8, op.getWUnsigned(),
+                        kMaxPackedSplatElements);
     if (!codes)
       return rewriter.notifyMatchFailure(op, "run-time filter");
     RowSource src;

@@ -423,7 +423,7 @@ Value buildBiasRows(OpBuilder &b, Location loc, Value bias,
                     ArrayRef<int64_t> correction, int64_t n, int64_t np) {
   auto rowsType = RankedTensorType::get({kTileRows, np}, b.getI32Type());
   if (std::optional<std::vector<int64_t>> biasValues =
-          x86vnni::getConstantInts(bias, 32, false)) {
+          getConstantInts(bias, 32, false)) {
     std::vector<int32_t> values(kTileRows * np, 0);
     for (int64_t r = 0; r < kTileRows; ++r)
       for (int64_t col = 0; col < n; ++col)
@@ -586,7 +586,7 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
     int32_t zx = static_cast<int32_t>(op.getInputZeroPointAttr().getInt());
     ArrayRef<int32_t> zw = op.getWeightZeroPoints();
     std::optional<std::vector<int64_t>> codes =
-        x86vnni::getConstantInts(op.getW(), 8, op.getWUnsigned());
+        getConstantInts(op.getW(), 8, op.getWUnsigned());
     std::optional<WeightPlan> weights;
     if (codes) {
       weights = planWeights(*codes, zw, kSize, n, zx);
@@ -695,7 +695,7 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
     ArrayRef<int64_t> strides = op.getStrides(), dils = op.getDilations(),
                       pad = op.getPadding();
     std::optional<std::vector<int64_t>> codes =
-        x86vnni::getConstantInts(op.getW(), 8, op.getWUnsigned());
+        getConstantInts(op.getW(), 8, op.getWUnsigned());
     if (!codes)
       return failure();
     ArrayRef<int32_t> zw = op.getWeightZeroPoints();

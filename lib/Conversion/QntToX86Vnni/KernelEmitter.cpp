@@ -9,8 +9,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -358,42 +356,6 @@ Value KernelEmitter::emitColumns(
                          lens, dims, firstBlock);
   }
   return out;
-}
-
-std::optional<std::vector<int64_t>>
-getConstantInts(Value value, unsigned bitWidth, bool isUnsigned) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  Attribute attr;
-  if (!type || !type.getElementType().isInteger(bitWidth) ||
-      !type.hasStaticShape() || !matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  auto extend = [&](const APInt &v) {
-    return isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue();
-  };
-  std::vector<int64_t> result;
-  result.reserve(type.getNumElements());
-  if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
-    for (const APInt &v : dense.getValues<APInt>())
-      result.push_back(extend(v));
-    return result;
-  }
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    ArrayRef<char> data = blob->getData();
-    size_t bytes = bitWidth / 8;
-    if (data.size() != size_t(type.getNumElements()) * bytes)
-      return std::nullopt;
-    for (size_t i = 0; i < data.size(); i += bytes) {
-      uint64_t raw = 0; // little endian, as DenseElementsAttr stores it
-      for (size_t j = 0; j < bytes; ++j)
-        raw |= uint64_t(uint8_t(data[i + j])) << (8 * j);
-      result.push_back(extend(APInt(bitWidth, raw)));
-    }
-    return result;
-  }
-  return std::nullopt;
 }
 
 void setBias(OpBuilder &b, Location loc, KernelEmitter &k, Value bias,

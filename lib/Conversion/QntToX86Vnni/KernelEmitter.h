@@ -11,6 +11,7 @@
 
 #include "FusedRequantize.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 
@@ -137,11 +138,6 @@ private:
   Location loc;
 };
 
-
-/// The elements of a constant integer tensor of `bitWidth`-bit elements
-/// (dense or dense_resource), sign- or zero-extended; nullopt otherwise.
-std::optional<std::vector<int64_t>>
-getConstantInts(Value value, unsigned bitWidth, bool isUnsigned);
 
 /// The bias operand: folded with `correction` into one constant when the
 /// bias is constant, else kept at run time with the correction beside it.

@@ -4,6 +4,7 @@
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
 #include <algorithm>
@@ -148,6 +149,45 @@ mlir::qnt::matchQuantizedConstant(Value value) {
     DenseIntElementsAttr attr;
     if (matchPattern(storageCast.getInput(), m_Constant(&attr)))
       return attr;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>>
+mlir::qnt::getConstantInts(Value value, unsigned bitWidth, bool isUnsigned,
+                           int64_t maxSplatElements) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  Attribute attr;
+  if (!type || !type.getElementType().isInteger(bitWidth) ||
+      !type.hasStaticShape() || !matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  auto extend = [&](const APInt &v) {
+    return isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue();
+  };
+  std::vector<int64_t> result;
+  result.reserve(type.getNumElements());
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
+    if (dense.isSplat() && dense.getNumElements() > maxSplatElements)
+      return std::nullopt;
+    for (const APInt &v : dense.getValues<APInt>())
+      result.push_back(extend(v));
+    return result;
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    ArrayRef<char> data = blob->getData();
+    size_t bytes = bitWidth / 8;
+    if (data.size() != size_t(type.getNumElements()) * bytes)
+      return std::nullopt;
+    for (size_t i = 0; i < data.size(); i += bytes) {
+      uint64_t raw = 0; // little endian, as DenseElementsAttr stores it
+      for (size_t j = 0; j < bytes; ++j)
+        raw |= uint64_t(uint8_t(data[i + j])) << (8 * j);
+      result.push_back(extend(APInt(bitWidth, raw)));
+    }
+    return result;
   }
   return std::nullopt;
 }

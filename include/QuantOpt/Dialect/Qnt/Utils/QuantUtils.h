@@ -15,7 +15,9 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <limits>
 #include <optional>
+#include <vector>
 
 namespace mlir::qnt {
 
@@ -84,6 +86,14 @@ DenseIntElementsAttr buildSplatCodesAttr(ArrayRef<int64_t> shape,
 /// Matches a constant quantized tensor: `qnt.constant`, or `quant.scast` of
 /// an integer constant. Returns its codes attribute.
 std::optional<DenseIntElementsAttr> matchQuantizedConstant(Value value);
+
+/// The elements of a constant integer tensor of `bitWidth`-bit elements
+/// (dense or dense_resource), sign- or zero-extended; nullopt otherwise, and
+/// for a splat of more than `maxSplatElements` elements (which callers
+/// that would expand it leave alone).
+std::optional<std::vector<int64_t>>
+getConstantInts(Value value, unsigned bitWidth, bool isUnsigned,
+                int64_t maxSplatElements = std::numeric_limits<int64_t>::max());
 
 } // namespace mlir::qnt
 
