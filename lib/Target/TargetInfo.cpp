@@ -75,6 +75,13 @@ std::string hostFeatures(StringRef triple, StringRef cpu) {
 
 } // namespace
 
+llvm::ArrayRef<StringRef> TargetInfo::fixedNames() {
+  static const StringRef names[] = {"x86_64",       "x86_64-amx",
+                                    "aarch64",      "aarch64-dotprod",
+                                    "aarch64-neon", "riscv64"};
+  return names;
+}
+
 std::optional<TargetInfo> TargetInfo::resolve(StringRef name) {
   if (name == "host") {
     std::string triple = llvm::sys::getProcessTriple();

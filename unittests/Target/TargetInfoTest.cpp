@@ -7,6 +7,9 @@
 
 #include "QuantOpt/Target/TargetInfo.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <gtest/gtest.h>
@@ -25,6 +28,25 @@ TEST(TargetInfoTest, NamedTargetsResolve) {
   EXPECT_EQ(rv->abi, "lp64d");
   EXPECT_FALSE(TargetInfo::resolve("x86"));
   EXPECT_FALSE(TargetInfo::resolve(""));
+}
+
+// The fixed names are the documented list (knownNames) minus `host`, each
+// resolves, and the list names each target once.
+TEST(TargetInfoTest, FixedNamesAreTheKnownNamesBesidesHost) {
+  llvm::ArrayRef<llvm::StringRef> names = TargetInfo::fixedNames();
+  // knownNames() reads "host, a, b or c".
+  llvm::SmallVector<llvm::StringRef> listed;
+  for (llvm::StringRef part : llvm::split(TargetInfo::knownNames(), ", "))
+    for (llvm::StringRef name : llvm::split(part, " or "))
+      listed.push_back(name);
+  EXPECT_EQ(listed.size(), names.size() + 1);
+  for (llvm::StringRef name : names) {
+    EXPECT_NE(name, "host");
+    EXPECT_TRUE(TargetInfo::resolve(name)) << name.str();
+    EXPECT_TRUE(llvm::is_contained(listed, name)) << name.str();
+    EXPECT_EQ(llvm::count(names, name), 1) << name.str();
+  }
+  EXPECT_TRUE(llvm::is_contained(listed, "host"));
 }
 
 TEST(TargetInfoTest, X86_64HasVnni) {

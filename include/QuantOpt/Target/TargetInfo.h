@@ -10,6 +10,7 @@
 #ifndef QUANTOPT_TARGET_TARGETINFO_H
 #define QUANTOPT_TARGET_TARGETINFO_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -44,6 +45,10 @@ struct TargetInfo {
   ///            CPU name does not imply
   /// nullopt for any other name.
   static std::optional<TargetInfo> resolve(llvm::StringRef name);
+
+  /// The names `resolve` accepts other than `host`: each means the same
+  /// target on every machine (the fuzzers compile for all of them).
+  static llvm::ArrayRef<llvm::StringRef> fixedNames();
 
   /// The names `resolve` accepts, for diagnostics.
   static llvm::StringRef knownNames() {

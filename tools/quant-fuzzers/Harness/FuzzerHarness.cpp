@@ -4,6 +4,7 @@
 
 #include "QuantOpt/InitAll.h"
 #include "QuantOpt/Pipelines/Pipelines.h"
+#include "QuantOpt/Target/TargetInfo.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -36,8 +37,14 @@ const DialectRegistry &getRegistry() {
 
 } // namespace
 
-quantopt::fuzz::Outcome
-quantopt::fuzz::compileModule(llvm::StringRef text, Expectation expectation) {
+llvm::StringRef quantopt::fuzz::selectFuzzTarget(uint64_t selector) {
+  llvm::ArrayRef<llvm::StringRef> targets = quantopt::TargetInfo::fixedNames();
+  return targets[selector % targets.size()];
+}
+
+quantopt::fuzz::Outcome quantopt::fuzz::compileModule(llvm::StringRef text,
+                                                      Expectation expectation,
+                                                      llvm::StringRef target) {
   if (text.size() > kMaxInputSize)
     return Outcome::Rejected;
 
@@ -61,8 +68,8 @@ quantopt::fuzz::compileModule(llvm::StringRef text, Expectation expectation) {
 
   PassManager pm(&context);
   QuantOptPipelineOptions options;
-  // A fixed target: results must not depend on the machine fuzzing.
-  options.target = "x86_64";
+  // A fixed name, never `host`: results must not depend on the machine.
+  options.target = target.str();
   buildQntToLLVMPipeline(pm, options);
   if (succeeded(pm.run(*module)))
     return Outcome::Compiled;
@@ -70,7 +77,8 @@ quantopt::fuzz::compileModule(llvm::StringRef text, Expectation expectation) {
     return Outcome::PipelineFailed;
 
   llvm::errs() << "=== FINDING: the verifier accepted this module but "
-                  "--qnt-to-llvm=\"target=x86_64\" failed ===\n"
+                  "--qnt-to-llvm=\"target="
+               << target << "\" failed ===\n"
                << text << "\n=== diagnostics ===\n"
                << diagnostics << "=== end ===\n";
   llvm::errs().flush();

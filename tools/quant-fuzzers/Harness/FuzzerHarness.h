@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace quantopt::fuzz {
 
@@ -40,7 +41,14 @@ enum class Outcome { Rejected, Compiled, PipelineFailed };
 /// Parses `text` as a module (the parser verifies it), then runs the
 /// qnt-to-llvm pipeline for x86_64. With CompilesIfValid, a pipeline failure
 /// on a verified module prints the module and the diagnostics and aborts.
-Outcome compileModule(llvm::StringRef text, Expectation expectation);
+/// The target an input compiles for: one of TargetInfo::fixedNames() (never
+/// `host`), `selector` modulo their number, so that every kernel library is
+/// fuzzed and a finding reproduces on any machine.
+llvm::StringRef selectFuzzTarget(uint64_t selector);
+
+/// Parses and verifies `text`, then runs --qnt-to-llvm="target=<target>".
+Outcome compileModule(llvm::StringRef text, Expectation expectation,
+                      llvm::StringRef target);
 
 /// Prepends the harness defaults (-timeout, -max_len, -rss_limit_mb) and
 /// `extra` to the libFuzzer command line; flags given by the user come later

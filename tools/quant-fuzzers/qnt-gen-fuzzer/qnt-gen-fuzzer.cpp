@@ -1,9 +1,11 @@
 //===- qnt-gen-fuzzer.cpp - fuzz the pipeline with valid qnt modules -------===//
 //
-// Builds a module over the public qnt ops from the input bytes
-// (ModuleGenerator), then parses, verifies and compiles it with
-// --qnt-to-llvm="target=x86_64". A module the verifier rejects is fine; one
-// it accepts must compile: a pipeline error aborts, so libFuzzer reports it.
+// The first input byte picks the target (one of TargetInfo::fixedNames(), so
+// every kernel library is fuzzed); the rest builds a module over the public
+// qnt ops (ModuleGenerator), which is parsed, verified and compiled with
+// --qnt-to-llvm="target=<that target>". A module the verifier rejects is
+// fine; one it accepts must compile: a pipeline error aborts, so libFuzzer
+// reports it.
 // Set QNT_GEN_FUZZER_PRINT=1 to print each generated module (reproducing a
 // crash: `qnt-gen-fuzzer crash-<hash>` prints the module to stderr), and
 // QNT_GEN_FUZZER_STATS=1 to count at exit how many modules the verifier
@@ -41,9 +43,14 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const AvailableOps ops = queryAvailableOps();
-  std::string text = generateModule(data, size, ops);
+  if (size == 0)
+    return 0;
+  llvm::StringRef target = selectFuzzTarget(data[0]);
+  std::string text = generateModule(data + 1, size - 1, ops);
   if (printModules)
-    llvm::errs() << "// ---- generated module ----\n" << text << "\n";
-  ++counts[static_cast<int>(compileModule(text, Expectation::CompilesIfValid))];
+    llvm::errs() << "// ---- generated module, target=" << target << " ----\n"
+                 << text << "\n";
+  ++counts[static_cast<int>(
+      compileModule(text, Expectation::CompilesIfValid, target))];
   return 0;
 }

@@ -1,13 +1,16 @@
 //===- qnt-parse-fuzzer.cpp - fuzz parse + verify + qnt-to-llvm -----------===//
 //
 // Treats each input as MLIR text: parses and verifies it, then runs the
-// qnt-to-llvm pipeline (target x86_64). Diagnostics are fine; a crash, hang,
-// sanitizer report or out-of-memory is a finding. Seeded from test/ (target
-// qnt-fuzz-seed-corpus).
+// qnt-to-llvm pipeline for a target picked by a hash of the text (one of
+// TargetInfo::fixedNames(), so that a mutation may move an input to another
+// kernel library and a finding reproduces anywhere). Diagnostics are fine; a
+// crash, hang, sanitizer report or out-of-memory is a finding. Seeded from
+// test/ (target qnt-fuzz-seed-corpus).
 //
 //===----------------------------------------------------------------------===//
 
 #include "FuzzerHarness.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,14 +26,16 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
 /// crashes the same way). That is not code of ours and cannot be fixed
 /// here, so inputs that spell them are skipped (docs/Fuzzing.md).
 static bool hitsUpstreamLinalgParserCrash(llvm::StringRef text) {
-  return text.contains("linalg.transpose") || text.contains("linalg.broadcast") ||
-         text.contains("linalg.reduce");
+  return text.contains("linalg.transpose") ||
+         text.contains("linalg.broadcast") || text.contains("linalg.reduce");
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   if (hitsUpstreamLinalgParserCrash(text))
     return 0;
-  quantopt::fuzz::compileModule(text, quantopt::fuzz::Expectation::NoCrash);
+  quantopt::fuzz::compileModule(
+      text, quantopt::fuzz::Expectation::NoCrash,
+      quantopt::fuzz::selectFuzzTarget(llvm::xxh3_64bits(text)));
   return 0;
 }
