@@ -504,11 +504,19 @@ Value paddedBias(OpBuilder &b, Location loc, Value bias, int64_t n,
     return arith::ConstantOp::create(
         b, loc, DenseIntElementsAttr::get(type, ArrayRef(folded)));
   }
-  SmallVector<int32_t> extra(np, 0);
-  for (int64_t col = 0; col < int64_t(correction.size()); ++col)
-    extra[col] = static_cast<int32_t>(correction[col]);
-  Value base = arith::ConstantOp::create(
-      b, loc, DenseIntElementsAttr::get(type, ArrayRef(extra)));
+  // Without a correction the base is a zero splat: a run-time bias of a
+  // huge splat (10^9 columns) must not become a 4 GB vector here.
+  DenseIntElementsAttr baseAttr;
+  if (correction.empty()) {
+    baseAttr = cast<DenseIntElementsAttr>(
+        DenseElementsAttr::get(type, b.getI32IntegerAttr(0)));
+  } else {
+    SmallVector<int32_t> extra(np, 0);
+    for (int64_t col = 0; col < int64_t(correction.size()); ++col)
+      extra[col] = static_cast<int32_t>(correction[col]);
+    baseAttr = DenseIntElementsAttr::get(type, ArrayRef(extra));
+  }
+  Value base = arith::ConstantOp::create(b, loc, baseAttr);
   // base[0:n] += bias, on tensors (the pipeline makes it a linalg op).
   Value head = tensor::ExtractSliceOp::create(
       b, loc, base, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},

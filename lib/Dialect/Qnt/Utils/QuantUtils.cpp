@@ -164,11 +164,13 @@ mlir::qnt::getConstantInts(Value value, unsigned bitWidth, bool isUnsigned,
   auto extend = [&](const APInt &v) {
     return isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue();
   };
+  // Reserve only once the elements are known to exist in memory: a splat
+  // may stand for 10^9 of them.
   std::vector<int64_t> result;
-  result.reserve(type.getNumElements());
   if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
     if (dense.isSplat() && dense.getNumElements() > maxSplatElements)
       return std::nullopt;
+    result.reserve(dense.getNumElements());
     for (const APInt &v : dense.getValues<APInt>())
       result.push_back(extend(v));
     return result;
@@ -181,6 +183,7 @@ mlir::qnt::getConstantInts(Value value, unsigned bitWidth, bool isUnsigned,
     size_t bytes = bitWidth / 8;
     if (data.size() != size_t(type.getNumElements()) * bytes)
       return std::nullopt;
+    result.reserve(type.getNumElements());
     for (size_t i = 0; i < data.size(); i += bytes) {
       uint64_t raw = 0; // little endian, as DenseElementsAttr stores it
       for (size_t j = 0; j < bytes; ++j)
