@@ -40,6 +40,7 @@
 #include "QuantOpt/Conversion/QntToX86Vnni/AmxPlanning.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Reference/WindowArithmetic.h"
 #include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -54,6 +55,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -692,8 +694,42 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
     if (batch == 0 || c == 0 || f == 0 || oh == 0 || ow == 0 ||
         wType.getDimSize(2) != c)
       return failure();
-    ArrayRef<int64_t> strides = op.getStrides(), dils = op.getDilations(),
-                      pad = op.getPadding();
+    ArrayRef<int64_t> pad = op.getPadding();
+    // Checked window math (WindowArithmetic.h), as the VNNI conv does. A
+    // stride of one output and a dilation of one tap never move, so they
+    // count as 1. The last W tile reads OWp - OW more pixels at the stride:
+    // if that padding, an offset or the padded input could leave int64 or
+    // would blow the input up, the VNNI or generic lowering takes the op.
+    if (quantopt::ref::windowOutputSize(h, pad[0], pad[1], kh,
+                                        op.getStrides()[0],
+                                        op.getDilations()[0]) != oh ||
+        quantopt::ref::windowOutputSize(wd, pad[2], pad[3], kw,
+                                        op.getStrides()[1],
+                                        op.getDilations()[1]) != ow)
+      return failure();
+    SmallVector<int64_t, 2> strides = {oh == 1 ? 1 : op.getStrides()[0],
+                                       ow == 1 ? 1 : op.getStrides()[1]};
+    SmallVector<int64_t, 2> dils = {kh == 1 ? 1 : op.getDilations()[0],
+                                    kw == 1 ? 1 : op.getDilations()[1]};
+    {
+      using quantopt::ref::checkedProduct;
+      int64_t owp = (ow + kTileRows - 1) / kTileRows * kTileRows;
+      std::optional<int64_t> spanW = checkedProduct({owp - 1, strides[1]});
+      std::optional<int64_t> tapsW = checkedProduct({kw - 1, dils[1]});
+      int64_t hp0 = h + pad[0] + pad[1], wp0 = wd + pad[2] + pad[3];
+      std::optional<int64_t> plain = checkedProduct({batch, hp0, wp0, c});
+      if (!spanW || !tapsW || !plain ||
+          *spanW > std::numeric_limits<int64_t>::max() / 2 - *tapsW)
+        return failure();
+      int64_t wp = std::max(wp0, *spanW + *tapsW + 1);
+      std::optional<int64_t> padded =
+          checkedProduct({batch, hp0 + kTileK, wp, c});
+      if (!padded || *padded > 2 * *plain + (int64_t(1) << 20) ||
+          !checkedProduct({kTileRows, strides[1], c}) ||
+          !checkedProduct({strides[0], wp, c}) ||
+          !checkedProduct({dils[0], wp, c}))
+        return failure();
+    }
     std::optional<std::vector<int64_t>> codes =
         getConstantInts(op.getW(), 8, op.getWUnsigned());
     if (!codes)

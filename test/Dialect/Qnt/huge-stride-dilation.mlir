@@ -6,8 +6,15 @@
 // RUN: FileCheck %s < %t.compiled
 // RUN: %quant_ref_run %s > %t.reference
 // RUN: %compare_outputs %t.reference %t.compiled
-// The VNNI rewrite (x86) sees the same op; it must compile too.
+// The kernel rewrites of every target see the same op; they must compile
+// it too (the AMX conv multiplied the stride by its padded tile width,
+// found by qnt-parse-fuzzer under UBSan once it fuzzed every target).
 // RUN: quant-opt %s --qnt-to-llvm=target=x86_64 -o /dev/null
+// RUN: quant-opt %s --qnt-to-llvm=target=x86_64-amx -o /dev/null
+// RUN: quant-opt %s --qnt-to-llvm=target=aarch64 -o /dev/null
+// RUN: quant-opt %s --qnt-to-llvm=target=aarch64-dotprod -o /dev/null
+// RUN: quant-opt %s --qnt-to-llvm=target=aarch64-neon -o /dev/null
+// RUN: quant-opt %s --qnt-to-llvm=target=riscv64 -o /dev/null
 
 !X = !quant.uniform<u8:f32, 5.000000e-01:128>
 !W = !quant.uniform<i8:f32, 5.000000e-01>
