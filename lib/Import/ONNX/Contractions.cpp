@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -176,8 +177,16 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
   QParams acc;
   acc.width = 32;
   acc.isSigned = true;
-  for (double sw : w.q.scales)
-    acc.scales.push_back(x.q.scales[0] * sw);
+  for (double sw : w.q.scales) {
+    // Each scale is a positive finite f32, but their product may leave the
+    // range a !quant.uniform scale can hold.
+    double scale = x.q.scales[0] * sw;
+    if (!(scale >= std::numeric_limits<float>::denorm_min() &&
+          scale <= std::numeric_limits<float>::max()))
+      return fail("the accumulator scale S_X * S_W = " + str(scale) +
+                  " is outside the positive range of f32");
+    acc.scales.push_back(scale);
+  }
   acc.zeroPoints.assign(acc.scales.size(), 0);
   if (w.q.perAxis())
     acc.axis = 1; // Output channels: C of NCHW, N of M x N.

@@ -595,6 +595,20 @@ def case_bad_bias_scale():
                  inits), {}, {}
 
 
+def case_bad_accumulator_scale():
+    """Both scales are positive finite f32, but S_X * S_W = 2^-149 * 2^-10
+    is below the smallest f32 (found by utils/onnx-mutate-fuzz.py)."""
+    nodes = [helper.make_node("QLinearMatMul", ["a", "a_s", "a_z", "b", "b_s",
+                                                "b_z", "y_s", "y_z"], ["y"],
+                              name="tiny")]
+    inits = [init("a_s", F32(2.0 ** -149)), init("a_z", np.uint8(0)),
+             init("b", np.ones((5, 4), np.int8)), init("b_s", F32(2.0 ** -10)),
+             init("b_z", np.int8(0)), init("y_s", F32(0.07)),
+             init("y_z", np.uint8(0))]
+    return model(nodes, [tin("a", [3, 5], TensorProto.UINT8)],
+                 [tin("y", [3, 4], TensorProto.UINT8)], inits), {}, {}
+
+
 def case_bad_float_conv():
     """A Conv on a float input (no DequantizeLinear before it)."""
     nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="float_conv")]
