@@ -22,7 +22,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
-#include <limits>
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -181,8 +180,7 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
     // Each scale is a positive finite f32, but their product may leave the
     // range a !quant.uniform scale can hold.
     double scale = x.q.scales[0] * sw;
-    if (!(scale >= std::numeric_limits<float>::denorm_min() &&
-          scale <= std::numeric_limits<float>::max()))
+    if (!isF32QuantScale(scale))
       return fail("the accumulator scale S_X * S_W = " + str(scale) +
                   " is outside the positive range of f32");
     acc.scales.push_back(scale);

@@ -283,6 +283,14 @@ inline std::string str(double x) {
   return buf;
 }
 
+/// True when `scale` is a scale a !quant.uniform<...:f32> type holds: a
+/// positive f32 (subnormal included). A scale derived from valid ones, such
+/// as S_X * S_W or S_X / count, may still fall outside.
+inline bool isF32QuantScale(double scale) {
+  return scale >= std::numeric_limits<float>::denorm_min() &&
+         scale <= std::numeric_limits<float>::max();
+}
+
 /// round_half_even(f32(x) / f32(s)) + z, saturated: ONNX QuantizeLinear.
 int64_t quantizeLinear(double x, double scale, int64_t zp, const QParams &q);
 

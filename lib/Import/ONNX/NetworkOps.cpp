@@ -179,6 +179,10 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
     acc.width = 32;
     acc.isSigned = true;
     acc.scales = {x.q.scales[0] / double(count)};
+    if (!isF32QuantScale(acc.scales[0]))
+      return fail("the AveragePool's sum scale S_X / " + Twine(count) +
+                  " = " + str(acc.scales[0]) +
+                  " is outside the positive range of f32");
     acc.zeroPoints = {0};
     ImportedValue sum = x;
     sum.codes.reset();

@@ -609,6 +609,19 @@ def case_bad_accumulator_scale():
                  [tin("y", [3, 4], TensorProto.UINT8)], inits), {}, {}
 
 
+def case_bad_pool_sum_scale():
+    """AveragePool to another grid sums as a conv at scale S_X / count:
+    with S_X = 2^-149 (the smallest f32) that is below f32's range (found
+    by utils/onnx-mutate-fuzz.py)."""
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 2.0 ** -149, 130)
+    nodes.append(helper.make_node("AveragePool", ["xd"], ["p"], name="avg",
+                                  kernel_shape=[3, 3], strides=[1, 1]))
+    qdq_out(nodes, inits, "p", "y", 0.03, 128)
+    return model(nodes, [tin("x", [1, 2, 4, 4])], [tin("y", [1, 2, 2, 2])],
+                 inits), {}, {}
+
+
 def case_bad_float_conv():
     """A Conv on a float input (no DequantizeLinear before it)."""
     nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="float_conv")]
