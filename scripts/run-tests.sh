@@ -9,6 +9,9 @@
 #             seed FUZZ_SEED (default 1, so a CI failure reproduces)
 #   diff      utils/diff-fuzz.py: DIFF_FUZZ_CASES (default 2000) random cases,
 #             compiled vs the reference model
+#   onnx-fuzz utils/onnx-mutate-fuzz.py: ONNX_FUZZ_CASES (default 300) mutated
+#             ONNX models through the ASan importer and pipeline, seed
+#             ONNX_FUZZ_SEED (default 1)
 # QUANT_OPT_QUICK=1 skips the slices for a quick local run; with CI=true they
 # always run.
 set -euo pipefail
@@ -20,6 +23,8 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_SEED=${FUZZ_SEED:-1}
 DIFF_FUZZ_CASES=${DIFF_FUZZ_CASES:-2000}
 DIFF_FUZZ_SEED=${DIFF_FUZZ_SEED:-1}
+ONNX_FUZZ_CASES=${ONNX_FUZZ_CASES:-300}
+ONNX_FUZZ_SEED=${ONNX_FUZZ_SEED:-1}
 export BUILD_DIR
 
 script_start=$(date +%s)
@@ -121,11 +126,23 @@ diff_slice() {
     --out "$BUILD_DIR/diff-fuzz-findings"
 }
 
+# Structure-aware ONNX mutants through quant-import-onnx and, when it
+# imports them, quant-opt: the sanitizer build's tools (Debian's python3 has
+# the onnx module).
+onnx_fuzz_slice() {
+  python3_onnx=python3
+  python3 -c "import onnx, numpy" 2> /dev/null || python3_onnx=/usr/bin/python3
+  "$python3_onnx" "$ROOT/utils/onnx-mutate-fuzz.py" --build-dir "$1" \
+    --seed "$ONNX_FUZZ_SEED" --cases "$ONNX_FUZZ_CASES" \
+    --out "$BUILD_DIR/onnx-fuzz-findings"
+}
+
 if [ $run_slices = 1 ]; then
   step asan-build build_asan
   if [ "$last_rc" = PASS ]; then
     step asan-test test_asan
     step fuzz fuzz_smoke
+    step onnx-fuzz onnx_fuzz_slice "$ASAN_BUILD_DIR"
   fi
   step diff diff_slice
 else
