@@ -53,6 +53,10 @@ public:
 private:
   Value param(OpBuilder &b, Location loc, const ChannelParam &p,
               VectorType type, Value c0) const;
+  /// The rescaled value (before the output zero point) of the i32 vector
+  /// `x` in the even/odd 64-bit lane form: valid when `evenOdd`.
+  Value rescaleEvenOdd(OpBuilder &b, Location loc, Value x,
+                       Value multiplier) const;
 
   IntRequantizeOp op;
   quantopt::ref::RoundingMode mode = quantopt::ref::RoundingMode::Double;
@@ -62,8 +66,17 @@ private:
   /// No right shift is negative (no left-shift step).
   bool shiftsNonNegative = false;
   ChannelParam zpIn, multiplier, shift, floatMultiplier, zpOut;
-  /// min - zpOut and max - zpOut per channel ("double" mode when they fit
-  /// i32; else null).
+  /// The one right shift of every channel, if they are equal.
+  std::optional<int32_t> uniformShift;
+  /// "double" with a uniform shift >= 1, or "single" with one >= 0: the
+  /// product, both roundings and the shift are one 64-bit add and shift
+  /// per even/odd lane (rescaleEvenOdd). Set by materialize.
+  bool evenOdd = false;
+  /// The codes are the saturated narrowing of q + zpOut: the clamp is the
+  /// storage type's whole range and q + zpOut cannot wrap in i32.
+  bool saturatingNarrow = false;
+  /// min - zpOut and max - zpOut per channel ("double" and "single" when
+  /// they fit i32; else null).
   ChannelParam loMinusZp, hiMinusZp;
 };
 
