@@ -77,6 +77,7 @@ std::optional<FusedRequantize> FusedRequantize::plan(IntRequantizeOp op,
       llvm::all_of(op.getShifts(), [](int32_t s) { return s >= 0; });
   if (llvm::all_equal(op.getShifts()))
     f.uniformShift = op.getShifts()[0];
+  f.minShift = *llvm::min_element(op.getShifts());
   f.min = static_cast<int32_t>(op.getMin());
   f.max = static_cast<int32_t>(op.getMax());
   f.exactF32Bounds = FixedPointBuilder::boundsExactInF32(
@@ -117,9 +118,21 @@ void FusedRequantize::materialize(OpBuilder &b, Location loc,
   }
   loMinusZp = makeParam(b, loc, ArrayRef<int32_t>(lo), tableSize, i32);
   hiMinusZp = makeParam(b, loc, ArrayRef<int32_t>(hi), tableSize, i32);
-  if (!uniformShift || *uniformShift < (mode == RefRounding::Double ? 1 : 0))
+  // Differing shifts take variable 64-bit shifts, whose odd lanes need
+  // 31 + s >= 32.
+  if (minShift < (mode == RefRounding::Double || !uniformShift ? 1 : 0))
     return;
   evenOdd = true;
+  if (!uniformShift) {
+    SmallVector<int32_t> totals, units;
+    for (int32_t s : op.getShifts()) {
+      totals.push_back(31 + s);
+      uint32_t unit = uint32_t(1) << s;
+      units.push_back(int32_t(mode == RefRounding::Double ? unit - 1 : unit));
+    }
+    totalShift = makeParam(b, loc, ArrayRef<int32_t>(totals), tableSize, i32);
+    addendUnits = makeParam(b, loc, ArrayRef<int32_t>(units), tableSize, i32);
+  }
   // With a shift >= 1, |q| <= 2^30 (|x * M| < 2^62 over 2^32), so q + z
   // fits i32 for any zero point of a 16-bit code. Then clamping q + z to
   // the storage range and truncating is the signed (unsigned) saturating
@@ -129,8 +142,16 @@ void FusedRequantize::materialize(OpBuilder &b, Location loc,
   int64_t typeMin = isUnsigned ? 0 : -(int64_t(1) << (width - 1));
   int64_t typeMax =
       isUnsigned ? (int64_t(1) << width) - 1 : (int64_t(1) << (width - 1)) - 1;
+  // |p| < 2^62 and the addend stays below 2^61 + 2^31: a zero point term
+  // up to 2^60 keeps the sum below 2^63.
+  if (uniformShift && zpOut.splat && *uniformShift >= 1 &&
+      31 + *uniformShift <= 60) {
+    int64_t z = cast<IntegerAttr>(zpOut.splat).getInt();
+    if (std::abs(z) <= (int64_t(1) << (60 - (31 + *uniformShift))))
+      foldedZeroPoint = int32_t(z);
+  }
   saturatingNarrow =
-      *uniformShift >= 1 && width <= 16 && min == typeMin && max == typeMax &&
+      minShift >= 1 && width <= 16 && min == typeMin && max == typeMax &&
       llvm::all_of(op.getOutputZeroPoints(),
                    [](int32_t z) { return std::abs(int64_t(z)) <= 65536; });
 }
@@ -145,7 +166,8 @@ Value FusedRequantize::param(OpBuilder &b, Location loc, const ChannelParam &p,
 }
 
 Value FusedRequantize::rescaleEvenOdd(OpBuilder &b, Location loc, Value x,
-                                      Value multiplier) const {
+                                      Value multiplier, int64_t zeroPoint,
+                                      Value c0) const {
   // The reference rescale of x by M = multiplier * 2^-31 * 2^-s, with one
   // rounding shift of a 64-bit sum (p = x * multiplier, exact):
   //
@@ -166,15 +188,17 @@ Value FusedRequantize::rescaleEvenOdd(OpBuilder &b, Location loc, Value x,
   // (1 - n) 2^31 being bit 31 of ~x. |p| < 2^62 and the addend is below
   // 2^61 + 2^31, so nothing wraps, and |q| < 2^31.
   //
+  // With s >= 1, q + z = floor((sum + z 2^(31 + s)) / 2^(31 + s)): a
+  // folded output zero point z is one more constant in the addend.
+  //
   // Each 64-bit lane of x (and of the multiplier) holds an even element in
   // its low half and an odd one in its high half. The even products take
   // the sign-extended low halves (x86: vpmuldq reads them directly), the
-  // odd ones the high halves shifted down. q of an even lane is the low
-  // half of its shifted sum; an odd lane's sum is shifted by 32 less (or
-  // left by 1 when 31 + s = 31), which leaves q in the high half, and one
-  // blend joins the two.
-  int64_t s = *uniformShift;
-  int64_t total = 31 + s;
+  // odd ones a copy of x with each odd element duplicated into the low
+  // half (a shuffle, which leaves the vector shift units to vpdpbusd). q of
+  // an even lane is the low half of its shifted sum; an odd lane's sum is
+  // shifted by 32 less (or left by 1 when 31 + s = 31), which leaves q in
+  // the high half, and one blend joins the two.
   auto narrowType = cast<VectorType>(x.getType());
   int64_t n = narrowType.getDimSize(0);
   auto wideType = VectorType::get({n / 2}, b.getI64Type());
@@ -204,24 +228,56 @@ Value FusedRequantize::rescaleEvenOdd(OpBuilder &b, Location loc, Value x,
   Value xl = vector::BitCastOp::create(b, loc, wideType, x);
   Value ml = vector::BitCastOp::create(b, loc, wideType, multiplier);
   auto low = [&](Value v) { return shrs(shl(v, c32), c32); };
-  Value xOdd = shrs(xl, c32);
+  SmallVector<int64_t> oddMask;
+  for (int64_t i = 0; i < n; ++i)
+    oddMask.push_back(i | 1);
+  auto oddLow = [&](Value v) -> Value {
+    return vector::BitCastOp::create(
+        b, loc, wideType, vector::ShuffleOp::create(b, loc, v, v, oddMask));
+  };
+  Value xOdd = oddLow(x);
   Value even = mul(low(xl), low(ml));
-  Value odd = mul(xOdd, shrs(ml, c32));
-  int64_t addend = int64_t(1) << (total - 1);
+  Value odd = mul(low(xOdd), low(oddLow(multiplier)));
   if (mode == RefRounding::Double) {
-    addend = (int64_t(1) << 30) + (int64_t(1) << (30 + s)) - (int64_t(1) << 31);
     // Bit 31 of ~x: bit 31 of the lane for the even element, of the
-    // shifted lane for the odd one (x86: vpandnq).
+    // duplicated lane for the odd one (x86: vpandnq).
     Value bit31 = wide(int64_t(1) << 31), ones = wide(-1);
     even = add(even, andi(xori(xl, ones), bit31));
     odd = add(odd, andi(xori(xOdd, ones), bit31));
   }
-  even = shrs(add(even, wide(addend)), wide(total));
-  odd = add(odd, wide(addend));
-  if (total == 31)
-    odd = shl(odd, wide(1));
-  else if (total > 32)
-    odd = shrs(odd, wide(total - 32));
+  if (uniformShift) {
+    int64_t s = *uniformShift, total = 31 + s;
+    // 2^30 + 2^(30 + s) - 2^31 = (2^s - 1) 2^30 ("double"), 2^(30 + s).
+    int64_t addend = ((int64_t(1) << s) - (mode == RefRounding::Double ? 1 : 0))
+                     << 30;
+    addend += zeroPoint * (int64_t(1) << total);
+    even = shrs(add(even, wide(addend)), wide(total));
+    odd = add(odd, wide(addend));
+    if (total == 31)
+      odd = shl(odd, wide(1));
+    else if (total > 32)
+      odd = shrs(odd, wide(total - 32));
+  } else {
+    // The same per channel (every s >= 1): the even lanes take the low
+    // halves of the tables' 64-bit lanes, the odd ones the high halves, as
+    // variable shifts (x86: vpsravq).
+    auto shru = [&](Value l, Value r) {
+      return fold<arith::ShRUIOp>(b, loc, l, r);
+    };
+    auto sub = [&](Value l, Value r) {
+      return fold<arith::SubIOp>(b, loc, l, r);
+    };
+    VectorType i32s = narrowType;
+    Value totals = vector::BitCastOp::create(
+        b, loc, wideType, param(b, loc, totalShift, i32s, c0));
+    Value units = vector::BitCastOp::create(
+        b, loc, wideType, param(b, loc, addendUnits, i32s, c0));
+    Value lowHalf = wide(0xffffffffLL), c30 = wide(30);
+    even = add(even, shl(andi(units, lowHalf), c30));
+    odd = add(odd, shl(shru(units, c32), c30));
+    even = shrs(even, andi(totals, lowHalf));
+    odd = shrs(odd, sub(shru(totals, c32), c32));
+  }
   SmallVector<int64_t> mask;
   for (int64_t i = 0; i < n; ++i)
     mask.push_back(i % 2 == 0 ? i : n + i);
@@ -247,8 +303,20 @@ Value FusedRequantize::apply(OpBuilder &b, Location loc, Value acc,
   }
   Value zp = param(b, loc, zpOut, vec(i32), c0);
   if (evenOdd && shape.size() == 1 && shape[0] % 2 == 0) {
-    Value q =
-        rescaleEvenOdd(b, loc, result, param(b, loc, multiplier, vec(i32), c0));
+    Value m = param(b, loc, multiplier, vec(i32), c0);
+    if (foldedZeroPoint) {
+      // clamp(q + z, min, max), q + z from the 64-bit sum.
+      result = arith::MinSIOp::create(
+          b, loc,
+          arith::MaxSIOp::create(
+              b, loc, rescaleEvenOdd(b, loc, result, m, *foldedZeroPoint, c0),
+              fp.i32Const(min)),
+          fp.i32Const(max));
+      if (storage != i32)
+        result = arith::TruncIOp::create(b, loc, vec(storage), result);
+      return result;
+    }
+    Value q = rescaleEvenOdd(b, loc, result, m, 0, c0);
     if (saturatingNarrow) {
       // clamp(q + z, min, max) with [min, max] the storage range: the
       // saturating narrowing (plan: q + z cannot wrap).

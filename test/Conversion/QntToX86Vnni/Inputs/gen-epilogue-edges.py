@@ -11,9 +11,10 @@ shift: (2j + 1) * 2^(30 + s) / M, where the exact product x * M is an odd
 multiple of half the final divisor (both roundings of "double" meet a tie
 there, and the single rounding of the other modes). Multipliers include 0,
 1, 2^30, 2^30 + 1, 2^31 - 2 and 2^31 - 1 (per channel or per tensor); right
-shifts from -30 to 31; every integer rounding mode; i8 / u8 / i16 / i32
-codes with and without a narrower clamp; input zero points that make the
-subtraction saturate.
+shifts from -30 to 31, one for all channels or one per channel (all >= 1,
+with 0, with negative ones); every integer rounding mode; i8 / u8 / i16 /
+i32 codes with and without a narrower clamp; output zero points per tensor
+and per channel; input zero points that make the subtraction saturate.
 
   --module FILE      writes the module (its @main prints every result)
   --check FILE       compares a printMemref transcript of that module with
@@ -111,47 +112,66 @@ def requantize(acc, zin, m, s, mode, zout, lo, hi):
 
 # --- Cases ---------------------------------------------------------------
 
-def cases(seed):
-    rng = random.Random(seed)
-    index = 0
+def shift_sets():
+    """(mode, shift per column or one for all, per channel)."""
     for mode in MODES:
         for s in SHIFTS:
             for per_channel in (True, False):
-                if not per_channel and s not in (-3, 0, 1, 11, 31):
-                    continue
-                kind = OUT_KINDS[index % len(OUT_KINDS)]
-                if per_channel:
-                    mults = [MULTIPLIERS[i % len(MULTIPLIERS)]
-                             if i < 2 * len(MULTIPLIERS)
-                             else rng.randint(2**30, 2**31 - 1)
-                             for i in range(N)]
-                else:
-                    mults = [MULTIPLIERS[index % len(MULTIPLIERS)]]
-                zin = [0, 0, 0, 37, I32_MIN, I32_MAX][index % 6]
-                name, lo, hi, unsigned = kind
-                if name == "i32":
-                    zout = [rng.choice([0, 1000000, -1000000])]
-                else:
-                    zout = [rng.choice([lo, hi, rng.randint(lo, hi)])]
-                biases = []
-                for n in range(N):
-                    m = mults[n if per_channel else 0]
-                    if n == 0:
-                        center = I32_MIN + 128
-                    elif n == 1:
-                        center = I32_MAX - 127
-                    elif n == 2 or m == 0:
-                        center = rng.randint(-1000, 1000)
-                    else:
-                        j = rng.choice([0, -1, 1, -2, 7, -8, 1000, -1001,
-                                        rng.randint(-2**20, 2**20)])
-                        # The exact product is an odd multiple of
-                        # 2^(30 + s): a tie of the final rounding.
-                        center = ((2 * j + 1) << (30 + s)) // m
-                    biases.append(max(I32_MIN + 128, min(I32_MAX - 127, center)))
-                yield dict(index=index, mode=mode, shift=s, mults=mults,
-                           zin=zin, zout=zout, kind=kind, biases=biases)
-                index += 1
+                if per_channel or s in (-3, 0, 1, 11, 31):
+                    yield mode, [s], per_channel
+    # Shifts that differ per channel: all >= 1 (1 to 31), with 0, and with
+    # negative ones.
+    varied = [[1 + (7 * i) % 31 for i in range(N)],
+              [(5 * i) % 13 for i in range(N)],
+              [-2 + (3 * i) % 15 for i in range(N)]]
+    for mode in MODES:
+        for shifts in varied:
+            yield mode, shifts, True
+
+
+def cases(seed):
+    rng = random.Random(seed)
+    index = 0
+    for mode, shift_list, per_channel in shift_sets():
+        kind = OUT_KINDS[index % len(OUT_KINDS)]
+        if per_channel:
+            mults = [MULTIPLIERS[i % len(MULTIPLIERS)]
+                     if i < 2 * len(MULTIPLIERS)
+                     else rng.randint(2**30, 2**31 - 1)
+                     for i in range(N)]
+        else:
+            mults = [MULTIPLIERS[index % len(MULTIPLIERS)]]
+        zin = [0, 0, 0, 37, I32_MIN, I32_MAX][index % 6]
+        name, lo, hi, unsigned = kind
+        if name == "i32":
+            zout = [rng.choice([0, 1000000, -1000000])]
+        else:
+            zout = [rng.choice([lo, hi, rng.randint(lo, hi)])]
+        if len(shift_list) > 1:  # per-channel output zero points too
+            zout = [rng.randint(max(lo, -1000), min(hi, 1000))
+                    for _ in range(N)]
+        biases = []
+        for n in range(N):
+            m = mults[n if per_channel else 0]
+            s = shift_list[n % len(shift_list)]
+            if n == 0:
+                center = I32_MIN + 128
+            elif n == 1:
+                center = I32_MAX - 127
+            elif n == 2 or m == 0:
+                center = rng.randint(-1000, 1000)
+            else:
+                j = rng.choice([0, -1, 1, -2, 7, -8, 1000, -1001,
+                                rng.randint(-2**20, 2**20)])
+                # The exact product is an odd multiple of
+                # 2^(30 + s): a tie of the final rounding.
+                center = ((2 * j + 1) << (30 + s)) // m
+            biases.append(max(I32_MIN + 128, min(I32_MAX - 127, center)))
+        shifts = ([shift_list[n % len(shift_list)] for n in range(N)]
+                  if per_channel else shift_list)
+        yield dict(index=index, mode=mode, shifts=shifts, mults=mults,
+                   zin=zin, zout=zout, kind=kind, biases=biases)
+        index += 1
 
 
 def arr(t, values):
@@ -169,7 +189,7 @@ def module_text(seed):
         width = int(name[1:])
         t = "i%d" % width
         axis = ", axis = 1 : i64" if len(c["mults"]) > 1 else ""
-        shifts = [c["shift"]] * len(c["mults"])
+        shifts = c["shifts"]
         attrs = ", ".join([
             "input_zero_points = " + arr("i32", [c["zin"]]),
             "multipliers = " + arr("i32", c["mults"]),
@@ -220,8 +240,9 @@ def expected(c):
         for n in range(N):
             k = n if len(c["mults"]) > 1 else 0
             acc = c["biases"][n] + (r - 128)
-            out.append(requantize(acc, c["zin"], c["mults"][k], c["shift"],
-                                  c["mode"], c["zout"][0], lo, hi))
+            z = c["zout"][n if len(c["zout"]) > 1 else 0]
+            out.append(requantize(acc, c["zin"], c["mults"][k], c["shifts"][k],
+                                  c["mode"], z, lo, hi))
     return out
 
 
@@ -242,7 +263,8 @@ def check(seed, transcript):
             r, n = divmod(i, N)
             print("case_%d (%s, shift %d, %s): %d of %d differ; first at "
                   "row %d col %d (acc %d, M %d): got %s, expected %d"
-                  % (c["index"], c["mode"], c["shift"], c["kind"][0],
+                  % (c["index"], c["mode"],
+                     c["shifts"][n if len(c["shifts"]) > 1 else 0], c["kind"][0],
                      len(wrong), len(want), r, n, c["biases"][n] + r - 128,
                      c["mults"][n if len(c["mults"]) > 1 else 0],
                      got[i] if i < len(got) else "nothing", want[i]))
