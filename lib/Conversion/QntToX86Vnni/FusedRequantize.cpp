@@ -3,6 +3,7 @@
 #include "FusedRequantize.h"
 
 #include "../QntToLinalg/FixedPointBuilder.h"
+#include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -142,13 +143,12 @@ void FusedRequantize::materialize(OpBuilder &b, Location loc,
   int64_t typeMin = isUnsigned ? 0 : -(int64_t(1) << (width - 1));
   int64_t typeMax =
       isUnsigned ? (int64_t(1) << width) - 1 : (int64_t(1) << (width - 1)) - 1;
-  // |p| < 2^62 and the addend stays below 2^61 + 2^31: a zero point term
-  // up to 2^60 keeps the sum below 2^63.
-  if (uniformShift && zpOut.splat && *uniformShift >= 1 &&
-      31 + *uniformShift <= 60) {
-    int64_t z = cast<IntegerAttr>(zpOut.splat).getInt();
-    if (std::abs(z) <= (int64_t(1) << (60 - (31 + *uniformShift))))
-      foldedZeroPoint = int32_t(z);
+  // q + z from the 64-bit sum when it stays below 2^63 (Planning.h).
+  if (uniformShift && zpOut.splat && *uniformShift >= 1) {
+    auto z = static_cast<int32_t>(cast<IntegerAttr>(zpOut.splat).getInt());
+    if (quantopt::x86vnni::planOneSumRescale(mode == RefRounding::Double,
+                                             *uniformShift, z))
+      foldedZeroPoint = z;
   }
   saturatingNarrow =
       minShift >= 1 && width <= 16 && min == typeMin && max == typeMax &&
@@ -246,11 +246,13 @@ Value FusedRequantize::rescaleEvenOdd(OpBuilder &b, Location loc, Value x,
     odd = add(odd, andi(xori(xOdd, ones), bit31));
   }
   if (uniformShift) {
-    int64_t s = *uniformShift, total = 31 + s;
-    // 2^30 + 2^(30 + s) - 2^31 = (2^s - 1) 2^30 ("double"), 2^(30 + s).
-    int64_t addend = ((int64_t(1) << s) - (mode == RefRounding::Double ? 1 : 0))
-                     << 30;
-    addend += zeroPoint * (int64_t(1) << total);
+    // The addend and shift of the scalar form, which the unit tests check
+    // against the reference (X86VnniPlanningTest).
+    std::optional<quantopt::x86vnni::OneSumRescale> plan =
+        quantopt::x86vnni::planOneSumRescale(mode == RefRounding::Double,
+                                             *uniformShift, zeroPoint);
+    assert(plan && "materialize checked the form");
+    int64_t addend = plan->addend, total = plan->shift;
     even = shrs(add(even, wide(addend)), wide(total));
     odd = add(odd, wide(addend));
     if (total == 31)
