@@ -5,8 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
+#include "QuantOpt/Reference/FixedPoint.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <vector>
 
 using namespace quantopt::x86vnni;
 
@@ -247,6 +252,98 @@ TEST(X86VnniPlanningTest, DepthwiseTileColumns) {
             (llvm::SmallVector<int64_t>{0, 1, 2, 3, 4, 5, 6}));
   EXPECT_EQ(tileInputColumns(2, 2, 3, 1),
             (llvm::SmallVector<int64_t>{0, 1, 3, 4}));
+}
+
+TEST(X86VnniPlanningTest, OneSumRescalePlan) {
+  // "double", s = 11: (2^11 - 1) 2^30, shift 42; with z = -3, minus 3 * 2^42.
+  std::optional<OneSumRescale> d = planOneSumRescale(true, 11, 0);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->addend, 2197949513728);
+  EXPECT_EQ(d->shift, 42);
+  EXPECT_TRUE(d->signTerm);
+  std::optional<OneSumRescale> dz = planOneSumRescale(true, 11, -3);
+  ASSERT_TRUE(dz);
+  EXPECT_EQ(dz->addend, -10996190019584);
+  // "single", s = 11: 2^41, no sign term.
+  std::optional<OneSumRescale> sg = planOneSumRescale(false, 11, 0);
+  ASSERT_TRUE(sg);
+  EXPECT_EQ(sg->addend, 2199023255552);
+  EXPECT_FALSE(sg->signTerm);
+  // Where the form does not hold.
+  EXPECT_FALSE(planOneSumRescale(true, 0, 0));
+  EXPECT_FALSE(planOneSumRescale(true, -1, 0));
+  EXPECT_FALSE(planOneSumRescale(false, -1, 0));
+  EXPECT_TRUE(planOneSumRescale(false, 0, 0));
+  EXPECT_FALSE(planOneSumRescale(false, 0, 5)); // q + z might wrap
+  EXPECT_FALSE(planOneSumRescale(true, 30, 1)); // 2^61 > 2^60
+  EXPECT_TRUE(planOneSumRescale(true, 29, 1));
+  EXPECT_FALSE(planOneSumRescale(true, 29, 2));
+  EXPECT_FALSE(planOneSumRescale(true, 32, 0));
+}
+
+/// Every accumulator class the epilogue must get right: the int32 ends,
+/// 0 and +-1, windows around the ties of both roundings of x * M, and
+/// pseudo-random values.
+std::vector<int32_t> adversarialInputs(int32_t m, int32_t s, uint64_t &seed) {
+  constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+  std::vector<int32_t> xs;
+  auto push = [&](int64_t v) {
+    if (v >= kMin && v <= kMax)
+      xs.push_back(static_cast<int32_t>(v));
+  };
+  for (int64_t v : {kMin, kMin + 1, kMin + 2, int64_t(-2), int64_t(-1),
+                    int64_t(0), int64_t(1), int64_t(2), kMax - 1, kMax})
+    push(v);
+  if (m > 0) {
+    // x * M near an odd multiple of 2^30 (the high multiply's tie) and of
+    // 2^(30 + s) (the final one), for small and large multiples.
+    for (int64_t unit : {int64_t(1) << 30, int64_t(1) << (30 + s)})
+      for (int64_t j : {0, 1, 2, 3, 7, 100, 12345, 1 << 20, 1 << 28})
+        for (int64_t sign : {1, -1}) {
+          __int128 target = __int128(sign) * (2 * j + 1) * unit;
+          __int128 center = target / m;
+          if (center < kMin || center > kMax)
+            continue;
+          for (int64_t d = -3; d <= 3; ++d)
+            push(int64_t(center) + d);
+        }
+  }
+  for (int i = 0; i < 2000; ++i) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    int64_t r = static_cast<int32_t>(seed >> 32);
+    // Small, medium and full-range magnitudes.
+    push(i % 3 == 0 ? r >> 20 : i % 3 == 1 ? r >> 8 : r);
+  }
+  return xs;
+}
+
+TEST(X86VnniPlanningTest, OneSumRescaleMatchesReference) {
+  // Expected values: the reference model (QuantOpt/Reference/FixedPoint.h).
+  using quantopt::ref::RoundingMode;
+  uint64_t seed = 1;
+  int64_t checked = 0;
+  for (int32_t m : {0, 1, 2, 3, 1 << 30, (1 << 30) + 1, 1518500250,
+                    2147483646, 2147483647, 1234567891})
+    for (bool dbl : {true, false})
+      for (int32_t s = 0; s <= 31; ++s)
+        for (int32_t z : {0, 1, -1, -3, 127, -128, 255, 65535, -65536,
+                          1 << 20})
+          if (std::optional<OneSumRescale> plan =
+                  planOneSumRescale(dbl, s, z)) {
+            for (int32_t x : adversarialInputs(m, s, seed)) {
+              int64_t want = quantopt::ref::multiplyByQuantizedMultiplier(
+                                 x, {m, s},
+                                 dbl ? RoundingMode::Double
+                                     : RoundingMode::Single) +
+                             z;
+              ASSERT_EQ(applyOneSumRescale(*plan, x, m), want)
+                  << (dbl ? "double" : "single") << " x=" << x << " M=" << m
+                  << " s=" << s << " z=" << z;
+              ++checked;
+            }
+          }
+  EXPECT_GT(checked, 1000000);
 }
 
 } // namespace

@@ -3,8 +3,11 @@
 #include "FusedRequantize.h"
 
 #include "../QntToLinalg/FixedPointBuilder.h"
+#include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::qnt;
@@ -34,6 +37,11 @@ ChannelParam makeParam(OpBuilder &b, Location loc, ArrayRef<T> values,
       DenseElementsAttr::get(RankedTensorType::get({tableSize}, elt),
                              ArrayRef<T>(padded)));
   return p;
+}
+
+template <typename OpTy>
+Value fold(OpBuilder &b, Location loc, Value l, Value r) {
+  return b.createOrFold<OpTy>(loc, l, r);
 }
 
 } // namespace
@@ -68,10 +76,13 @@ std::optional<FusedRequantize> FusedRequantize::plan(IntRequantizeOp op,
   f.storage = outType.getElementType();
   f.shiftsNonNegative =
       llvm::all_of(op.getShifts(), [](int32_t s) { return s >= 0; });
+  if (llvm::all_equal(op.getShifts()))
+    f.uniformShift = op.getShifts()[0];
+  f.minShift = *llvm::min_element(op.getShifts());
   f.min = static_cast<int32_t>(op.getMin());
   f.max = static_cast<int32_t>(op.getMax());
-  f.exactF32Bounds =
-      FixedPointBuilder::boundsExactInF32(f.min, f.max, op.getOutputZeroPoints());
+  f.exactF32Bounds = FixedPointBuilder::boundsExactInF32(
+      f.min, f.max, op.getOutputZeroPoints());
   return f;
 }
 
@@ -96,28 +107,185 @@ void FusedRequantize::materialize(OpBuilder &b, Location loc,
     multiplier = makeParam(b, loc, op.getMultipliers(), tableSize, i32);
     shift = makeParam(b, loc, op.getShifts(), tableSize, i32);
   }
-  if (mode == RefRounding::Double) {
-    SmallVector<int32_t> lo, hi;
-    for (int32_t z : op.getOutputZeroPoints()) {
-      int64_t l = int64_t(min) - z, h = int64_t(max) - z;
-      if (l < INT32_MIN || l > INT32_MAX || h < INT32_MIN || h > INT32_MAX)
-        return;
-      lo.push_back(int32_t(l));
-      hi.push_back(int32_t(h));
-    }
-    loMinusZp = makeParam(b, loc, ArrayRef<int32_t>(lo), tableSize, i32);
-    hiMinusZp = makeParam(b, loc, ArrayRef<int32_t>(hi), tableSize, i32);
+  if (mode != RefRounding::Double && mode != RefRounding::Single)
+    return;
+  SmallVector<int32_t> lo, hi;
+  for (int32_t z : op.getOutputZeroPoints()) {
+    int64_t l = int64_t(min) - z, h = int64_t(max) - z;
+    if (l < INT32_MIN || l > INT32_MAX || h < INT32_MIN || h > INT32_MAX)
+      return;
+    lo.push_back(int32_t(l));
+    hi.push_back(int32_t(h));
   }
+  loMinusZp = makeParam(b, loc, ArrayRef<int32_t>(lo), tableSize, i32);
+  hiMinusZp = makeParam(b, loc, ArrayRef<int32_t>(hi), tableSize, i32);
+  // Differing shifts take variable 64-bit shifts, whose odd lanes need
+  // 31 + s >= 32.
+  if (minShift < (mode == RefRounding::Double || !uniformShift ? 1 : 0))
+    return;
+  evenOdd = true;
+  if (!uniformShift) {
+    SmallVector<int32_t> totals, units;
+    for (int32_t s : op.getShifts()) {
+      totals.push_back(31 + s);
+      uint32_t unit = uint32_t(1) << s;
+      units.push_back(int32_t(mode == RefRounding::Double ? unit - 1 : unit));
+    }
+    totalShift = makeParam(b, loc, ArrayRef<int32_t>(totals), tableSize, i32);
+    addendUnits = makeParam(b, loc, ArrayRef<int32_t>(units), tableSize, i32);
+  }
+  // With a shift >= 1, |q| <= 2^30 (|x * M| < 2^62 over 2^32), so q + z
+  // fits i32 for any zero point of a 16-bit code. Then clamping q + z to
+  // the storage range and truncating is the signed (unsigned) saturating
+  // narrowing x86 has as one instruction (vpmovsdb / vpmovusdb, ...).
+  unsigned width = storage.getIntOrFloatBitWidth();
+  bool isUnsigned = op.getOutputUnsigned();
+  int64_t typeMin = isUnsigned ? 0 : -(int64_t(1) << (width - 1));
+  int64_t typeMax =
+      isUnsigned ? (int64_t(1) << width) - 1 : (int64_t(1) << (width - 1)) - 1;
+  // q + z from the 64-bit sum when it stays below 2^63 (Planning.h).
+  if (uniformShift && zpOut.splat && *uniformShift >= 1) {
+    auto z = static_cast<int32_t>(cast<IntegerAttr>(zpOut.splat).getInt());
+    if (quantopt::x86vnni::planOneSumRescale(mode == RefRounding::Double,
+                                             *uniformShift, z))
+      foldedZeroPoint = z;
+  }
+  saturatingNarrow =
+      minShift >= 1 && width <= 16 && min == typeMin && max == typeMax &&
+      llvm::all_of(op.getOutputZeroPoints(),
+                   [](int32_t z) { return std::abs(int64_t(z)) <= 65536; });
 }
 
 Value FusedRequantize::param(OpBuilder &b, Location loc, const ChannelParam &p,
                              VectorType type, Value c0) const {
   if (p.table)
-    return vector::TransferReadOp::create(b, loc, type, p.table,
-                                          ValueRange{c0}, std::nullopt,
-                                          ArrayRef<bool>{true});
+    return vector::TransferReadOp::create(b, loc, type, p.table, ValueRange{c0},
+                                          std::nullopt, ArrayRef<bool>{true});
   return arith::ConstantOp::create(b, loc,
                                    DenseElementsAttr::get(type, p.splat));
+}
+
+Value FusedRequantize::rescaleEvenOdd(OpBuilder &b, Location loc, Value x,
+                                      Value multiplier, int64_t zeroPoint,
+                                      Value c0) const {
+  // The reference rescale of x by M = multiplier * 2^-31 * 2^-s, with one
+  // rounding shift of a 64-bit sum (p = x * multiplier, exact):
+  //
+  // "single": floor((p + 2^(30 + s)) / 2^(31 + s)), its definition.
+  //
+  // "double", s >= 1: high = floor((p + 2^30) / 2^31) (the rounding high
+  // multiply; the product INT32_MIN * INT32_MIN that saturates it needs a
+  // negative multiplier, which the verifier rejects), then
+  // roundingDivideByPOT(high, s) = floor(high / 2^s) + [r >= 2^(s-1) + n]
+  // with r = high mod 2^s and n = [high < 0], i.e.
+  // floor((high + 2^(s-1) - n) / 2^s) (0 <= 2^(s-1) - n < 2^s). n may be
+  // taken as [x < 0]: multiplier >= 0, so x >= 0 gives high >= 0, and
+  // x < 0 gives high <= 0, where high = 0 rounds to 0 with either n. As
+  // floor(floor(y / a) / b) = floor(y / (a b)) and 2^(s-1) - n is an
+  // integer:
+  //   q = floor((p + 2^30 + (2^(s-1) - n) 2^31) / 2^(31 + s))
+  //     = (p + (2^30 + 2^(30+s) - 2^31) + (~x & 2^31)) >> (31 + s),
+  // (1 - n) 2^31 being bit 31 of ~x. |p| < 2^62 and the addend is below
+  // 2^61 + 2^31, so nothing wraps, and |q| < 2^31.
+  //
+  // With s >= 1, q + z = floor((sum + z 2^(31 + s)) / 2^(31 + s)): a
+  // folded output zero point z is one more constant in the addend.
+  //
+  // Each 64-bit lane of x (and of the multiplier) holds an even element in
+  // its low half and an odd one in its high half. The even products take
+  // the sign-extended low halves (x86: vpmuldq reads them directly), the
+  // odd ones a copy of x with each odd element duplicated into the low
+  // half (a shuffle, which leaves the vector shift units to vpdpbusd). q of
+  // an even lane is the low half of its shifted sum; an odd lane's sum is
+  // shifted by 32 less (or left by 1 when 31 + s = 31), which leaves q in
+  // the high half, and one blend joins the two.
+  auto narrowType = cast<VectorType>(x.getType());
+  int64_t n = narrowType.getDimSize(0);
+  auto wideType = VectorType::get({n / 2}, b.getI64Type());
+  auto wide = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(wideType, b.getI64IntegerAttr(v)));
+  };
+  auto shrs = [&](Value l, Value r) {
+    return fold<arith::ShRSIOp>(b, loc, l, r);
+  };
+  auto shl = [&](Value l, Value r) {
+    return fold<arith::ShLIOp>(b, loc, l, r);
+  };
+  auto mul = [&](Value l, Value r) {
+    return fold<arith::MulIOp>(b, loc, l, r);
+  };
+  auto add = [&](Value l, Value r) {
+    return fold<arith::AddIOp>(b, loc, l, r);
+  };
+  auto andi = [&](Value l, Value r) {
+    return fold<arith::AndIOp>(b, loc, l, r);
+  };
+  auto xori = [&](Value l, Value r) {
+    return fold<arith::XOrIOp>(b, loc, l, r);
+  };
+  Value c32 = wide(32);
+  Value xl = vector::BitCastOp::create(b, loc, wideType, x);
+  Value ml = vector::BitCastOp::create(b, loc, wideType, multiplier);
+  auto low = [&](Value v) { return shrs(shl(v, c32), c32); };
+  SmallVector<int64_t> oddMask;
+  for (int64_t i = 0; i < n; ++i)
+    oddMask.push_back(i | 1);
+  auto oddLow = [&](Value v) -> Value {
+    return vector::BitCastOp::create(
+        b, loc, wideType, vector::ShuffleOp::create(b, loc, v, v, oddMask));
+  };
+  Value xOdd = oddLow(x);
+  Value even = mul(low(xl), low(ml));
+  Value odd = mul(low(xOdd), low(oddLow(multiplier)));
+  if (mode == RefRounding::Double) {
+    // Bit 31 of ~x: bit 31 of the lane for the even element, of the
+    // duplicated lane for the odd one (x86: vpandnq).
+    Value bit31 = wide(int64_t(1) << 31), ones = wide(-1);
+    even = add(even, andi(xori(xl, ones), bit31));
+    odd = add(odd, andi(xori(xOdd, ones), bit31));
+  }
+  if (uniformShift) {
+    // The addend and shift of the scalar form, which the unit tests check
+    // against the reference (X86VnniPlanningTest).
+    std::optional<quantopt::x86vnni::OneSumRescale> plan =
+        quantopt::x86vnni::planOneSumRescale(mode == RefRounding::Double,
+                                             *uniformShift, zeroPoint);
+    assert(plan && "materialize checked the form");
+    int64_t addend = plan->addend, total = plan->shift;
+    even = shrs(add(even, wide(addend)), wide(total));
+    odd = add(odd, wide(addend));
+    if (total == 31)
+      odd = shl(odd, wide(1));
+    else if (total > 32)
+      odd = shrs(odd, wide(total - 32));
+  } else {
+    // The same per channel (every s >= 1): the even lanes take the low
+    // halves of the tables' 64-bit lanes, the odd ones the high halves, as
+    // variable shifts (x86: vpsravq).
+    auto shru = [&](Value l, Value r) {
+      return fold<arith::ShRUIOp>(b, loc, l, r);
+    };
+    auto sub = [&](Value l, Value r) {
+      return fold<arith::SubIOp>(b, loc, l, r);
+    };
+    VectorType i32s = narrowType;
+    Value totals = vector::BitCastOp::create(
+        b, loc, wideType, param(b, loc, totalShift, i32s, c0));
+    Value units = vector::BitCastOp::create(
+        b, loc, wideType, param(b, loc, addendUnits, i32s, c0));
+    Value lowHalf = wide(0xffffffffLL), c30 = wide(30);
+    even = add(even, shl(andi(units, lowHalf), c30));
+    odd = add(odd, shl(shru(units, c32), c30));
+    even = shrs(even, andi(totals, lowHalf));
+    odd = shrs(odd, sub(shru(totals, c32), c32));
+  }
+  SmallVector<int64_t> mask;
+  for (int64_t i = 0; i < n; ++i)
+    mask.push_back(i % 2 == 0 ? i : n + i);
+  return vector::ShuffleOp::create(
+      b, loc, vector::BitCastOp::create(b, loc, narrowType, even),
+      vector::BitCastOp::create(b, loc, narrowType, odd), mask);
 }
 
 Value FusedRequantize::apply(OpBuilder &b, Location loc, Value acc,
@@ -135,6 +303,43 @@ Value FusedRequantize::apply(OpBuilder &b, Location loc, Value acc,
         b, loc, arith::ExtSIOp::create(b, loc, vec(i64), result),
         arith::ExtSIOp::create(b, loc, vec(i64), z)));
   }
+  Value zp = param(b, loc, zpOut, vec(i32), c0);
+  if (evenOdd && shape.size() == 1 && shape[0] % 2 == 0) {
+    Value m = param(b, loc, multiplier, vec(i32), c0);
+    if (foldedZeroPoint) {
+      // clamp(q + z, min, max), q + z from the 64-bit sum.
+      result = arith::MinSIOp::create(
+          b, loc,
+          arith::MaxSIOp::create(
+              b, loc, rescaleEvenOdd(b, loc, result, m, *foldedZeroPoint, c0),
+              fp.i32Const(min)),
+          fp.i32Const(max));
+      if (storage != i32)
+        result = arith::TruncIOp::create(b, loc, vec(storage), result);
+      return result;
+    }
+    Value q = rescaleEvenOdd(b, loc, result, m, 0, c0);
+    if (saturatingNarrow) {
+      // clamp(q + z, min, max) with [min, max] the storage range: the
+      // saturating narrowing (plan: q + z cannot wrap).
+      result = arith::MinSIOp::create(
+          b, loc,
+          arith::MaxSIOp::create(b, loc, arith::AddIOp::create(b, loc, q, zp),
+                                 fp.i32Const(min)),
+          fp.i32Const(max));
+    } else {
+      // clamp(q + z, lo, hi) = clamp(q, lo - z, hi - z) + z, exactly.
+      Value clamped = arith::MinSIOp::create(
+          b, loc,
+          arith::MaxSIOp::create(b, loc, q,
+                                 param(b, loc, loMinusZp, vec(i32), c0)),
+          param(b, loc, hiMinusZp, vec(i32), c0));
+      result = arith::AddIOp::create(b, loc, clamped, zp);
+    }
+    if (storage != i32)
+      result = arith::TruncIOp::create(b, loc, vec(storage), result);
+    return result;
+  }
   RescaleOperands rescale;
   if (mode == RefRounding::Float) {
     rescale.floatMultiplier =
@@ -146,8 +351,7 @@ Value FusedRequantize::apply(OpBuilder &b, Location loc, Value acc,
     // are known here.
     rescale.rightShiftNonNegative = shiftsNonNegative;
   }
-  Value zp = param(b, loc, zpOut, vec(i32), c0);
-  if (loMinusZp.table || loMinusZp.splat) {
+  if (mode == RefRounding::Double && (loMinusZp.table || loMinusZp.splat)) {
     // applyRescale's "double" steps with its final i64 add and clamp done
     // in i32: clamp(h + z, lo, hi) = clamp(h, lo - z, hi - z) + z, exactly,
     // with lo - z and hi - z precomputed (they fit i32, checked in

@@ -53,6 +53,11 @@ public:
 private:
   Value param(OpBuilder &b, Location loc, const ChannelParam &p,
               VectorType type, Value c0) const;
+  /// The rescaled value of the i32 vector `x` plus `zeroPoint`, in the
+  /// even/odd 64-bit lane form: valid when `evenOdd` (and zeroPoint 0 unless
+  /// `foldedZeroPoint`).
+  Value rescaleEvenOdd(OpBuilder &b, Location loc, Value x, Value multiplier,
+                       int64_t zeroPoint, Value c0) const;
 
   IntRequantizeOp op;
   quantopt::ref::RoundingMode mode = quantopt::ref::RoundingMode::Double;
@@ -62,8 +67,25 @@ private:
   /// No right shift is negative (no left-shift step).
   bool shiftsNonNegative = false;
   ChannelParam zpIn, multiplier, shift, floatMultiplier, zpOut;
-  /// min - zpOut and max - zpOut per channel ("double" mode when they fit
-  /// i32; else null).
+  /// The one right shift of every channel, if they are equal; the least.
+  std::optional<int32_t> uniformShift;
+  int32_t minShift = 0;
+  /// Per-channel shifts that differ (evenOdd): 31 + s, and the rounding
+  /// addend in units of 2^30 (2^s - 1 for "double", 2^s for "single"; an
+  /// unsigned 32-bit value).
+  ChannelParam totalShift, addendUnits;
+  /// "double" with a uniform shift >= 1, or "single" with one >= 0: the
+  /// product, both roundings and the shift are one 64-bit add and shift
+  /// per even/odd lane (rescaleEvenOdd). Set by materialize.
+  bool evenOdd = false;
+  /// The output zero point (a splat) joins the rounding addend as
+  /// zp * 2^(31 + s): the 64-bit sum stays below 2^63 and q + zp fits i32.
+  std::optional<int32_t> foldedZeroPoint;
+  /// The codes are the saturated narrowing of q + zpOut: the clamp is the
+  /// storage type's whole range and q + zpOut cannot wrap in i32.
+  bool saturatingNarrow = false;
+  /// min - zpOut and max - zpOut per channel ("double" and "single" when
+  /// they fit i32; else null).
   ChannelParam loMinusZp, hiMinusZp;
 };
 

@@ -5,6 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 using namespace quantopt::x86vnni;
 
@@ -90,6 +91,38 @@ std::vector<int8_t> quantopt::x86vnni::packWeights(
     packTile(tiling.full * k1 * n0 * 4, tiling.full * n0,
              tiling.nvTail * kLanes);
   return packed;
+}
+
+std::optional<OneSumRescale>
+quantopt::x86vnni::planOneSumRescale(bool doubleRounding, int32_t rightShift,
+                                     int32_t zeroPoint) {
+  if (rightShift < (doubleRounding ? 1 : 0) || rightShift > 31)
+    return std::nullopt;
+  OneSumRescale plan;
+  plan.shift = 31 + int64_t(rightShift);
+  plan.signTerm = doubleRounding;
+  // (2^s - 1) 2^30 = 2^30 + 2^(30 + s) - 2^31 for "double" (the high
+  // multiply's nudge, the divide's half, and the 2^31 that the sign term
+  // gives back for x >= 0); 2^(30 + s) for "single".
+  plan.addend = ((int64_t(1) << rightShift) - (doubleRounding ? 1 : 0)) << 30;
+  if (zeroPoint != 0) {
+    int64_t z = std::abs(int64_t(zeroPoint));
+    if (rightShift < 1 || plan.shift > 60 || z >= (int64_t(1) << 30) ||
+        z > (int64_t(1) << (60 - plan.shift)))
+      return std::nullopt;
+    plan.addend += int64_t(zeroPoint) * (int64_t(1) << plan.shift);
+  }
+  return plan;
+}
+
+int64_t quantopt::x86vnni::applyOneSumRescale(const OneSumRescale &plan,
+                                              int32_t x, int32_t multiplier) {
+  int64_t sum = int64_t(x) * multiplier + plan.addend;
+  if (plan.signTerm)
+    sum += int64_t(~uint32_t(x) & 0x80000000u);
+  // Arithmetic shift of a negative value: arithmetic on every supported
+  // compiler (and defined since C++20).
+  return sum >> plan.shift;
 }
 
 llvm::SmallVector<ReductionLoop> quantopt::x86vnni::planConvReduction(

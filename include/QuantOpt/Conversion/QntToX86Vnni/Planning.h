@@ -129,6 +129,33 @@ struct KBlocking {
 KBlocking planKBlocks(int64_t k1, int64_t kBlock);
 
 //===----------------------------------------------------------------------===//
+// Requantize epilogue as one rounding shift
+//===----------------------------------------------------------------------===//
+
+/// The rescale of the fused epilogue's even/odd form: with p = x * M exact,
+///   q + z = (p + addend + (signTerm ? (~x & 2^31) : 0)) >> shift,
+/// equal to the reference's multiplyByQuantizedMultiplier(x, {M, s}) + z in
+/// mode "double" (signTerm) or "single", for every int32 x and every
+/// multiplier M >= 0, without overflowing int64. The kernel emits the same
+/// sum on 64-bit vector lanes (FusedRequantize.cpp, which has the algebra).
+struct OneSumRescale {
+  int64_t addend = 0;
+  int64_t shift = 0;
+  bool signTerm = false;
+};
+
+/// nullopt where the form does not hold: "double" needs rightShift >= 1,
+/// "single" >= 0; a zero point z != 0 needs rightShift >= 1 (|q| <= 2^30,
+/// so q + z fits int32 for |z| < 2^30) and |z| * 2^(31 + s) <= 2^60 (the
+/// sum stays below 2^63).
+std::optional<OneSumRescale>
+planOneSumRescale(bool doubleRounding, int32_t rightShift, int32_t zeroPoint);
+
+/// The scalar value of one lane: q + z as above.
+int64_t applyOneSumRescale(const OneSumRescale &plan, int32_t x,
+                           int32_t multiplier);
+
+//===----------------------------------------------------------------------===//
 // Depthwise convolution (groups == channels), vectorized along channels
 //===----------------------------------------------------------------------===//
 
