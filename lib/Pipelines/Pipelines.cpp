@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -422,7 +423,19 @@ void quantopt::buildQntKernelsToLLVMPipeline(
       [](OpPassManager &m) { m.addPass(createLowerAffinePass()); },
       opsOfDialect<affine::AffineDialect>()));
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertVectorToSCFPass());
+  // Only transfers that convert-vector-to-llvm cannot take (not 1-D,
+  // permuted or broadcast maps, masks) and vector.print need it; the
+  // kernels' 1-D minor-identity transfers lower directly.
+  pm.addPass(createOnlyIfPresentPass(
+      [](OpPassManager &m) { m.addPass(createConvertVectorToSCFPass()); },
+      [](Operation *op) {
+        if (isa<vector::PrintOp>(op))
+          return true;
+        auto transfer = dyn_cast<VectorTransferOpInterface>(op);
+        return transfer && (transfer.getVectorType().getRank() != 1 ||
+                            !transfer.getPermutationMap().isMinorIdentity() ||
+                            transfer.getMask());
+      }));
   pm.addPass(createOnlyIfPresentPass(
       [](OpPassManager &m) {
         m.addPass(createConvertMathToLLVMPass());
