@@ -2,24 +2,34 @@
 
 #include "QuantOpt/Pipelines/Pipelines.h"
 
+#include "OnlyIfPresent.h"
+
 #include "QuantOpt/Conversion/Passes.h"
+#include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 #include "QuantOpt/Dialect/Qnt/Transforms/Passes.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "QuantOpt/Target/TargetInfo.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/Error.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <limits>
 #include <mutex>
@@ -215,30 +225,61 @@ struct CopyToLinalgPass
   }
 
   void runOnOperation() final {
-    getOperation().walk([](memref::CopyOp copy) {
+    bool changed = false;
+    getOperation().walk([&](memref::CopyOp copy) {
       if (!isa<MemRefType>(copy.getSource().getType()) ||
           !isa<MemRefType>(copy.getTarget().getType()))
         return;
+      changed = true;
       OpBuilder builder(copy);
       linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(),
                              copy.getTarget());
       copy.erase();
     });
+    // Unchanged IR needs no new verification of the whole function.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
+
+/// The architectures whose kernel passes `target=` can use. An unknown name
+/// (reported by AttachTargetPass) schedules every kernel pass.
+struct KernelArchs {
+  bool x86 = true, aarch64 = true, riscv = true;
+};
+
+KernelArchs kernelArchs(StringRef target) {
+  std::optional<quantopt::TargetInfo> spec =
+      quantopt::TargetInfo::resolve(target);
+  if (!spec)
+    return {};
+  llvm::Triple triple(spec->triple);
+  KernelArchs archs;
+  archs.x86 = triple.isX86();
+  archs.aarch64 = triple.isAArch64();
+  archs.riscv = triple.isRISCV();
+  return archs;
+}
 
 /// Upstream's buffer deallocation pipeline with every pass that may rewrite
 /// code nested on func.func, as LLVM's main branch now has it (LLVM 22 runs
 /// its canonicalize and cse on the whole module): llvm.func bodies, e.g. of
 /// an already lowered module, stay exactly as they are.
 void addBufferDeallocationPasses(OpPassManager &pm) {
+  pm.addPass(quantopt::createOnlyIfPresentPass(
+      [](OpPassManager &m) {
+        memref::ExpandReallocPassOptions expandOptions;
+        expandOptions.emitDeallocs = false;
+        m.addNestedPass<func::FuncOp>(
+            memref::createExpandReallocPass(expandOptions));
+      },
+      [](Operation *op) { return isa<memref::ReallocOp>(op); }));
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
-  memref::ExpandReallocPassOptions expandOptions;
-  expandOptions.emitDeallocs = false;
-  funcPm.addPass(memref::createExpandReallocPass(expandOptions));
   funcPm.addPass(createCanonicalizerPass());
   funcPm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
-  funcPm.addPass(createCanonicalizerPass());
+  // Upstream runs canonicalize here too; buffer-deallocation-simplification
+  // applies the dealloc canonicalizations itself and folds with the same
+  // greedy driver, and the output is the same without it.
   funcPm.addPass(bufferization::createBufferDeallocationSimplificationPass());
   pm.addPass(bufferization::createLowerDeallocationsPass());
   OpPassManager &cleanupPm = pm.nest<func::FuncOp>();
@@ -280,34 +321,62 @@ void quantopt::buildQntToKernelsPipeline(
 
   // Target microkernels for the contractions they can take (the rest, and
   // every other integer op, go through the generic lowering below).
-  // The pass itself checks the module's llvm.target (attached above). Its
-  // rewrites leave foldable index arithmetic and repeated constants: the
-  // clean-up is the pipeline's.
+  // Each pass itself checks the module's llvm.target (attached above from
+  // the same `target=`); only the passes of the target's architecture are
+  // scheduled, because a pass that returns without changing anything still
+  // costs a verification of the whole function. Their rewrites leave foldable
+  // index arithmetic and repeated constants: the clean-up is the pipeline's.
   // AMX-INT8 first (it takes the matmuls it can where the target has AMX),
   // then AVX-512 VNNI for the rest.
-  pm.addPass(qnt::createQntToX86Amx());
-  pm.addNestedPass<func::FuncOp>(qnt::createQntToX86Vnni());
-  if (!options.genericContractions) {
-    pm.addNestedPass<func::FuncOp>(qnt::createQntToArmNeon());
-    pm.addNestedPass<func::FuncOp>(qnt::createQntToRiscvV());
+  KernelArchs archs = kernelArchs(options.target);
+  if (archs.x86) {
+    pm.addPass(qnt::createQntToX86Amx());
+    pm.addNestedPass<func::FuncOp>(qnt::createQntToX86Vnni());
   }
+  if (!options.genericContractions) {
+    if (archs.aarch64)
+      pm.addNestedPass<func::FuncOp>(qnt::createQntToArmNeon());
+    if (archs.riscv)
+      pm.addNestedPass<func::FuncOp>(qnt::createQntToRiscvV());
+  }
+  // No CSE here: the layers' top-level loops share their operands (constants,
+  // tensor.empty), so CSE would compare every layer's loop nest with every
+  // other's (quadratic in the layer count). The CSE after bufferization
+  // merges the same index arithmetic once the loops have memory effects.
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createCSEPass());
 }
 
 void quantopt::buildQntKernelsToLLVMPipeline(
     OpPassManager &pm, const QuantOptPipelineOptions &options) {
 
+  // Each lowering that may find nothing to lower (every contraction taken by
+  // a kernel, no math, no affine, ...) runs only if its input is there
+  // (OnlyIfPresent.h): an idle pass still costs a walk and a verification of
+  // the whole module, a large share of the compile time of a deep network.
   // Integer IR to linalg on tensors, then to buffers.
-  pm.addNestedPass<func::FuncOp>(qnt::createQntToLinalg());
+  pm.addPass(createOnlyIfPresentPass(
+      [](OpPassManager &m) {
+        m.addNestedPass<func::FuncOp>(qnt::createQntToLinalg());
+      },
+      opsOfDialect<qnt::QntDialect>()));
   // Float islands: linalg.softmax into linalg.generic, on tensors.
   pm.addNestedPass<func::FuncOp>(qnt::createQntDecomposeFloatIslands());
   // The qnt passes may leave elementwise arith on tensors (bias corrections),
   // which bufferization does not handle.
-  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addPass(createOnlyIfPresentPass(
+      [](OpPassManager &m) {
+        m.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+      },
+      [](Operation *op) {
+        // The pass's own criterion (ElementwiseToLinalg.cpp).
+        return OpTrait::hasElementwiseMappableTraits(op) &&
+               llvm::any_of(op->getOperandTypes(),
+                            llvm::IsaPred<RankedTensorType>);
+      }));
   pm.addPass(std::make_unique<EmitCInterfacePass>());
-  // CSE above merged identical tensor.empty ops across layers; split them
-  // again so that bufferization's analysis stays per layer (linear time).
+  // A tensor.empty shared by several layers (the pipeline runs no CSE on
+  // tensors, but the input may have one) is split so that bufferization's
+  // analysis stays per layer (linear time).
   pm.addNestedPass<func::FuncOp>(qnt::createQntSplitSharedEmptyTensors());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
@@ -317,14 +386,22 @@ void quantopt::buildQntKernelsToLLVMPipeline(
   addBufferDeallocationPasses(pm);
   // Deallocation clones a returned function argument (bufferization.clone):
   // an alloc + memref.copy, which CopyToLinalgPass then makes a loop.
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createOnlyIfPresentPass(
+      [](OpPassManager &m) {
+        m.addPass(createConvertBufferizationToMemRefPass());
+      },
+      opsOfDialect<bufferization::BufferizationDialect>()));
 
   // Loops, then the LLVM dialect.
   pm.addNestedPass<func::FuncOp>(std::make_unique<CopyToLinalgPass>());
   bool parallel = options.threads != 1;
-  if (parallel)
-    pm.addNestedPass<func::FuncOp>(qnt::createQntLinalgToTileLoops());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createOnlyIfPresentPass(
+      [&](OpPassManager &m) {
+        if (parallel)
+          m.addNestedPass<func::FuncOp>(qnt::createQntLinalgToTileLoops());
+        m.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+      },
+      opsOfDialect<linalg::LinalgDialect>()));
   if (parallel) {
     // One output-tile loop per kernel becomes scf.parallel, then an OpenMP
     // work-sharing loop (docs/Parallelism.md).
@@ -342,13 +419,31 @@ void quantopt::buildQntKernelsToLLVMPipeline(
     pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   }
   pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
+  pm.addPass(createOnlyIfPresentPass(
+      [](OpPassManager &m) { m.addPass(createLowerAffinePass()); },
+      opsOfDialect<affine::AffineDialect>()));
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertVectorToSCFPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  // Math functions without an LLVM intrinsic (math.erf, ...) become libm
-  // calls, which every target's static link resolves with -lm.
-  pm.addPass(createConvertMathToLibmPass());
+  // Only transfers that convert-vector-to-llvm cannot take (not 1-D,
+  // permuted or broadcast maps, masks) and vector.print need it; the
+  // kernels' 1-D minor-identity transfers lower directly.
+  pm.addPass(createOnlyIfPresentPass(
+      [](OpPassManager &m) { m.addPass(createConvertVectorToSCFPass()); },
+      [](Operation *op) {
+        if (isa<vector::PrintOp>(op))
+          return true;
+        auto transfer = dyn_cast<VectorTransferOpInterface>(op);
+        return transfer && (transfer.getVectorType().getRank() != 1 ||
+                            !transfer.getPermutationMap().isMinorIdentity() ||
+                            transfer.getMask());
+      }));
+  pm.addPass(createOnlyIfPresentPass(
+      [](OpPassManager &m) {
+        m.addPass(createConvertMathToLLVMPass());
+        // Math functions without an LLVM intrinsic (math.erf, ...) become
+        // libm calls, which every target's static link resolves with -lm.
+        m.addPass(createConvertMathToLibmPass());
+      },
+      opsOfDialect<math::MathDialect>()));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
@@ -361,9 +456,13 @@ void quantopt::buildQntKernelsToLLVMPipeline(
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   // Masks of the scalable RISC-V kernels lower through arith (vector.step,
   // compares), after the arith conversion above.
-  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createOnlyIfPresentPass(
+      [](OpPassManager &m) { m.addPass(createArithToLLVMConversionPass()); },
+      opsOfDialect<arith::ArithDialect>()));
   pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createOnlyIfPresentPass(
+      [](OpPassManager &m) { m.addPass(createConvertIndexToLLVMPass()); },
+      opsOfDialect<index::IndexDialect>()));
   if (parallel)
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -371,10 +470,11 @@ void quantopt::buildQntKernelsToLLVMPipeline(
   // (bufferization-lower-deallocations, expand-strided-metadata) fold every
   // op of the module, so lowering an already lowered module again changes
   // nothing only if what it holds is already folded.
+  // One canonicalize + CSE reaches that fixed point: a second canonicalize
+  // after the CSE changed nothing on any test input (relower.mlir checks it).
   OpPassManager &llvmFuncPm = pm.nest<LLVM::LLVMFuncOp>();
   llvmFuncPm.addPass(createCanonicalizerPass());
   llvmFuncPm.addPass(createCSEPass());
-  llvmFuncPm.addPass(createCanonicalizerPass());
   pm.addPass(std::make_unique<AttachTargetToFunctionsPass>(options.target));
 }
 

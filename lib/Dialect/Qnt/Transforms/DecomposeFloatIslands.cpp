@@ -47,6 +47,12 @@ struct QntDecomposeFloatIslandsPass
   using Base::Base;
 
   void runOnOperation() override {
+    // Without an aggregated op there is nothing to decompose: skip the
+    // greedy driver's sweep (and the verification of an unchanged function).
+    WalkResult found = getOperation().walk(
+        [](linalg::AggregatedOpInterface) { return WalkResult::interrupt(); });
+    if (!found.wasInterrupted())
+      return markAllAnalysesPreserved();
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeAggregate>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

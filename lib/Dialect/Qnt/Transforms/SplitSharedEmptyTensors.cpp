@@ -23,9 +23,11 @@ struct QntSplitSharedEmptyTensorsPass
     : qnt::impl::QntSplitSharedEmptyTensorsBase<
           QntSplitSharedEmptyTensorsPass> {
   void runOnOperation() override {
-    getOperation().walk([](tensor::EmptyOp empty) {
+    bool changed = false;
+    getOperation().walk([&](tensor::EmptyOp empty) {
       if (empty->hasOneUse() || empty->use_empty())
         return;
+      changed = true;
       OpBuilder builder(empty);
       // The first use keeps the original; clones sit at the same place, so
       // their (dynamic size) operands still dominate them.
@@ -34,6 +36,9 @@ struct QntSplitSharedEmptyTensorsPass
       for (OpOperand *use : llvm::drop_begin(uses))
         use->set(builder.clone(*empty)->getResult(0));
     });
+    // Unchanged IR needs no new verification of the whole function.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace
