@@ -32,6 +32,7 @@
 #include "QuantOpt/Conversion/QntToArmNeon/Planning.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/KernelLoops.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
@@ -53,30 +54,6 @@ namespace {
 /// Packing rewrites every weight; a large splat is left to the generic
 /// lowering, which keeps it a splat.
 constexpr int64_t kMaxPackedSplatElements = int64_t(1) << 20;
-
-/// Small builders for index arithmetic and constants.
-struct Ib {
-  OpBuilder &b;
-  Location loc;
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
-  Value mul(Value x, int64_t y) {
-    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y));
-  }
-  Value div(Value x, int64_t y) {
-    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, c(y));
-  }
-};
-
-Value markParallelTiles(scf::ForOp loop) {
-  loop->setAttr(QntDialect::ParallelTilesAttrHelper::getNameStr(),
-                UnitAttr::get(loop->getContext()));
-  return loop.getResult(0);
-}
 
 /// `v ^ 0x80` on every byte when `flip`.
 Value maybeFlip(OpBuilder &b, Location loc, Value v, bool flip) {
@@ -122,7 +99,7 @@ Value writeChunk(OpBuilder &b, Location loc, Value chunk, Value dest,
 /// repeat row M - 1 (their outputs are dropped); K past kSize reads 0.
 Value packMatmulActivations(OpBuilder &b, Location loc, Value x,
                             const DotPlan &plan, int64_t m, int64_t kSize) {
-  Ib ib{b, loc};
+  IndexBuilder ib{b, loc};
   int64_t ks = plan.kStep, mp = roundUp(m, kTileRows),
           kp = roundUp(kSize, ks), groups = kp / ks;
   Type i8 = b.getI8Type();
@@ -133,11 +110,11 @@ Value packMatmulActivations(OpBuilder &b, Location loc, Value x,
   auto outer = scf::ForOp::create(
       b, loc, ib.c(0), ib.c(mp / kTileRows), ib.c(1), ValueRange{init},
       [&](OpBuilder &ob, Location, Value mb, ValueRange outerArgs) {
-        Ib ob_{ob, loc};
+        IndexBuilder ob_{ob, loc};
         auto inner = scf::ForOp::create(
             ob, loc, ob_.c(0), ob_.c(groups), ob_.c(1), outerArgs,
             [&](OpBuilder &nb, Location, Value g, ValueRange args) {
-              Ib n{nb, loc};
+              IndexBuilder n{nb, loc};
               Value acc = args[0];
               Value tileBase =
                   n.mul(n.add(n.mul(mb, groups), g), kTileRows * ks);
@@ -155,7 +132,7 @@ Value packMatmulActivations(OpBuilder &b, Location loc, Value x,
             });
         scf::YieldOp::create(ob, loc, inner.getResult(0));
       });
-  return markParallelTiles(outer);
+  return markParallelTiles(outer)[0];
 }
 
 struct ConvShape {
@@ -169,7 +146,7 @@ struct ConvShape {
 Value packConvActivations(OpBuilder &b, Location loc, Value x,
                           const DotPlan &plan, const ConvShape &s,
                           int8_t padCode) {
-  Ib ib{b, loc};
+  IndexBuilder ib{b, loc};
   int64_t ks = plan.kStep, m = s.n * s.oh * s.ow, mp = roundUp(m, kTileRows);
   int64_t cGroups = roundUp(s.c, ks) / ks, taps = s.kh * s.kw,
           groups = taps * cGroups;
@@ -186,7 +163,7 @@ Value packConvActivations(OpBuilder &b, Location loc, Value x,
   auto outer = scf::ForOp::create(
       b, loc, ib.c(0), ib.c(mp / kTileRows), ib.c(1), ValueRange{init},
       [&](OpBuilder &ob, Location, Value mb, ValueRange outerArgs) {
-        Ib o{ob, loc};
+        IndexBuilder o{ob, loc};
         Value acc = outerArgs[0];
         for (int64_t r = 0; r < kTileRows; ++r) {
           Value row = o.add(o.mul(mb, kTileRows), r);
@@ -200,7 +177,7 @@ Value packConvActivations(OpBuilder &b, Location loc, Value x,
           auto tapLoop = scf::ForOp::create(
               ob, loc, o.c(0), o.c(taps), o.c(1), ValueRange{acc},
               [&](OpBuilder &tb, Location, Value tap, ValueRange args) {
-                Ib t{tb, loc};
+                IndexBuilder t{tb, loc};
                 Value ih = t.add(ohBase, t.mul(t.div(tap, s.kw), s.dh));
                 Value iw = t.add(owBase, t.mul(t.rem(tap, s.kw), s.dw));
                 auto inRange = [&](Value v, int64_t size) {
@@ -214,11 +191,11 @@ Value packConvActivations(OpBuilder &b, Location loc, Value x,
                                                      inRange(iw, s.w));
                 Value base = t.mul(t.mul(mb, groups), kTileRows * ks);
                 auto chunkLoop = [&](OpBuilder &cb, bool real) {
-                  Ib c{cb, loc};
+                  IndexBuilder c{cb, loc};
                   auto loop = scf::ForOp::create(
                       cb, loc, c.c(0), c.c(cGroups), c.c(1), args,
                       [&](OpBuilder &lb, Location, Value cg, ValueRange a) {
-                        Ib l{lb, loc};
+                        IndexBuilder l{lb, loc};
                         Value chunk = padChunk;
                         if (real) {
                           chunk = vector::TransferReadOp::create(
@@ -245,14 +222,14 @@ Value packConvActivations(OpBuilder &b, Location loc, Value x,
         }
         scf::YieldOp::create(ob, loc, acc);
       });
-  return markParallelTiles(outer);
+  return markParallelTiles(outer)[0];
 }
 
 /// [Np/8][Kp/kStep][8][kStep] from K x N run-time weights: kStep x 8
 /// blocks, transposed.
 Value packRuntimeWeights(OpBuilder &b, Location loc, Value w,
                          const DotPlan &plan, int64_t kSize, int64_t n) {
-  Ib ib{b, loc};
+  IndexBuilder ib{b, loc};
   int64_t ks = plan.kStep, nc = plan.tileCols, np = roundUp(n, nc),
           kp = roundUp(kSize, ks), groups = kp / ks;
   Type i8 = b.getI8Type();
@@ -263,11 +240,11 @@ Value packRuntimeWeights(OpBuilder &b, Location loc, Value w,
   auto outer = scf::ForOp::create(
       b, loc, ib.c(0), ib.c(np / nc), ib.c(1), ValueRange{init},
       [&](OpBuilder &ob, Location, Value nb, ValueRange outerArgs) {
-        Ib o{ob, loc};
+        IndexBuilder o{ob, loc};
         auto inner = scf::ForOp::create(
             ob, loc, o.c(0), o.c(groups), o.c(1), outerArgs,
             [&](OpBuilder &gb, Location, Value g, ValueRange args) {
-              Ib t{gb, loc};
+              IndexBuilder t{gb, loc};
               // kStep rows of N0 bytes, concatenated, then one shuffle
               // that transposes them (LLVM makes tbl lookups of it).
               SmallVector<Value> parts;
@@ -301,13 +278,13 @@ Value packRuntimeWeights(OpBuilder &b, Location loc, Value w,
             });
         scf::YieldOp::create(ob, loc, inner.getResult(0));
       });
-  return markParallelTiles(outer);
+  return markParallelTiles(outer)[0];
 }
 
 /// The register tile loops: returns the Mp x Np i32 result.
 Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
                Value w, Value bias, int64_t mp, int64_t np, int64_t groups) {
-  Ib ib{b, loc};
+  IndexBuilder ib{b, loc};
   int64_t ks = plan.kStep, nc = plan.tileCols;
   int64_t aBytes = kTileRows * ks, wBytes = nc * ks;
   Type i8 = b.getI8Type(), i32 = b.getI32Type();
@@ -331,11 +308,11 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
   auto outer = scf::ForOp::create(
       b, loc, ib.c(0), ib.c(mp / kTileRows), ib.c(1), ValueRange{init},
       [&](OpBuilder &ob, Location, Value mb, ValueRange outerArgs) {
-        Ib o{ob, loc};
+        IndexBuilder o{ob, loc};
         auto cols = scf::ForOp::create(
             ob, loc, o.c(0), o.c(np / nc), o.c(1), outerArgs,
             [&](OpBuilder &nb, Location, Value nt, ValueRange args) {
-              Ib n{nb, loc};
+              IndexBuilder n{nb, loc};
               Value col0 = n.mul(nt, nc);
               Value biasVec = vector::TransferReadOp::create(
                   nb, loc, biasType, bias, ValueRange{col0}, zero32,
@@ -366,7 +343,7 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
               auto kLoop = scf::ForOp::create(
                   nb, loc, n.c(0), n.c(groups / unroll), n.c(1), accs,
                   [&](OpBuilder &kb, Location, Value gu, ValueRange in) {
-                    Ib k{kb, loc};
+                    IndexBuilder k{kb, loc};
                     SmallVector<Value> out(in.begin(), in.end());
                     for (int64_t step = 0; step < unroll; ++step) {
                     Value g = k.add(k.mul(gu, unroll), step);
@@ -458,7 +435,7 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
             });
         scf::YieldOp::create(ob, loc, cols.getResult(0));
       });
-  return markParallelTiles(outer);
+  return markParallelTiles(outer)[0];
 }
 
 /// -zx * sum_k w[k, n] for run-time weights, as an N-vector of i32 (wraps

@@ -35,6 +35,7 @@
 
 #include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/KernelLoops.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -58,23 +59,6 @@ constexpr int64_t kRows = 3;
 constexpr int64_t kLanes = 16;
 
 constexpr int64_t kMaxPackedSplatElements = int64_t(1) << 20;
-
-struct Ib {
-  OpBuilder &b;
-  Location loc;
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
-  Value mul(Value x, int64_t y) {
-    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y));
-  }
-  Value div(Value x, int64_t y) {
-    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, c(y));
-  }
-};
 
 /// How one output row finds its activations: matmul rows read x[row, k];
 /// conv rows read xp[img, ih0 + kh * dh, iw0 + kw * dw, c].
@@ -107,7 +91,7 @@ Value mac(OpBuilder &b, Location loc, Value acc, Value w32, Value code,
 Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
                int32_t zx, Value w16, Value bias, int64_t m, int64_t kSize,
                int64_t n, const RowSource &src) {
-  Ib ib{b, loc};
+  IndexBuilder ib{b, loc};
   Type i16 = b.getI16Type(), i32 = b.getI32Type();
   auto accType = VectorType::get({kLanes}, i32, {true});
   auto wType = VectorType::get({kLanes}, i16, {true});
@@ -126,7 +110,7 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
   auto outer = scf::ForOp::create(
       b, loc, ib.c(0), ib.c(tiles), ib.c(1), ValueRange{init},
       [&](OpBuilder &ob, Location, Value mt, ValueRange outerArgs) {
-        Ib o{ob, loc};
+        IndexBuilder o{ob, loc};
         // Row coordinates, clamped into the last row.
         SmallVector<SmallVector<Value>> rowIdx;
         SmallVector<Value> rows;
@@ -147,7 +131,7 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
         // vsetvli change lands in the K loop).
         auto chunk = [&](OpBuilder &nb, Value n0, Value out,
                          bool masked) -> Value {
-          Ib c{nb, loc};
+          IndexBuilder c{nb, loc};
           Value mask;
           if (masked) {
             Value left = arith::SubIOp::create(nb, loc, c.c(n), n0);
@@ -173,7 +157,7 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
                            llvm::function_ref<Value(OpBuilder &, Value,
                                                     int64_t)>
                                code) -> SmallVector<Value> {
-            Ib l{lb, loc};
+            IndexBuilder l{lb, loc};
             int64_t unroll = extent % 2 == 0 ? 2 : 1;
             Value row0 = base ? base : l.c(0);
             SmallVector<Value> iter(init.begin(), init.end());
@@ -181,7 +165,7 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
             auto loop = scf::ForOp::create(
                 lb, loc, l.c(0), l.c(extent / unroll), l.c(1), iter,
                 [&](OpBuilder &kb, Location, Value ku, ValueRange in) {
-                  Ib t{kb, loc};
+                  IndexBuilder t{kb, loc};
                   SmallVector<Value> ks;
                   for (int64_t u = 0; u < unroll; ++u)
                     ks.push_back(t.add(row0, t.add(t.mul(ku, unroll), u)));
@@ -220,11 +204,11 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
             auto khLoop = scf::ForOp::create(
                 nb, loc, c.c(0), c.c(src.kh), c.c(1), accs,
                 [&](OpBuilder &hb, Location, Value kh, ValueRange hIn) {
-                  Ib h{hb, loc};
+                  IndexBuilder h{hb, loc};
                   auto kwLoop = scf::ForOp::create(
                       hb, loc, h.c(0), h.c(src.kw), h.c(1), hIn,
                       [&](OpBuilder &wb, Location, Value kw, ValueRange wIn) {
-                        Ib t{wb, loc};
+                        IndexBuilder t{wb, loc};
                         Value tapRow =
                             t.mul(t.add(t.mul(kh, src.kw), kw), src.c);
                         SmallVector<Value> ih, iw;
@@ -274,9 +258,7 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
             });
         scf::YieldOp::create(ob, loc, tail.getResult(0));
       });
-  outer->setAttr(QntDialect::ParallelTilesAttrHelper::getNameStr(),
-                 UnitAttr::get(ctx));
-  return outer.getResult(0);
+  return markParallelTiles(outer)[0];
 }
 
 /// w' = w - zw[col] as an i16 K x N constant.
