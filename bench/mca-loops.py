@@ -59,6 +59,8 @@ def aarch64_macs(line, sve_bits=128):
     dest = re.match(r"([vz])\d+\.(\d*)([bhsd])", operands)
     if dest:
         kind, count, elt = dest.groups()
+        if kind == "v" and not count:
+            return 0  # one lane (`mov v0.s[1], w8`): no multiply
         lanes = int(count) if kind == "v" else sve_bits // ELT_BITS[elt]
         if op in ("sdot", "udot", "usdot", "sudot"):
             return 4 * lanes  # 4-byte groups per 32-bit lane
