@@ -16,7 +16,9 @@
 //             row r's 4 k, broadcast (LLVM folds the broadcast into
 //             `sdot v.4s, v.16b, v.4b[r]`), 16 instructions per K step of 4.
 // The result is an Mp x Np i32 tensor; its M x N corner is the op's result
-// (a conv's reshaped to NHWF).
+// (a conv's reshaped to NHWF). A `qnt.int_requantize` that is the only user
+// of the result is applied to each row of 4 accumulators before the store
+// (VectorRequantize), and the tensor holds the codes instead.
 //
 // Signedness (planDot): with i8mm every pair has its instruction (s8 x u8
 // weights: usmmla with the weights first, i.e. the transposed tile); sdot
@@ -31,6 +33,7 @@
 
 #include "QuantOpt/Conversion/QntToArmNeon/QntToArmNeon.h"
 
+#include "../KernelEpilogue/VectorRequantize.h"
 #include "QuantOpt/Conversion/QntToArmNeon/Planning.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
@@ -313,10 +316,11 @@ Value packRuntimeWeights(OpBuilder &b, Location loc, Value w,
   return markParallelTiles(outer)[0];
 }
 
-/// The register tile loops: returns the Mp x Np i32 result.
+/// The register tile loops: returns the Mp x Np i32 result, or with
+/// `requant` the Mp x Np codes, requantized in registers before the stores.
 Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
                Value w, Value bias, const RowTiles &tiles, int64_t np,
-               int64_t groups) {
+               int64_t groups, const VectorRequantize *requant) {
   int64_t ks = plan.kStep, nc = plan.tileCols, mp = tiles.paddedRows();
   int64_t wBytes = nc * ks;
   Type i8 = b.getI8Type(), i32 = b.getI32Type();
@@ -325,7 +329,8 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
   auto biasType = VectorType::get({nc}, i32);
   Value zero32 = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
   Value zero8 = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
-  Value init = tensor::EmptyOp::create(b, loc, SmallVector<int64_t>{mp, np}, i32);
+  Value init = tensor::EmptyOp::create(b, loc, SmallVector<int64_t>{mp, np},
+                                       requant ? requant->getStorage() : i32);
   bool transposed = plan.kind == DotKind::UsmmlaTransposed;
   // Accumulators: mmla, 2 x 2 blocks [row pair i][column pair j]; sdot,
   // 1 x 4 rows [row r][column quad j].
@@ -440,6 +445,8 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
               Value row0 = n.mul(mb, tiles.rows);
               auto store = [&](Value v, int64_t r, int64_t c4) {
                 Value col = n.add(col0, 4 * c4);
+                if (requant)
+                  v = requant->apply(nb, loc, v, col);
                 c = vector::TransferWriteOp::create(
                         nb, loc, v, c, ValueRange{n.add(row0, r), col},
                         ArrayRef<bool>{true})
@@ -543,6 +550,34 @@ Value corner(OpBuilder &b, Location loc, Value c, int64_t m, int64_t n) {
       ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
 }
 
+/// The requantize that is the only user of `result` (`n` channels), fused
+/// into the kernel's epilogue, with its per-channel tables of `np` entries;
+/// nullopt when there is none.
+std::optional<VectorRequantize> fuseRequantize(OpBuilder &b, Location loc,
+                                               Value result, int64_t n,
+                                               int64_t np) {
+  IntRequantizeOp requant = VectorRequantize::singleUser(result, n);
+  if (!requant)
+    return std::nullopt;
+  std::optional<VectorRequantize> fused = VectorRequantize::plan(requant, n);
+  fused->materialize(b, loc, np);
+  return fused;
+}
+
+/// Replaces `op`, or the requantize fused into its kernel, with `value`.
+/// The requantize is replaced in place and `op` left without users: the
+/// walk that applies these patterns has already fetched the op after `op`,
+/// so neither may be erased here (the canonicalizer after the pass drops
+/// `op`).
+void replaceResult(PatternRewriter &rewriter, Operation *op,
+                   const std::optional<VectorRequantize> &fused, Value value) {
+  if (!fused) {
+    rewriter.replaceOp(op, value);
+    return;
+  }
+  rewriter.replaceAllUsesWith(fused->getOp().getOutput(), value);
+}
+
 /// Column sums and range of w' = w - zw[col] over a row-major K x N view.
 struct Weights {
   std::vector<int64_t> values; ///< w', K x N
@@ -625,8 +660,11 @@ struct MatmulPattern : OpRewritePattern<IntMatmulOp> {
           runtimeZeroPointTerm(b, loc, op.getW(), op.getWUnsigned(), n, zx));
     Value bias = paddedBias(b, loc, biasN, n, np, correction);
     Value a = packMatmulActivations(b, loc, op.getX(), *plan, tiles, m, kSize);
-    Value c = emitGemm(b, loc, *plan, a, wPacked, bias, tiles, np, groups);
-    rewriter.replaceOp(op, corner(b, loc, c, m, n));
+    std::optional<VectorRequantize> fused =
+        fuseRequantize(b, loc, op.getResult(), n, np);
+    Value c = emitGemm(b, loc, *plan, a, wPacked, bias, tiles, np, groups,
+                       fused ? &*fused : nullptr);
+    replaceResult(rewriter, op, fused, corner(b, loc, c, m, n));
     return success();
   }
 
@@ -699,12 +737,15 @@ struct ConvPattern : OpRewritePattern<IntConv2DOp> {
     Value bias = paddedBias(b, loc, op.getBias(), f, np, correction);
     Value a = packConvActivations(b, loc, op.getX(), *plan, tiles, s,
                                   static_cast<int8_t>(op.getPadValue()));
+    std::optional<VectorRequantize> fused =
+        fuseRequantize(b, loc, op.getResult(), f, np);
     Value c = emitGemm(b, loc, *plan, a, wPacked, bias, tiles, np,
-                       kPadded / ks);
+                       kPadded / ks, fused ? &*fused : nullptr);
     Value flat = corner(b, loc, c, m, f);
     Value result = tensor::ExpandShapeOp::create(
-        b, loc, yType, flat, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-    rewriter.replaceOp(op, result);
+        b, loc, fused ? fused->getOp().getOutput().getType() : yType, flat,
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    replaceResult(rewriter, op, fused, result);
     return success();
   }
 
