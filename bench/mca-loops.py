@@ -14,7 +14,7 @@ LLVM-MCA-RISCV-LMUL / -SEW instruments so that it models the same vtype).
 The bound is MACs per iteration / the core's peak MACs per cycle. The peak
 is measured with llvm-mca on the same CPU model: a block of independent
 copies of the core's best 8-bit dot instruction (AArch64: smmla with +i8mm,
-else sdot with +dotprod, else smlal; RISC-V: vwmacc.vx at e16, i16 x i16 ->
+else sdot with +dotprod, else smull .8h; RISC-V: vwmacc.vx at e16, i16 x i16 ->
 i32, at the LMUL that gives the most MACs per cycle), i.e. the dot
 throughput of LLVM's scheduling model for that CPU.
 
@@ -59,6 +59,8 @@ def aarch64_macs(line, sve_bits=128):
     dest = re.match(r"([vz])\d+\.(\d*)([bhsd])", operands)
     if dest:
         kind, count, elt = dest.groups()
+        if kind == "v" and not count:
+            return 0  # one lane (`mov v0.s[1], w8`): no multiply
         lanes = int(count) if kind == "v" else sve_bits // ELT_BITS[elt]
         if op in ("sdot", "udot", "usdot", "sudot"):
             return 4 * lanes  # 4-byte groups per 32-bit lane
@@ -203,7 +205,9 @@ def peak(args):
     elif "+dotprod" in feats:
         op, macs = "sdot v%d.4s, v28.16b, v29.16b", 16
     else:
-        op, macs = "smlal v%d.4s, v28.4h, v29.4h", 4
+        # Plain NEON: the widest 8-bit multiply, 8 i8 x i8 -> i16 products
+        # (smlal, i16 x i16 -> i32, does 4).
+        op, macs = "smull v%d.8h, v28.8b, v29.8b", 8
     insts = [op % i for i in range(16)]
     return 16 * macs / mca(insts, args, None, 1000), op.split()[0]
 

@@ -39,6 +39,7 @@ CPUS=(
   "neoverse-v2|aarch64|aarch64|+neon,+dotprod,+i8mm|0"
   "neoverse-n1|aarch64-dotprod|aarch64|+neon,+dotprod|0"
   "cortex-a76|aarch64-dotprod|aarch64|+neon,+dotprod|0"
+  "cortex-a57|aarch64-neon|aarch64|+neon|0"
   "sifive-x280|riscv64|riscv64|+v|512"
 )
 

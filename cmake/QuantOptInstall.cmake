@@ -20,6 +20,7 @@ set(QUANT_OPT_EXPORTED_LIBS
   QuantOptQntTransforms
   QuantOptTarget
   QuantOptQntToLinalg
+  QuantOptKernelEpilogue
   QuantOptQntToArmNeonPlanning
   QuantOptQntToArmNeon
   QuantOptQntToRiscvV

@@ -18,7 +18,8 @@ TEST(ArmNeonPlanningTest, I8mmTakesEverySignedness) {
     std::optional<DotPlan> plan = planDot(isa, xUnsigned, lo, hi, false);
     EXPECT_TRUE(plan);
     EXPECT_EQ(plan->kStep, 8);
-    EXPECT_EQ(plan->tileCols, 12);
+    EXPECT_EQ(plan->tileRows, 12);
+    EXPECT_EQ(plan->tileCols, 8);
     EXPECT_FALSE(plan->flipX);
     return plan->kind;
   };
@@ -50,6 +51,29 @@ TEST(ArmNeonPlanningTest, DotprodFlipsUnsignedActivations) {
   EXPECT_FALSE(planDot(isa, false, 0, 255, true));
   // Plain NEON: no plan.
   EXPECT_FALSE(planDot(ArmIsa{}, false, -1, 1, true));
+}
+
+TEST(ArmNeonPlanningTest, RemainderRowsTakeTheirOwnTile) {
+  DotPlan mmla = *planDot(ArmIsa{true, true}, false, -1, 1, true);
+  // 64 rows: five 12-row tiles, then 4 rows (not 12: 64, not 72, rows).
+  RowTiles t = planRowTiles(mmla, 64);
+  EXPECT_EQ(t.rows, 12);
+  EXPECT_EQ(t.full, 5);
+  EXPECT_EQ(t.lastRows, 4);
+  EXPECT_EQ(t.paddedRows(), 64);
+  // An odd remainder rounds up to a row pair.
+  t = planRowTiles(mmla, 3);
+  EXPECT_EQ(t.full, 0);
+  EXPECT_EQ(t.lastRows, 4);
+  t = planRowTiles(mmla, 24);
+  EXPECT_EQ(t.full, 2);
+  EXPECT_EQ(t.lastRows, 0);
+  // sdot keeps whole 8-row tiles.
+  DotPlan sdot = *planDot(ArmIsa{true, false}, false, -1, 1, true);
+  t = planRowTiles(sdot, 10);
+  EXPECT_EQ(t.full, 1);
+  EXPECT_EQ(t.lastRows, 8);
+  EXPECT_EQ(t.paddedRows(), 16);
 }
 
 TEST(ArmNeonPlanningTest, PackedLayoutIsMmt4dRhs) {

@@ -16,9 +16,11 @@ std::optional<DotPlan> quantopt::armneon::planDot(ArmIsa isa, bool xUnsigned,
   DotPlan plan;
   if (isa.i8mm) {
     // Every signedness pair has its matrix multiply; prefer s8 weights when
-    // both fit (w' in [0, 127]) so that s8 activations take smmla.
+    // both fit (w' in [0, 127]) so that s8 activations take smmla. The tile
+    // is 12 x 8 on every i8mm core (Planning.h).
     plan.kStep = 8;
-    plan.tileCols = 12;
+    plan.tileRows = 12;
+    plan.tileCols = 8;
     bool wUnsigned = !fitsS8;
     if (xUnsigned)
       plan.kind = wUnsigned ? DotKind::Ummla : DotKind::Usmmla;
@@ -39,6 +41,17 @@ std::optional<DotPlan> quantopt::armneon::planDot(ArmIsa isa, bool xUnsigned,
     plan.offset = 128;
   }
   return plan;
+}
+
+RowTiles quantopt::armneon::planRowTiles(const DotPlan &plan, int64_t m) {
+  RowTiles t;
+  t.rows = plan.tileRows;
+  t.full = m / t.rows;
+  int64_t rest = m % t.rows;
+  // sdot's activation vectors hold 4 rows, and its tile code all 8.
+  int64_t granule = plan.isMmla() ? 2 : t.rows;
+  t.lastRows = rest ? roundUp(rest, granule) : 0;
+  return t;
 }
 
 std::vector<int8_t> quantopt::armneon::packWeights(

@@ -3,18 +3,22 @@
 // Rewrites `qnt.int_matmul` (constant or run-time weights) and
 // `qnt.int_conv2d` (constant weights, groups 1) into a data-tiled GEMM in
 // linalg.mmt4d's shape (Planning.h): the activations are packed at run time
-// into [Mp/8][Kp/kStep][8][kStep] (a conv packs its im2col rows, K running
-// over (kh, kw, c) with C padded to kStep), the weights into
-// [Np/8][Kp/kStep][8][kStep] (at compile time when constant), and an
-// 8 x 8 register tile loops over K with one instruction kind:
-//   +i8mm     `arm_neon.intr.smmla` / `ummla` / `usmmla`: each 16-byte
-//             operand is 2 rows x 8 k, 16 instructions per K step of 8;
-//   +dotprod  `arm_neon.intr.sdot` by element: each weight vector is 4
-//             columns x 4 k, the activation vector's 32-bit lane r is
+// in row tiles of M0 rows, [Kp/kStep][M0][kStep] each (a conv packs its
+// im2col rows, K running over (kh, kw, c) with C padded to kStep; the last
+// tile holds only the rows left, RowTiles), the weights into
+// [Np/N0][Kp/kStep][N0][kStep] (at compile time when constant), and an
+// M0 x N0 register tile loops over K with one instruction kind:
+//   +i8mm     `arm_neon.intr.smmla` / `ummla` / `usmmla`, 12 x 8: each
+//             16-byte operand is 2 rows x 8 k, 24 instructions per K step
+//             of 8;
+//   +dotprod  `arm_neon.intr.sdot` by element, 8 x 8: each weight vector is
+//             4 columns x 4 k, the activation vector's 32-bit lane r is
 //             row r's 4 k, broadcast (LLVM folds the broadcast into
 //             `sdot v.4s, v.16b, v.4b[r]`), 16 instructions per K step of 4.
 // The result is an Mp x Np i32 tensor; its M x N corner is the op's result
-// (a conv's reshaped to NHWF).
+// (a conv's reshaped to NHWF). A `qnt.int_requantize` that is the only user
+// of the result is applied to each row of 4 accumulators before the store
+// (VectorRequantize), and the tensor holds the codes instead.
 //
 // Signedness (planDot): with i8mm every pair has its instruction (s8 x u8
 // weights: usmmla with the weights first, i.e. the transposed tile); sdot
@@ -29,9 +33,11 @@
 
 #include "QuantOpt/Conversion/QntToArmNeon/QntToArmNeon.h"
 
+#include "../KernelEpilogue/VectorRequantize.h"
 #include "QuantOpt/Conversion/QntToArmNeon/Planning.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/KernelLoops.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
@@ -53,30 +59,6 @@ namespace {
 /// Packing rewrites every weight; a large splat is left to the generic
 /// lowering, which keeps it a splat.
 constexpr int64_t kMaxPackedSplatElements = int64_t(1) << 20;
-
-/// Small builders for index arithmetic and constants.
-struct Ib {
-  OpBuilder &b;
-  Location loc;
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
-  Value mul(Value x, int64_t y) {
-    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y));
-  }
-  Value div(Value x, int64_t y) {
-    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, c(y));
-  }
-};
-
-Value markParallelTiles(scf::ForOp loop) {
-  loop->setAttr(QntDialect::ParallelTilesAttrHelper::getNameStr(),
-                UnitAttr::get(loop->getContext()));
-  return loop.getResult(0);
-}
 
 /// `v ^ 0x80` on every byte when `flip`.
 Value maybeFlip(OpBuilder &b, Location loc, Value v, bool flip) {
@@ -118,32 +100,55 @@ Value writeChunk(OpBuilder &b, Location loc, Value chunk, Value dest,
       .getResult();
 }
 
-/// [Mp/8][Kp/kStep][8][kStep] from the M x K activations. Rows past M
-/// repeat row M - 1 (their outputs are dropped); K past kSize reads 0.
+/// Runs `body(builder, tile index, rows of the tile, value)` over the row
+/// tiles of `tiles`, threading `init`: the full tiles in a loop marked
+/// qnt.parallel_tiles, then the remainder tile, if any, once.
+Value forRowTiles(
+    OpBuilder &b, Location loc, const RowTiles &tiles, Value init,
+    llvm::function_ref<Value(OpBuilder &, Value, int64_t, Value)> body) {
+  IndexBuilder ib{b, loc};
+  Value acc = init;
+  if (tiles.full > 0) {
+    auto loop = scf::ForOp::create(
+        b, loc, ib.c(0), ib.c(tiles.full), ib.c(1), ValueRange{acc},
+        [&](OpBuilder &lb, Location, Value mb, ValueRange args) {
+          scf::YieldOp::create(lb, loc, body(lb, mb, tiles.rows, args[0]));
+        });
+    acc = markParallelTiles(loop)[0];
+  }
+  if (tiles.lastRows)
+    acc = body(b, ib.c(tiles.full), tiles.lastRows, acc);
+  return acc;
+}
+
+/// The M x K activations packed in row tiles (RowTiles): [Kp/kStep][rows]
+/// [kStep] per tile. Rows past M repeat row M - 1 (their outputs are
+/// dropped); K past kSize reads 0.
 Value packMatmulActivations(OpBuilder &b, Location loc, Value x,
-                            const DotPlan &plan, int64_t m, int64_t kSize) {
-  Ib ib{b, loc};
-  int64_t ks = plan.kStep, mp = roundUp(m, kTileRows),
-          kp = roundUp(kSize, ks), groups = kp / ks;
+                            const DotPlan &plan, const RowTiles &tiles,
+                            int64_t m, int64_t kSize) {
+  int64_t ks = plan.kStep, kp = roundUp(kSize, ks), groups = kp / ks;
   Type i8 = b.getI8Type();
-  Value init = tensor::EmptyOp::create(b, loc, SmallVector<int64_t>{mp * kp}, i8);
+  Value init = tensor::EmptyOp::create(
+      b, loc, SmallVector<int64_t>{tiles.paddedRows() * kp}, i8);
   Value zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
   auto chunkType = VectorType::get({ks}, i8);
   x = padWithZeros(b, loc, x, {m, kp});
-  auto outer = scf::ForOp::create(
-      b, loc, ib.c(0), ib.c(mp / kTileRows), ib.c(1), ValueRange{init},
-      [&](OpBuilder &ob, Location, Value mb, ValueRange outerArgs) {
-        Ib ob_{ob, loc};
+  return forRowTiles(
+      b, loc, tiles, init,
+      [&](OpBuilder &ob, Value mb, int64_t rows, Value outerAcc) -> Value {
+        IndexBuilder o{ob, loc};
+        Value row0 = o.mul(mb, tiles.rows);
+        Value base = o.mul(row0, kp);
         auto inner = scf::ForOp::create(
-            ob, loc, ob_.c(0), ob_.c(groups), ob_.c(1), outerArgs,
+            ob, loc, o.c(0), o.c(groups), o.c(1), ValueRange{outerAcc},
             [&](OpBuilder &nb, Location, Value g, ValueRange args) {
-              Ib n{nb, loc};
+              IndexBuilder n{nb, loc};
               Value acc = args[0];
-              Value tileBase =
-                  n.mul(n.add(n.mul(mb, groups), g), kTileRows * ks);
-              for (int64_t r = 0; r < kTileRows; ++r) {
-                Value row = n.add(n.mul(mb, kTileRows), r);
-                if (m % kTileRows)
+              Value tileBase = n.add(base, n.mul(g, rows * ks));
+              for (int64_t r = 0; r < rows; ++r) {
+                Value row = n.add(row0, r);
+                if (m % tiles.rows)
                   row = arith::MinSIOp::create(nb, loc, row, n.c(m - 1));
                 Value chunk = vector::TransferReadOp::create(
                     nb, loc, chunkType, x, ValueRange{row, n.mul(g, ks)},
@@ -153,9 +158,8 @@ Value packMatmulActivations(OpBuilder &b, Location loc, Value x,
               }
               scf::YieldOp::create(nb, loc, acc);
             });
-        scf::YieldOp::create(ob, loc, inner.getResult(0));
+        return inner.getResult(0);
       });
-  return markParallelTiles(outer);
 }
 
 struct ConvShape {
@@ -165,16 +169,20 @@ struct ConvShape {
 
 /// The im2col rows of an NHWC conv, packed as for a matmul with
 /// K = (kh, kw, c) and C padded to kStep; positions in the padding hold
-/// `padCode` (as fed).
+/// `padCode` (as fed). Loops over the tile's rows and taps (no unrolled
+/// chain of branches: one-shot bufferization walks each scf.if's branches
+/// for every use of its result, exponentially along such a chain) and reads
+/// a window position outside the input at a clamped index, then selects the
+/// padding chunk.
 Value packConvActivations(OpBuilder &b, Location loc, Value x,
-                          const DotPlan &plan, const ConvShape &s,
-                          int8_t padCode) {
-  Ib ib{b, loc};
-  int64_t ks = plan.kStep, m = s.n * s.oh * s.ow, mp = roundUp(m, kTileRows);
+                          const DotPlan &plan, const RowTiles &tiles,
+                          const ConvShape &s, int8_t padCode) {
+  int64_t ks = plan.kStep, m = s.n * s.oh * s.ow, mp = tiles.paddedRows();
   int64_t cGroups = roundUp(s.c, ks) / ks, taps = s.kh * s.kw,
           groups = taps * cGroups;
   Type i8 = b.getI8Type();
-  Value init = tensor::EmptyOp::create(b, loc, SmallVector<int64_t>{mp * groups * ks}, i8);
+  Value init = tensor::EmptyOp::create(
+      b, loc, SmallVector<int64_t>{mp * groups * ks}, i8);
   Value zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
   auto chunkType = VectorType::get({ks}, i8);
   Value padChunk = arith::ConstantOp::create(
@@ -183,76 +191,80 @@ Value packConvActivations(OpBuilder &b, Location loc, Value x,
           chunkType, b.getI8IntegerAttr(static_cast<int8_t>(
                          plan.flipX ? (padCode ^ 0x80) : padCode))));
   x = padWithZeros(b, loc, x, {s.n, s.h, s.w, cGroups * ks});
-  auto outer = scf::ForOp::create(
-      b, loc, ib.c(0), ib.c(mp / kTileRows), ib.c(1), ValueRange{init},
-      [&](OpBuilder &ob, Location, Value mb, ValueRange outerArgs) {
-        Ib o{ob, loc};
-        Value acc = outerArgs[0];
-        for (int64_t r = 0; r < kTileRows; ++r) {
-          Value row = o.add(o.mul(mb, kTileRows), r);
-          if (m % kTileRows)
-            row = arith::MinSIOp::create(ob, loc, row, o.c(m - 1));
-          Value img = o.div(row, s.oh * s.ow);
-          Value pix = o.rem(row, s.oh * s.ow);
-          Value oh = o.div(pix, s.ow), ow = o.rem(pix, s.ow);
-          Value ohBase = o.add(o.mul(oh, s.sh), -s.padTop);
-          Value owBase = o.add(o.mul(ow, s.sw), -s.padLeft);
-          auto tapLoop = scf::ForOp::create(
-              ob, loc, o.c(0), o.c(taps), o.c(1), ValueRange{acc},
-              [&](OpBuilder &tb, Location, Value tap, ValueRange args) {
-                Ib t{tb, loc};
-                Value ih = t.add(ohBase, t.mul(t.div(tap, s.kw), s.dh));
-                Value iw = t.add(owBase, t.mul(t.rem(tap, s.kw), s.dw));
-                auto inRange = [&](Value v, int64_t size) {
-                  Value lo = arith::CmpIOp::create(
-                      tb, loc, arith::CmpIPredicate::sge, v, t.c(0));
-                  Value hi = arith::CmpIOp::create(
-                      tb, loc, arith::CmpIPredicate::slt, v, t.c(size));
-                  return arith::AndIOp::create(tb, loc, lo, hi).getResult();
-                };
-                Value inside = arith::AndIOp::create(tb, loc, inRange(ih, s.h),
-                                                     inRange(iw, s.w));
-                Value base = t.mul(t.mul(mb, groups), kTileRows * ks);
-                auto chunkLoop = [&](OpBuilder &cb, bool real) {
-                  Ib c{cb, loc};
-                  auto loop = scf::ForOp::create(
-                      cb, loc, c.c(0), c.c(cGroups), c.c(1), args,
-                      [&](OpBuilder &lb, Location, Value cg, ValueRange a) {
-                        Ib l{lb, loc};
-                        Value chunk = padChunk;
-                        if (real) {
-                          chunk = vector::TransferReadOp::create(
+  return forRowTiles(
+      b, loc, tiles, init,
+      [&](OpBuilder &ob, Value mb, int64_t rows, Value outerAcc) -> Value {
+        IndexBuilder o{ob, loc};
+        Value base = o.mul(o.mul(mb, groups), tiles.rows * ks);
+        auto rowLoop = scf::ForOp::create(
+            ob, loc, o.c(0), o.c(rows), o.c(1), ValueRange{outerAcc},
+            [&](OpBuilder &rb, Location, Value r, ValueRange rowArgs) {
+              IndexBuilder q{rb, loc};
+              Value row = q.add(q.mul(mb, tiles.rows), r);
+              if (m % tiles.rows)
+                row = arith::MinSIOp::create(rb, loc, row, q.c(m - 1));
+              Value img = q.div(row, s.oh * s.ow);
+              Value pix = q.rem(row, s.oh * s.ow);
+              Value oh = q.div(pix, s.ow), ow = q.rem(pix, s.ow);
+              Value ohBase = q.add(q.mul(oh, s.sh), -s.padTop);
+              Value owBase = q.add(q.mul(ow, s.sw), -s.padLeft);
+              Value rowBase = q.add(base, q.mul(r, ks));
+              auto tapLoop = scf::ForOp::create(
+                  rb, loc, q.c(0), q.c(taps), q.c(1), rowArgs,
+                  [&](OpBuilder &tb, Location, Value tap, ValueRange args) {
+                    IndexBuilder t{tb, loc};
+                    Value ih = t.add(ohBase, t.mul(t.div(tap, s.kw), s.dh));
+                    Value iw = t.add(owBase, t.mul(t.rem(tap, s.kw), s.dw));
+                    // In range, and the same index clamped into the input.
+                    auto clamp = [&](Value v, int64_t size, Value &inside) {
+                      Value lo = arith::CmpIOp::create(
+                          tb, loc, arith::CmpIPredicate::sge, v, t.c(0));
+                      Value hi = arith::CmpIOp::create(
+                          tb, loc, arith::CmpIPredicate::slt, v, t.c(size));
+                      Value in = arith::AndIOp::create(tb, loc, lo, hi);
+                      inside = inside ? arith::AndIOp::create(tb, loc, inside,
+                                                              in)
+                                            .getResult()
+                                      : in;
+                      return arith::MinSIOp::create(
+                          tb, loc,
+                          arith::MaxSIOp::create(tb, loc, v, t.c(0)),
+                          t.c(size - 1));
+                    };
+                    Value inside;
+                    Value ihc = clamp(ih, s.h, inside);
+                    Value iwc = clamp(iw, s.w, inside);
+                    auto chunkLoop = scf::ForOp::create(
+                        tb, loc, t.c(0), t.c(cGroups), t.c(1), args,
+                        [&](OpBuilder &lb, Location, Value cg, ValueRange a) {
+                          IndexBuilder l{lb, loc};
+                          Value chunk = vector::TransferReadOp::create(
                               lb, loc, chunkType, x,
-                              ValueRange{img, ih, iw, l.mul(cg, ks)}, zero,
+                              ValueRange{img, ihc, iwc, l.mul(cg, ks)}, zero,
                               ArrayRef<bool>{true});
                           chunk = maybeFlip(lb, loc, chunk, plan.flipX);
-                        }
-                        Value g = l.add(l.mul(tap, cGroups), cg);
-                        Value offset = l.add(
-                            base, l.add(l.mul(g, kTileRows * ks), r * ks));
-                        scf::YieldOp::create(
-                            lb, loc, writeChunk(lb, loc, chunk, a[0], offset));
-                      });
-                  scf::YieldOp::create(cb, loc, loop.getResult(0));
-                };
-                auto ifOp = scf::IfOp::create(
-                    tb, loc, inside,
-                    [&](OpBuilder &cb, Location) { chunkLoop(cb, true); },
-                    [&](OpBuilder &cb, Location) { chunkLoop(cb, false); });
-                scf::YieldOp::create(tb, loc, ifOp.getResult(0));
-              });
-          acc = tapLoop.getResult(0);
-        }
-        scf::YieldOp::create(ob, loc, acc);
+                          chunk = arith::SelectOp::create(lb, loc, inside,
+                                                          chunk, padChunk);
+                          Value g = l.add(l.mul(tap, cGroups), cg);
+                          Value offset =
+                              l.add(rowBase, l.mul(g, rows * ks));
+                          scf::YieldOp::create(
+                              lb, loc,
+                              writeChunk(lb, loc, chunk, a[0], offset));
+                        });
+                    scf::YieldOp::create(tb, loc, chunkLoop.getResult(0));
+                  });
+              scf::YieldOp::create(rb, loc, tapLoop.getResult(0));
+            });
+        return rowLoop.getResult(0);
       });
-  return markParallelTiles(outer);
 }
 
 /// [Np/8][Kp/kStep][8][kStep] from K x N run-time weights: kStep x 8
 /// blocks, transposed.
 Value packRuntimeWeights(OpBuilder &b, Location loc, Value w,
                          const DotPlan &plan, int64_t kSize, int64_t n) {
-  Ib ib{b, loc};
+  IndexBuilder ib{b, loc};
   int64_t ks = plan.kStep, nc = plan.tileCols, np = roundUp(n, nc),
           kp = roundUp(kSize, ks), groups = kp / ks;
   Type i8 = b.getI8Type();
@@ -263,11 +275,11 @@ Value packRuntimeWeights(OpBuilder &b, Location loc, Value w,
   auto outer = scf::ForOp::create(
       b, loc, ib.c(0), ib.c(np / nc), ib.c(1), ValueRange{init},
       [&](OpBuilder &ob, Location, Value nb, ValueRange outerArgs) {
-        Ib o{ob, loc};
+        IndexBuilder o{ob, loc};
         auto inner = scf::ForOp::create(
             ob, loc, o.c(0), o.c(groups), o.c(1), outerArgs,
             [&](OpBuilder &gb, Location, Value g, ValueRange args) {
-              Ib t{gb, loc};
+              IndexBuilder t{gb, loc};
               // kStep rows of N0 bytes, concatenated, then one shuffle
               // that transposes them (LLVM makes tbl lookups of it).
               SmallVector<Value> parts;
@@ -301,26 +313,27 @@ Value packRuntimeWeights(OpBuilder &b, Location loc, Value w,
             });
         scf::YieldOp::create(ob, loc, inner.getResult(0));
       });
-  return markParallelTiles(outer);
+  return markParallelTiles(outer)[0];
 }
 
-/// The register tile loops: returns the Mp x Np i32 result.
+/// The register tile loops: returns the Mp x Np i32 result, or with
+/// `requant` the Mp x Np codes, requantized in registers before the stores.
 Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
-               Value w, Value bias, int64_t mp, int64_t np, int64_t groups) {
-  Ib ib{b, loc};
-  int64_t ks = plan.kStep, nc = plan.tileCols;
-  int64_t aBytes = kTileRows * ks, wBytes = nc * ks;
+               Value w, Value bias, const RowTiles &tiles, int64_t np,
+               int64_t groups, const VectorRequantize *requant) {
+  int64_t ks = plan.kStep, nc = plan.tileCols, mp = tiles.paddedRows();
+  int64_t wBytes = nc * ks;
   Type i8 = b.getI8Type(), i32 = b.getI32Type();
   auto bytes = VectorType::get({16}, i8);
   auto quad = VectorType::get({4}, i32);
   auto biasType = VectorType::get({nc}, i32);
   Value zero32 = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
   Value zero8 = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
-  Value init = tensor::EmptyOp::create(b, loc, SmallVector<int64_t>{mp, np}, i32);
+  Value init = tensor::EmptyOp::create(b, loc, SmallVector<int64_t>{mp, np},
+                                       requant ? requant->getStorage() : i32);
   bool transposed = plan.kind == DotKind::UsmmlaTransposed;
   // Accumulators: mmla, 2 x 2 blocks [row pair i][column pair j]; sdot,
   // 1 x 4 rows [row r][column quad j].
-  int64_t rowsOf = plan.isMmla() ? kTileRows / 2 : kTileRows;
   int64_t colsOf = plan.isMmla() ? nc / 2 : nc / 4;
 
   auto shuffle = [&](OpBuilder &sb, Value x, Value y,
@@ -328,14 +341,18 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
     return vector::ShuffleOp::create(sb, loc, x, y, mask);
   };
 
-  auto outer = scf::ForOp::create(
-      b, loc, ib.c(0), ib.c(mp / kTileRows), ib.c(1), ValueRange{init},
-      [&](OpBuilder &ob, Location, Value mb, ValueRange outerArgs) {
-        Ib o{ob, loc};
+  return forRowTiles(
+      b, loc, tiles, init,
+      [&](OpBuilder &ob, Value mb, int64_t rows, Value outerAcc) -> Value {
+        IndexBuilder o{ob, loc};
+        int64_t rowsOf = plan.isMmla() ? rows / 2 : rows;
+        int64_t aBytes = rows * ks;
+        // Tile mb's packed activations start after mb full tiles.
+        Value aTile = o.mul(mb, tiles.rows * groups * ks);
         auto cols = scf::ForOp::create(
-            ob, loc, o.c(0), o.c(np / nc), o.c(1), outerArgs,
+            ob, loc, o.c(0), o.c(np / nc), o.c(1), ValueRange{outerAcc},
             [&](OpBuilder &nb, Location, Value nt, ValueRange args) {
-              Ib n{nb, loc};
+              IndexBuilder n{nb, loc};
               Value col0 = n.mul(nt, nc);
               Value biasVec = vector::TransferReadOp::create(
                   nb, loc, biasType, bias, ValueRange{col0}, zero32,
@@ -354,7 +371,7 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
                     mask = {2 * j, 2 * j + 1, 2 * j, 2 * j + 1};
                   accs.push_back(shuffle(nb, biasVec, biasVec, mask));
                 }
-              Value aTile = n.mul(mb, groups), wTile = n.mul(nt, groups);
+              Value wTile = n.mul(nt, groups);
               // mmla: up to four K steps per iteration as K allows, so that
               // the loop's counter and pointer updates cost less per smmla.
               int64_t unroll = 1;
@@ -366,11 +383,11 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
               auto kLoop = scf::ForOp::create(
                   nb, loc, n.c(0), n.c(groups / unroll), n.c(1), accs,
                   [&](OpBuilder &kb, Location, Value gu, ValueRange in) {
-                    Ib k{kb, loc};
+                    IndexBuilder k{kb, loc};
                     SmallVector<Value> out(in.begin(), in.end());
                     for (int64_t step = 0; step < unroll; ++step) {
                     Value g = k.add(k.mul(gu, unroll), step);
-                    Value aBase = k.mul(k.add(aTile, g), aBytes);
+                    Value aBase = k.add(aTile, k.mul(g, aBytes));
                     Value wBase = k.mul(k.add(wTile, g), wBytes);
                     auto load = [&](Value src, Value base, int64_t v) {
                       return vector::TransferReadOp::create(
@@ -425,11 +442,13 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
                   });
               // Store the tile: rows of 4 columns.
               Value c = args[0];
-              Value row0 = n.mul(mb, kTileRows);
+              Value row0 = n.mul(mb, tiles.rows);
               auto store = [&](Value v, int64_t r, int64_t c4) {
+                Value col = n.add(col0, 4 * c4);
+                if (requant)
+                  v = requant->apply(nb, loc, v, col);
                 c = vector::TransferWriteOp::create(
-                        nb, loc, v, c,
-                        ValueRange{n.add(row0, r), n.add(col0, 4 * c4)},
+                        nb, loc, v, c, ValueRange{n.add(row0, r), col},
                         ArrayRef<bool>{true})
                         .getResult();
               };
@@ -450,15 +469,14 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
                     store(shuffle(nb, p, q, odd), 2 * i + 1, h);
                   }
               } else {
-                for (int64_t r = 0; r < kTileRows; ++r)
+                for (int64_t r = 0; r < rows; ++r)
                   for (int64_t j = 0; j < colsOf; ++j)
                     store(res[r * colsOf + j], r, j);
               }
               scf::YieldOp::create(nb, loc, c);
             });
-        scf::YieldOp::create(ob, loc, cols.getResult(0));
+        return cols.getResult(0);
       });
-  return markParallelTiles(outer);
 }
 
 /// -zx * sum_k w[k, n] for run-time weights, as an N-vector of i32 (wraps
@@ -540,6 +558,34 @@ Value corner(OpBuilder &b, Location loc, Value c, int64_t m, int64_t n) {
       ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
 }
 
+/// The requantize that is the only user of `result` (`n` channels), fused
+/// into the kernel's epilogue, with its per-channel tables of `np` entries;
+/// nullopt when there is none.
+std::optional<VectorRequantize> fuseRequantize(OpBuilder &b, Location loc,
+                                               Value result, int64_t n,
+                                               int64_t np) {
+  IntRequantizeOp requant = VectorRequantize::singleUser(result, n);
+  if (!requant)
+    return std::nullopt;
+  std::optional<VectorRequantize> fused = VectorRequantize::plan(requant, n);
+  fused->materialize(b, loc, np);
+  return fused;
+}
+
+/// Replaces `op`, or the requantize fused into its kernel, with `value`.
+/// The requantize is replaced in place and `op` left without users: the
+/// walk that applies these patterns has already fetched the op after `op`,
+/// so neither may be erased here (the canonicalizer after the pass drops
+/// `op`).
+void replaceResult(PatternRewriter &rewriter, Operation *op,
+                   const std::optional<VectorRequantize> &fused, Value value) {
+  if (!fused) {
+    rewriter.replaceOp(op, value);
+    return;
+  }
+  rewriter.replaceAllUsesWith(fused->getOp().getOutput(), value);
+}
+
 /// Column sums and range of w' = w - zw[col] over a row-major K x N view.
 struct Weights {
   std::vector<int64_t> values; ///< w', K x N
@@ -597,8 +643,9 @@ struct MatmulPattern : OpRewritePattern<IntMatmulOp> {
 
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
-    int64_t ks = plan->kStep, mp = roundUp(m, kTileRows),
-            np = roundUp(n, plan->tileCols), groups = roundUp(kSize, ks) / ks;
+    RowTiles tiles = planRowTiles(*plan, m);
+    int64_t ks = plan->kStep, np = roundUp(n, plan->tileCols),
+            groups = roundUp(kSize, ks) / ks;
     Value wPacked;
     SmallVector<int64_t> correction;
     if (weights) {
@@ -620,9 +667,12 @@ struct MatmulPattern : OpRewritePattern<IntMatmulOp> {
           b, loc, biasN,
           runtimeZeroPointTerm(b, loc, op.getW(), op.getWUnsigned(), n, zx));
     Value bias = paddedBias(b, loc, biasN, n, np, correction);
-    Value a = packMatmulActivations(b, loc, op.getX(), *plan, m, kSize);
-    Value c = emitGemm(b, loc, *plan, a, wPacked, bias, mp, np, groups);
-    rewriter.replaceOp(op, corner(b, loc, c, m, n));
+    Value a = packMatmulActivations(b, loc, op.getX(), *plan, tiles, m, kSize);
+    std::optional<VectorRequantize> fused =
+        fuseRequantize(b, loc, op.getResult(), n, np);
+    Value c = emitGemm(b, loc, *plan, a, wPacked, bias, tiles, np, groups,
+                       fused ? &*fused : nullptr);
+    replaceResult(rewriter, op, fused, corner(b, loc, c, m, n));
     return success();
   }
 
@@ -677,8 +727,8 @@ struct ConvPattern : OpRewritePattern<IntConv2DOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     int64_t ks = plan->kStep, cp = roundUp(s.c, ks);
-    int64_t kPadded = s.kh * s.kw * cp, mp = roundUp(m, kTileRows),
-            np = roundUp(f, plan->tileCols);
+    int64_t kPadded = s.kh * s.kw * cp, np = roundUp(f, plan->tileCols);
+    RowTiles tiles = planRowTiles(*plan, m);
     // K index (tap, c) with C padded: padded channels get zero weights.
     std::vector<int8_t> packed =
         packWeights(kPadded, f, ks, plan->tileCols,
@@ -693,14 +743,17 @@ struct ConvPattern : OpRewritePattern<IntConv2DOp> {
     SmallVector<int64_t> correction =
         columnCorrection(weights.sums, plan->offset, op.getInputZeroPoint());
     Value bias = paddedBias(b, loc, op.getBias(), f, np, correction);
-    Value a = packConvActivations(b, loc, op.getX(), *plan, s,
+    Value a = packConvActivations(b, loc, op.getX(), *plan, tiles, s,
                                   static_cast<int8_t>(op.getPadValue()));
-    Value c = emitGemm(b, loc, *plan, a, wPacked, bias, mp, np,
-                       kPadded / ks);
+    std::optional<VectorRequantize> fused =
+        fuseRequantize(b, loc, op.getResult(), f, np);
+    Value c = emitGemm(b, loc, *plan, a, wPacked, bias, tiles, np,
+                       kPadded / ks, fused ? &*fused : nullptr);
     Value flat = corner(b, loc, c, m, f);
     Value result = tensor::ExpandShapeOp::create(
-        b, loc, yType, flat, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-    rewriter.replaceOp(op, result);
+        b, loc, fused ? fused->getOp().getOutput().getType() : yType, flat,
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    replaceResult(rewriter, op, fused, result);
     return success();
   }
 

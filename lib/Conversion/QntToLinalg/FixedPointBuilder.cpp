@@ -27,7 +27,7 @@ static constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 Type FixedPointBuilder::typeOf(Type scalar) const {
   if (shape.empty())
     return scalar;
-  return VectorType::get(shape, scalar);
+  return VectorType::get(shape, scalar, scalableDims);
 }
 
 Value FixedPointBuilder::constant(Type scalar, TypedAttr value) {
@@ -60,7 +60,9 @@ Value FixedPointBuilder::saturateToInt32(Value v) {
 }
 
 Value FixedPointBuilder::saturatingRoundingDoublingHighMul(Value a, Value bv) {
-  if (shape.size() == 1 && shape[0] % 2 == 0)
+  // (A scalable vector has no fixed lane pairs to shuffle.)
+  if (shape.size() == 1 && shape[0] % 2 == 0 &&
+      !llvm::is_contained(scalableDims, true))
     return highMulEvenOdd(a, bv);
   Type i64 = typeOf(b.getI64Type());
   Value ab = fold<arith::MulIOp>(fold<arith::ExtSIOp>(i64, a),

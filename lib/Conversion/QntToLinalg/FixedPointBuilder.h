@@ -18,6 +18,7 @@
 #define QUANTOPT_LIB_CONVERSION_QNTTOLINALG_FIXEDPOINTBUILDER_H
 
 #include "QuantOpt/Reference/FixedPoint.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace mlir::qnt {
@@ -40,6 +41,11 @@ public:
   /// Every value (operands, constants, results) is a vector of `shape`.
   FixedPointBuilder(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape)
       : b(loc, builder), shape(shape) {}
+  /// Every value is a vector of `like`'s shape, scalable dimensions
+  /// included (the RISC-V V kernels' epilogue).
+  FixedPointBuilder(OpBuilder &builder, Location loc, VectorType like)
+      : b(loc, builder), shape(like.getShape()),
+        scalableDims(like.getScalableDims()) {}
 
   Value i32Const(int64_t value);
   Value i64Const(int64_t value);
@@ -107,6 +113,7 @@ private:
 
   ImplicitLocOpBuilder b;
   SmallVector<int64_t> shape;
+  SmallVector<bool> scalableDims;
 };
 
 } // namespace mlir::qnt

@@ -27,14 +27,20 @@
 // VLEN / 4 columns: under llvm-mca's SiFive X280 model a vwmacc costs a
 // fixed issue overhead besides its LMUL-proportional occupancy, which
 // LMUL 2 (4 or 6 rows) left at 1.46x of the dot bound and LMUL 4 brings to
-// 1.06-1.12x (bench/mca.sh).
+// 1.06-1.14x (bench/mca.sh).
+//
+// A `qnt.int_requantize` that is the only user of the result is applied to
+// the accumulators before the stores (VectorRequantize, shared with the
+// AArch64 kernels), and the kernel stores the codes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "QuantOpt/Conversion/QntToRiscvV/QntToRiscvV.h"
 
+#include "../KernelEpilogue/VectorRequantize.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/KernelLoops.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -58,23 +64,6 @@ constexpr int64_t kRows = 3;
 constexpr int64_t kLanes = 16;
 
 constexpr int64_t kMaxPackedSplatElements = int64_t(1) << 20;
-
-struct Ib {
-  OpBuilder &b;
-  Location loc;
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
-  Value mul(Value x, int64_t y) {
-    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y));
-  }
-  Value div(Value x, int64_t y) {
-    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, c(y));
-  }
-};
 
 /// How one output row finds its activations: matmul rows read x[row, k];
 /// conv rows read xp[img, ih0 + kh * dh, iw0 + kw * dw, c].
@@ -103,11 +92,14 @@ Value mac(OpBuilder &b, Location loc, Value acc, Value w32, Value code,
 }
 
 /// The GEMM: x (matmul M x K, or the padded NHWC input), w16 (K x N i16),
-/// bias (N i32) -> M x N i32. w16 has K + 1 rows, the last zero.
+/// bias (N i32) -> M x N i32, or with `requant` the M x N codes,
+/// requantized in registers before the (masked) stores. w16 has K + 1 rows,
+/// the last zero.
 Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
                int32_t zx, Value w16, Value bias, int64_t m, int64_t kSize,
-               int64_t n, const RowSource &src) {
-  Ib ib{b, loc};
+               int64_t n, const RowSource &src,
+               const VectorRequantize *requant) {
+  IndexBuilder ib{b, loc};
   Type i16 = b.getI16Type(), i32 = b.getI32Type();
   auto accType = VectorType::get({kLanes}, i32, {true});
   auto wType = VectorType::get({kLanes}, i16, {true});
@@ -119,14 +111,15 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
   ArrayAttr inBounds = b.getBoolArrayAttr({true});
   Value zero16 = arith::ConstantOp::create(b, loc, b.getI16IntegerAttr(0));
   Value zero32 = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-  Value init = tensor::EmptyOp::create(b, loc, SmallVector<int64_t>{m, n}, i32);
+  Value init = tensor::EmptyOp::create(b, loc, SmallVector<int64_t>{m, n},
+                                       requant ? requant->getStorage() : i32);
   Value vl = ib.mul(vector::VectorScaleOp::create(b, loc), kLanes);
   int64_t tiles = (m + kRows - 1) / kRows;
 
   auto outer = scf::ForOp::create(
       b, loc, ib.c(0), ib.c(tiles), ib.c(1), ValueRange{init},
       [&](OpBuilder &ob, Location, Value mt, ValueRange outerArgs) {
-        Ib o{ob, loc};
+        IndexBuilder o{ob, loc};
         // Row coordinates, clamped into the last row.
         SmallVector<SmallVector<Value>> rowIdx;
         SmallVector<Value> rows;
@@ -147,7 +140,7 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
         // vsetvli change lands in the K loop).
         auto chunk = [&](OpBuilder &nb, Value n0, Value out,
                          bool masked) -> Value {
-          Ib c{nb, loc};
+          IndexBuilder c{nb, loc};
           Value mask;
           if (masked) {
             Value left = arith::SubIOp::create(nb, loc, c.c(n), n0);
@@ -173,7 +166,7 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
                            llvm::function_ref<Value(OpBuilder &, Value,
                                                     int64_t)>
                                code) -> SmallVector<Value> {
-            Ib l{lb, loc};
+            IndexBuilder l{lb, loc};
             int64_t unroll = extent % 2 == 0 ? 2 : 1;
             Value row0 = base ? base : l.c(0);
             SmallVector<Value> iter(init.begin(), init.end());
@@ -181,7 +174,7 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
             auto loop = scf::ForOp::create(
                 lb, loc, l.c(0), l.c(extent / unroll), l.c(1), iter,
                 [&](OpBuilder &kb, Location, Value ku, ValueRange in) {
-                  Ib t{kb, loc};
+                  IndexBuilder t{kb, loc};
                   SmallVector<Value> ks;
                   for (int64_t u = 0; u < unroll; ++u)
                     ks.push_back(t.add(row0, t.add(t.mul(ku, unroll), u)));
@@ -220,11 +213,11 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
             auto khLoop = scf::ForOp::create(
                 nb, loc, c.c(0), c.c(src.kh), c.c(1), accs,
                 [&](OpBuilder &hb, Location, Value kh, ValueRange hIn) {
-                  Ib h{hb, loc};
+                  IndexBuilder h{hb, loc};
                   auto kwLoop = scf::ForOp::create(
                       hb, loc, h.c(0), h.c(src.kw), h.c(1), hIn,
                       [&](OpBuilder &wb, Location, Value kw, ValueRange wIn) {
-                        Ib t{wb, loc};
+                        IndexBuilder t{wb, loc};
                         Value tapRow =
                             t.mul(t.add(t.mul(kh, src.kw), kw), src.c);
                         SmallVector<Value> ih, iw;
@@ -248,9 +241,11 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
             res.assign(khLoop.getResults().begin(), khLoop.getResults().end());
           }
           for (int64_t r = 0; r < kRows; ++r)
-            out = vector::TransferWriteOp::create(nb, loc, res[r], out,
-                                                  ValueRange{rows[r], n0},
-                                                  minor, mask, inBounds)
+            out = vector::TransferWriteOp::create(
+                      nb, loc,
+                      requant ? requant->apply(nb, loc, res[r], n0, mask)
+                              : res[r],
+                      out, ValueRange{rows[r], n0}, minor, mask, inBounds)
                       .getResult();
           return out;
         };
@@ -274,9 +269,35 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
             });
         scf::YieldOp::create(ob, loc, tail.getResult(0));
       });
-  outer->setAttr(QntDialect::ParallelTilesAttrHelper::getNameStr(),
-                 UnitAttr::get(ctx));
-  return outer.getResult(0);
+  return markParallelTiles(outer)[0];
+}
+
+/// The requantize that is the only user of `result` (`n` channels), fused
+/// into the kernel's epilogue, with its per-channel tables (the last,
+/// partial column chunk reads them under its mask); nullopt when there is
+/// none.
+std::optional<VectorRequantize> fuseRequantize(OpBuilder &b, Location loc,
+                                               Value result, int64_t n) {
+  IntRequantizeOp requant = VectorRequantize::singleUser(result, n);
+  if (!requant)
+    return std::nullopt;
+  std::optional<VectorRequantize> fused = VectorRequantize::plan(requant, n);
+  fused->materialize(b, loc, n);
+  return fused;
+}
+
+/// Replaces `op`, or the requantize fused into its kernel, with `value`.
+/// The requantize is replaced in place and `op` left without users: the
+/// walk that applies these patterns has already fetched the op after `op`,
+/// so neither may be erased here (the canonicalizer after the pass drops
+/// `op`).
+void replaceResult(PatternRewriter &rewriter, Operation *op,
+                   const std::optional<VectorRequantize> &fused, Value value) {
+  if (!fused) {
+    rewriter.replaceOp(op, value);
+    return;
+  }
+  rewriter.replaceAllUsesWith(fused->getOp().getOutput(), value);
 }
 
 /// w' = w - zw[col] as an i16 K x N constant.
@@ -334,10 +355,12 @@ struct MatmulPattern : OpRewritePattern<IntMatmulOp> {
           ArrayRef<OpFoldResult>{b.getIndexAttr(kSize), b.getIndexAttr(n)},
           ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
     }
+    std::optional<VectorRequantize> fused =
+        fuseRequantize(b, loc, op.getResult(), n);
     Value c = emitGemm(b, loc, op.getX(), op.getXUnsigned(),
                        op.getInputZeroPoint(), w16, op.getBias(), m, kSize, n,
-                       RowSource{});
-    rewriter.replaceOp(op, c);
+                       RowSource{}, fused ? &*fused : nullptr);
+    replaceResult(rewriter, op, fused, c);
     return success();
   }
 };
@@ -401,11 +424,15 @@ struct ConvPattern : OpRewritePattern<IntConv2DOp> {
                                  b.getIndexAttr(xType.getDimSize(3))},
           SmallVector<OpFoldResult>(4, b.getIndexAttr(1)));
     }
+    std::optional<VectorRequantize> fused =
+        fuseRequantize(b, loc, op.getResult(), f);
     Value c = emitGemm(b, loc, x, op.getXUnsigned(), op.getInputZeroPoint(),
-                       w16, op.getBias(), m, kSize, f, src);
+                       w16, op.getBias(), m, kSize, f, src,
+                       fused ? &*fused : nullptr);
     Value result = tensor::ExpandShapeOp::create(
-        b, loc, yType, c, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-    rewriter.replaceOp(op, result);
+        b, loc, fused ? fused->getOp().getOutput().getType() : yType, c,
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    replaceResult(rewriter, op, fused, result);
     return success();
   }
 };

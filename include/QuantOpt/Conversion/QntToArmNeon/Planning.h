@@ -5,19 +5,24 @@
 // flipped, and the packed layouts. Plain C++, unit-tested on its own
 // (unittests/Conversion/ArmNeonPlanningTest.cpp).
 //
-// The layouts are linalg.mmt4d's: with a register tile of 8 x N0 outputs
-// and a K step of `kStep` (i8mm: 8 x 12 outputs, K step 8, the 2x8 . 8x2
+// The layouts are linalg.mmt4d's: with a register tile of M0 x N0 outputs
+// and a K step of `kStep` (i8mm: 12 x 8 outputs, K step 8, the 2x8 . 8x2
 // matrix multiplies; sdot: 8 x 8, K step 4),
-//   packed activations  [Mp/8][Kp/kStep][8][kStep]    (linalg.pack of X)
+//   packed activations  [Mp/M0][Kp/kStep][M0][kStep]  (linalg.pack of X;
+//                       the last tile may have fewer rows, RowTiles)
 //   packed weights      [Np/N0][Kp/kStep][N0][kStep]  (linalg.pack of W^T)
 // with M, N and K rounded up to whole tiles. Padded weights are 0, so
 // whatever the padded activations hold adds nothing.
 //
 // Tile sizes: under llvm-mca's Neoverse V2 model a 128-bit ldp costs 3
 // uops of a 6-wide dispatch, so an 8 x 8 i8mm tile (16 smmla, 8 loads)
-// dispatches in 4.7+ cycles against 4 for the smmla; 8 x 12 (24 smmla, 10
-// loads, 24 + 4 + 2 registers) stays within 1.1x. sdot issues 2 per cycle
-// on Neoverse N1 / Cortex-A76, so 8 x 8 (16 sdot, 4 loads) is enough.
+// dispatches in 4.7+ cycles against 4 for the smmla. 12 x 8 (24 smmla, 10
+// loads, 24 + 6 + 2 registers) models at 1.13x of the smmla bound, 8 x 12
+// (the same counts, but a weight pair loaded between every 8 smmla) at
+// 1.17x: fewer loads interleave with the smmla, and 6-wide dispatch groups
+// split less often; the two are equal (1.00x) on Neoverse N2 / Cortex-A710
+// (2 smmla per cycle). sdot issues 2 per cycle on Neoverse N1 / Cortex-A76,
+// so 8 x 8 (16 sdot, 4 loads) is enough.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,9 +38,6 @@
 #include <vector>
 
 namespace quantopt::armneon {
-
-/// Output rows of one register tile.
-constexpr int64_t kTileRows = 8;
 
 inline int64_t roundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 
@@ -60,7 +62,8 @@ struct DotPlan {
   DotKind kind = DotKind::Sdot;
   /// Reduction indices per packed group: 8 (mmla) or 4 (sdot).
   int64_t kStep = 4;
-  /// Output columns of one register tile: 12 (mmla) or 8 (sdot).
+  /// Output rows and columns of one register tile.
+  int64_t tileRows = 8;
   int64_t tileCols = 8;
   /// Activations are fed as x ^ 0x80, i.e. x = fed + offset.
   bool flipX = false;
@@ -68,6 +71,21 @@ struct DotPlan {
 
   bool isMmla() const { return kStep == 8; }
 };
+
+/// The M rows of a GEMM in register tiles: `full` tiles of `rows` rows,
+/// then, for the remainder, one tile of `lastRows` (0: none), rounded up
+/// only to what the instruction needs (a row pair for mmla), so that a
+/// 12-row tile costs no 12-row padding. Packed activations hold the tiles
+/// one after the other, each [Kp/kStep][its rows][kStep].
+struct RowTiles {
+  int64_t rows = 8;
+  int64_t full = 0;
+  int64_t lastRows = 0;
+
+  int64_t paddedRows() const { return full * rows + lastRows; }
+};
+
+RowTiles planRowTiles(const DotPlan &plan, int64_t m);
 
 /// Chooses the instruction from the target, the activations' storage type
 /// and the range [minW, maxW] of the weights w' = w - zw[n] as they will be
