@@ -362,7 +362,7 @@ struct AmxEmitter {
             emitBlock(nb, mt, mulAdd(nb, np, 2, 0), rows, 2);
             scf::YieldOp::create(nb, loc);
           });
-      x86vnni::markParallelTiles(loop);
+      markParallelTiles(loop);
     }
     if (plan.nTiles % 2)
       emitBlock(b, mt, idx(b, plan.nTiles - 1), rows, 1);
@@ -377,7 +377,7 @@ struct AmxEmitter {
             emitRowBlock(nb, mulAdd(nb, mp, 2, 0), 2);
             scf::YieldOp::create(nb, loc);
           });
-      x86vnni::markParallelTiles(loop);
+      markParallelTiles(loop);
     }
     if (plan.mTiles % 2)
       emitRowBlock(b, idx(b, plan.mTiles - 1), 1);

@@ -14,12 +14,6 @@ using namespace mlir;
 
 namespace mlir::qnt::x86vnni {
 
-ValueRange markParallelTiles(Operation *loop) {
-  loop->setAttr(QntDialect::ParallelTilesAttrHelper::getNameStr(),
-                UnitAttr::get(loop->getContext()));
-  return loop->getResults();
-}
-
 Value readPadded(OpBuilder &b, Location loc, Value src, ValueRange indices,
                  int64_t len, int64_t width) {
   Type elt = cast<ShapedType>(src.getType()).getElementType();

@@ -11,6 +11,7 @@
 
 #include "FusedRequantize.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
+#include "QuantOpt/Dialect/Qnt/Utils/KernelLoops.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
@@ -34,12 +35,6 @@ struct KDim {
   int64_t xStride = 0;
   int64_t wGroupStride = 0;
 };
-
-/// Marks `loop` (an scf.for over output tiles: its iterations write disjoint
-/// parts of the result and read nothing another iteration writes) with
-/// `qnt.parallel_tiles`, so that `qnt-parallelize-tiles` may run it on
-/// several threads. Returns the loop's results.
-ValueRange markParallelTiles(Operation *loop);
 
 /// Reads `len` elements (len <= width) of the innermost dimension of `src`
 /// at `indices`, in bounds, as a vector<width> whose lanes past `len` are 0.
