@@ -709,7 +709,10 @@ struct ConvPattern : OpRewritePattern<IntConv2DOp> {
     s.padTop = pad[0];
     s.padLeft = pad[2];
     int64_t m = s.n * s.oh * s.ow;
-    if (m == 0 || f == 0 || s.c == 0 || s.kh * s.kw == 0)
+    // An empty input (H or W of 0) still has outputs made of padding only:
+    // the generic lowering computes them.
+    if (m == 0 || f == 0 || s.c == 0 || s.kh * s.kw == 0 || s.h == 0 ||
+        s.w == 0)
       return rewriter.notifyMatchFailure(op, "empty");
     int64_t kSize = s.kh * s.kw * s.c;
     std::optional<std::vector<int64_t>> codes =

@@ -395,7 +395,10 @@ struct ConvPattern : OpRewritePattern<IntConv2DOp> {
     int64_t f = wType.getDimSize(3);
     int64_t m = yType.getDimSize(0) * src.oh * src.ow;
     int64_t kSize = src.kh * src.kw * src.c;
-    if (m == 0 || f == 0 || kSize == 0)
+    // An empty input (H or W of 0) still has outputs made of padding only:
+    // the generic lowering computes them.
+    auto xShape = cast<RankedTensorType>(op.getX().getType()).getShape();
+    if (m == 0 || f == 0 || kSize == 0 || xShape[1] == 0 || xShape[2] == 0)
       return rewriter.notifyMatchFailure(op, "empty");
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
