@@ -141,6 +141,66 @@ func.func @runtime_weights(%x: tensor<1x2x!X>, %w: tensor<2x1x!W>) -> tensor<1x1
 
 // -----
 
+// Non-constant weights with a constant bias: every accumulator fits i32
+// whatever bits x and w hold (K * 128 * 128 + max|b| = 2 * 16384 + 7000),
+// so the bias goes into the op as it is (no Z_X folding) and no saturating
+// add follows; a kernel can then fuse the requantize.
+!X = !quant.uniform<i8:f32, 0.05:-10>
+!W = !quant.uniform<i8:f32, 0.01>
+!A = !quant.uniform<i32:f32, 0.0005>
+
+// CHECK-LABEL: func.func @runtime_weights_constant_bias
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<[-7000, 12]> : tensor<2xi32>
+// CHECK: %[[ACC:.*]] = qnt.int_matmul %{{.*}}, %{{.*}}, %[[B]] {input_zero_point = -10 : i32, weight_zero_points = array<i32: 0>}
+// CHECK-NOT: linalg.generic
+// CHECK: quant.scast %[[ACC]]
+func.func @runtime_weights_constant_bias(%x: tensor<1x2x!X>, %w: tensor<2x2x!W>) -> tensor<1x2x!A> {
+  %b = qnt.constant dense<[-7000, 12]> : tensor<2xi32> -> tensor<2x!A>
+  %a = qnt.matmul %x, %w, %b : tensor<1x2x!X>, tensor<2x2x!W>, tensor<2x!A> -> tensor<1x2x!A>
+  return %a : tensor<1x2x!A>
+}
+
+// -----
+
+// The same with a splat bias stays a splat.
+!X = !quant.uniform<i8:f32, 0.05:-10>
+!W = !quant.uniform<i8:f32, 0.01>
+!A = !quant.uniform<i32:f32, 0.0005>
+
+// CHECK-LABEL: func.func @runtime_weights_splat_bias
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<-3> : tensor<4xi32>
+// CHECK: qnt.int_matmul %{{.*}}, %{{.*}}, %[[B]] {input_zero_point = -10 : i32
+// CHECK-NOT: linalg.generic
+func.func @runtime_weights_splat_bias(%x: tensor<1x2x!X>, %w: tensor<2x4x!W>) -> tensor<1x4x!A> {
+  %b = qnt.constant dense<-3> : tensor<4xi32> -> tensor<4x!A>
+  %a = qnt.matmul %x, %w, %b : tensor<1x2x!X>, tensor<2x4x!W>, tensor<4x!A> -> tensor<1x4x!A>
+  return %a : tensor<1x4x!A>
+}
+
+// -----
+
+// A constant bias whose bound fits only over the declared range of x
+// (the verifier's 131072 * 1 * 128 + 2^31 - 2^24 - 1 = 2^31 - 1): the pass
+// checks over every bit pattern of x and w (131072 * 128 * 128 + ...
+// > 2^31 - 1), conservatively, so the bias keeps its saturating add.
+!F = !quant.uniform<i8<-1:1>:f32, 0.05>
+!W = !quant.uniform<i8:f32, 0.01>
+!A = !quant.uniform<i32:f32, 0.0005>
+
+// CHECK-LABEL: func.func @runtime_weights_bias_near_limit
+// CHECK-DAG: %[[Z:.*]] = arith.constant dense<0> : tensor<1xi32>
+// CHECK: %[[ACC:.*]] = qnt.int_matmul %{{.*}}, %{{.*}}, %[[Z]]
+// CHECK: linalg.generic {{.*}} ins(%[[ACC]], %{{.*}} : tensor<1x1xi32>, tensor<1xi32>)
+// CHECK: arith.minsi
+func.func @runtime_weights_bias_near_limit(%f: tensor<1x131072xf32>, %w: tensor<131072x1x!W>) -> tensor<1x1x!A> {
+  %x = qnt.quantize %f : tensor<1x131072xf32> -> tensor<1x131072x!F>
+  %b = qnt.constant dense<2130706431> : tensor<1xi32> -> tensor<1x!A>
+  %a = qnt.matmul %x, %w, %b : tensor<1x131072x!F>, tensor<131072x1x!W>, tensor<1x!A> -> tensor<1x1x!A>
+  return %a : tensor<1x1x!A>
+}
+
+// -----
+
 // Seed conv: one 3x3 filter over 1 input channel whose codes sum to
 // (1 + 0 - 1) + (2 + 1 + 0) + (1 + 0 + 1) = 5, Z_X = -10, bias 0:
 // q_bias = 0 - (-10) * 5 = 50. Padding keeps holding Z_X (pad_value = -10)
