@@ -47,6 +47,11 @@ struct QntToX86AmxPass : qnt::impl::QntToX86AmxBase<QntToX86AmxPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (minRows < 0) {
+      module.emitError("qnt-x86-amx: min-rows must be at least 0, got ")
+          << static_cast<int64_t>(minRows);
+      return signalPassFailure();
+    }
     if (!targetHasAmx(module))
       return;
     RewritePatternSet patterns(&getContext());

@@ -68,6 +68,12 @@ struct QntToX86VnniPass : qnt::impl::QntToX86VnniBase<QntToX86VnniPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (kBlock < 0) {
+      getOperation()->emitError("qnt-x86-vnni: k-block must be at least 0 "
+                                "(0 disables K blocking), got ")
+          << static_cast<int64_t>(kBlock);
+      return signalPassFailure();
+    }
     X86Kernels kernels = selectKernels(getOperation());
     if (!kernels.vnni && !kernels.depthwise)
       return;
