@@ -111,19 +111,78 @@ void EpiloguePlan::materializeParams(OpBuilder &b, Location loc,
 }
 
 bool EpiloguePlan::materializeBoundsMinusZeroPoint(OpBuilder &b, Location loc,
-                                                   int64_t tableSize,
-                                                   ChannelParam &lo,
-                                                   ChannelParam &hi) const {
-  IntRequantizeOp requant = op; // op accessors are not const
-  SmallVector<int32_t> los, his;
-  for (int32_t z : requant.getOutputZeroPoints()) {
+                                                   int64_t tableSize) {
+  SmallVector<int32_t> lo, hi;
+  for (int32_t z : op.getOutputZeroPoints()) {
     int64_t l = int64_t(min) - z, h = int64_t(max) - z;
     if (l < INT32_MIN || l > INT32_MAX || h < INT32_MIN || h > INT32_MAX)
       return false;
-    los.push_back(int32_t(l));
-    his.push_back(int32_t(h));
+    lo.push_back(int32_t(l));
+    hi.push_back(int32_t(h));
   }
-  lo = makeChannelParam(b, loc, ArrayRef<int32_t>(los), tableSize);
-  hi = makeChannelParam(b, loc, ArrayRef<int32_t>(his), tableSize);
+  loMinusZp = makeChannelParam(b, loc, ArrayRef<int32_t>(lo), tableSize);
+  hiMinusZp = makeChannelParam(b, loc, ArrayRef<int32_t>(hi), tableSize);
   return true;
+}
+
+Value EpiloguePlan::subtractInputZeroPoint(OpBuilder &b, Location loc,
+                                           FixedPointBuilder &fp, Value x,
+                                           ParamReader read) const {
+  if (!zpIn.table && cast<IntegerAttr>(zpIn.splat).getValue().isZero())
+    return x;
+  auto type = cast<VectorType>(x.getType());
+  VectorType i64s = type.clone(b.getI64Type());
+  Value z = read(zpIn, type);
+  return fp.saturateToInt32(
+      arith::SubIOp::create(b, loc, arith::ExtSIOp::create(b, loc, i64s, x),
+                            arith::ExtSIOp::create(b, loc, i64s, z)));
+}
+
+RescaleOperands EpiloguePlan::readRescaleOperands(OpBuilder &b,
+                                                  VectorType i32Type,
+                                                  ParamReader read) const {
+  RescaleOperands rescale;
+  if (mode == RefRounding::Float) {
+    rescale.floatMultiplier =
+        read(floatMultiplier, i32Type.clone(b.getF32Type()));
+  } else {
+    rescale.multiplier = read(multiplier, i32Type);
+    rescale.rightShift = read(shift, i32Type);
+    // A per-channel table is a run-time read to the builder; its values
+    // are known here.
+    rescale.rightShiftNonNegative = shiftsNonNegative;
+  }
+  return rescale;
+}
+
+Value EpiloguePlan::rescaleAndClamp(OpBuilder &b, Location loc,
+                                    FixedPointBuilder &fp, Value x,
+                                    const RescaleOperands &rescale, Value zp,
+                                    ParamReader read) const {
+  if (mode != RefRounding::Double || (!loMinusZp.table && !loMinusZp.splat))
+    return fp.applyRescale(mode, rescale, x, zp, fp.i32Const(min),
+                           fp.i32Const(max), exactF32Bounds);
+  // applyRescale's "double" steps with its final i64 add and clamp done in
+  // i32, with lo - z and hi - z precomputed (they fit i32, checked in
+  // materializeBoundsMinusZeroPoint). LLVM narrows the i64 form itself only
+  // when it can bound h, i.e. with constant shifts, not with per-channel
+  // ones.
+  auto type = cast<VectorType>(x.getType());
+  Value high = arith::TruncIOp::create(
+      b, loc, type,
+      fp.multiplyByQuantizedMultiplier(x, rescale.multiplier,
+                                       rescale.rightShift, mode,
+                                       rescale.rightShiftNonNegative));
+  Value clamped = arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, high, read(loMinusZp, type)),
+      read(hiMinusZp, type));
+  return arith::AddIOp::create(b, loc, clamped, zp);
+}
+
+Value EpiloguePlan::narrowToStorage(OpBuilder &b, Location loc,
+                                    Value codes) const {
+  if (storage == b.getI32Type())
+    return codes;
+  return arith::TruncIOp::create(
+      b, loc, cast<VectorType>(codes.getType()).clone(storage), codes);
 }

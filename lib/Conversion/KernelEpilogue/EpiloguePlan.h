@@ -21,6 +21,9 @@
 
 namespace mlir::qnt {
 
+class FixedPointBuilder;
+struct RescaleOperands;
+
 /// A requantize parameter as one value per lane: a splat, or a table along
 /// the channels.
 struct ChannelParam {
@@ -57,12 +60,36 @@ struct EpiloguePlan {
   void materializeParams(OpBuilder &b, Location loc, int64_t tableSize,
                          bool splatEqualEntries = true);
 
-  /// min - zpOut and max - zpOut per channel, into `lo` and `hi`, when they
-  /// all fit i32 (then true); else false and both are left alone. The clamp
-  /// of h + z becomes clamp(h, lo - z, hi - z) + z, all in i32.
+  /// loMinusZp and hiMinusZp, when they all fit i32 (then true); else
+  /// false and both stay null.
   bool materializeBoundsMinusZeroPoint(OpBuilder &b, Location loc,
-                                       int64_t tableSize, ChannelParam &lo,
-                                       ChannelParam &hi) const;
+                                       int64_t tableSize);
+
+  /// A parameter as a vector of `type`: the kernel's read of its table at
+  /// the channels of the accumulators, or the splat.
+  using ParamReader =
+      function_ref<Value(const ChannelParam &p, VectorType type)>;
+
+  // The steps of every epilogue on a vector `x` of i32 accumulators, those
+  // of FixedPointBuilder (the generic lowering's): the same bits.
+
+  /// x - zpIn, saturated to i32 as in the generic lowering; x when zpIn is
+  /// a splat 0.
+  Value subtractInputZeroPoint(OpBuilder &b, Location loc,
+                               FixedPointBuilder &fp, Value x,
+                               ParamReader read) const;
+  /// The multipliers and shifts (with their sign, known here), or the float
+  /// multipliers, of the rounding mode, as vectors shaped like `i32Type`.
+  RescaleOperands readRescaleOperands(OpBuilder &b, VectorType i32Type,
+                                      ParamReader read) const;
+  /// clamp(rescale(x) + zp, min, max) in i32. For "double" with
+  /// loMinusZp / hiMinusZp, the clamp and add are in i32:
+  /// clamp(h + z, lo, hi) = clamp(h, lo - z, hi - z) + z, exactly.
+  Value rescaleAndClamp(OpBuilder &b, Location loc, FixedPointBuilder &fp,
+                        Value x, const RescaleOperands &rescale, Value zp,
+                        ParamReader read) const;
+  /// The i32 vector `codes` truncated to the storage type.
+  Value narrowToStorage(OpBuilder &b, Location loc, Value codes) const;
 
   IntRequantizeOp getOp() const { return op; }
   /// The element type of the codes.
@@ -77,6 +104,10 @@ struct EpiloguePlan {
   bool shiftsNonNegative = false;
   /// Set by materializeParams.
   ChannelParam zpIn, multiplier, shift, floatMultiplier, zpOut;
+  /// min - zpOut and max - zpOut per channel, set by
+  /// materializeBoundsMinusZeroPoint (each target says for which modes);
+  /// else null.
+  ChannelParam loMinusZp, hiMinusZp;
 };
 
 } // namespace mlir::qnt

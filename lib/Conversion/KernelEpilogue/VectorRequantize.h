@@ -59,10 +59,6 @@ private:
 
   Value param(OpBuilder &b, Location loc, const ChannelParam &p,
               VectorType type, Value c0, Value mask) const;
-
-  /// min - zpOut and max - zpOut per channel ("double" mode when they fit
-  /// i32; else null).
-  ChannelParam loMinusZp, hiMinusZp;
 };
 
 } // namespace mlir::qnt

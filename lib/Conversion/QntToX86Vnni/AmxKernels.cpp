@@ -102,19 +102,15 @@ struct AmxEpilogue : EpiloguePlan {
 
   /// The codes of 16 accumulators of columns [col, col + 16).
   Value apply(OpBuilder &b, Location loc, Value acc, Value col) const {
-    Type i32 = b.getI32Type(), i64 = b.getI64Type();
-    auto vec = [&](Type t) { return VectorType::get({kTileN}, t); };
+    auto readAt = [&](const ChannelParam &p, VectorType) {
+      return read(b, loc, p, col);
+    };
     // The builder keeps the shape by reference.
     static constexpr int64_t kShape[] = {kTileN};
     FixedPointBuilder fp(b, loc, kShape);
-    Value result = acc;
-    if (zpIn.table || !cast<IntegerAttr>(zpIn.splat).getValue().isZero()) {
-      // acc - z_in saturates, as in the generic lowering.
-      Value z = read(b, loc, zpIn, col);
-      result = fp.saturateToInt32(arith::SubIOp::create(
-          b, loc, arith::ExtSIOp::create(b, loc, vec(i64), result),
-          arith::ExtSIOp::create(b, loc, vec(i64), z)));
-    }
+    Value result = subtractInputZeroPoint(b, loc, fp, acc, readAt);
+    // Not readRescaleOperands: the shifts' sign is not passed on here, so
+    // the builder keeps its left-shift step (as it always has for AMX).
     RescaleOperands rescale;
     if (mode == quantopt::ref::RoundingMode::Float) {
       rescale.floatMultiplier = read(b, loc, floatMultiplier, col);
@@ -122,12 +118,9 @@ struct AmxEpilogue : EpiloguePlan {
       rescale.multiplier = read(b, loc, multiplier, col);
       rescale.rightShift = read(b, loc, shift, col);
     }
-    result = fp.applyRescale(mode, rescale, result, read(b, loc, zpOut, col),
-                             fp.i32Const(min), fp.i32Const(max),
-                             exactF32Bounds);
-    if (storage != i32)
-      result = arith::TruncIOp::create(b, loc, vec(storage), result);
-    return result;
+    return narrowToStorage(b, loc,
+                           rescaleAndClamp(b, loc, fp, result, rescale,
+                                           read(b, loc, zpOut, col), readAt));
   }
 };
 

@@ -40,8 +40,8 @@ void FusedRequantize::materialize(OpBuilder &b, Location loc,
   materializeParams(b, loc, tableSize);
   if (mode != RefRounding::Double && mode != RefRounding::Single)
     return;
-  if (!materializeBoundsMinusZeroPoint(b, loc, tableSize, loMinusZp,
-                                       hiMinusZp))
+  // lo - z and hi - z for "double" and "single" (the even/odd form's clamp).
+  if (!materializeBoundsMinusZeroPoint(b, loc, tableSize))
     return;
   // Differing shifts take variable 64-bit shifts, whose odd lanes need
   // 31 + s >= 32.
@@ -216,20 +216,14 @@ Value FusedRequantize::apply(OpBuilder &b, Location loc, Value acc,
                              Value c0) const {
   auto accType = cast<VectorType>(acc.getType());
   ArrayRef<int64_t> shape = accType.getShape();
-  auto vec = [&](Type elt) { return VectorType::get(shape, elt); };
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto read = [&](const ChannelParam &p, VectorType type) {
+    return param(b, loc, p, type, c0);
+  };
   FixedPointBuilder fp(b, loc, shape);
-  Value result = acc;
-  if (zpIn.table || !cast<IntegerAttr>(zpIn.splat).getValue().isZero()) {
-    // acc - z_in saturates, as in the generic lowering.
-    Value z = param(b, loc, zpIn, vec(i32), c0);
-    result = fp.saturateToInt32(arith::SubIOp::create(
-        b, loc, arith::ExtSIOp::create(b, loc, vec(i64), result),
-        arith::ExtSIOp::create(b, loc, vec(i64), z)));
-  }
-  Value zp = param(b, loc, zpOut, vec(i32), c0);
+  Value result = subtractInputZeroPoint(b, loc, fp, acc, read);
+  Value zp = read(zpOut, accType);
   if (evenOdd && shape.size() == 1 && shape[0] % 2 == 0) {
-    Value m = param(b, loc, multiplier, vec(i32), c0);
+    Value m = read(multiplier, accType);
     if (foldedZeroPoint) {
       // clamp(q + z, min, max), q + z from the 64-bit sum.
       result = arith::MinSIOp::create(
@@ -238,9 +232,7 @@ Value FusedRequantize::apply(OpBuilder &b, Location loc, Value acc,
               b, loc, rescaleEvenOdd(b, loc, result, m, *foldedZeroPoint, c0),
               fp.i32Const(min)),
           fp.i32Const(max));
-      if (storage != i32)
-        result = arith::TruncIOp::create(b, loc, vec(storage), result);
-      return result;
+      return narrowToStorage(b, loc, result);
     }
     Value q = rescaleEvenOdd(b, loc, result, m, 0, c0);
     if (saturatingNarrow) {
@@ -255,48 +247,13 @@ Value FusedRequantize::apply(OpBuilder &b, Location loc, Value acc,
       // clamp(q + z, lo, hi) = clamp(q, lo - z, hi - z) + z, exactly.
       Value clamped = arith::MinSIOp::create(
           b, loc,
-          arith::MaxSIOp::create(b, loc, q,
-                                 param(b, loc, loMinusZp, vec(i32), c0)),
-          param(b, loc, hiMinusZp, vec(i32), c0));
+          arith::MaxSIOp::create(b, loc, q, read(loMinusZp, accType)),
+          read(hiMinusZp, accType));
       result = arith::AddIOp::create(b, loc, clamped, zp);
     }
-    if (storage != i32)
-      result = arith::TruncIOp::create(b, loc, vec(storage), result);
-    return result;
+    return narrowToStorage(b, loc, result);
   }
-  RescaleOperands rescale;
-  if (mode == RefRounding::Float) {
-    rescale.floatMultiplier =
-        param(b, loc, floatMultiplier, vec(b.getF32Type()), c0);
-  } else {
-    rescale.multiplier = param(b, loc, multiplier, vec(i32), c0);
-    rescale.rightShift = param(b, loc, shift, vec(i32), c0);
-    // A per-channel table is a run-time read to the builder; its values
-    // are known here.
-    rescale.rightShiftNonNegative = shiftsNonNegative;
-  }
-  if (mode == RefRounding::Double && (loMinusZp.table || loMinusZp.splat)) {
-    // applyRescale's "double" steps with its final i64 add and clamp done
-    // in i32: clamp(h + z, lo, hi) = clamp(h, lo - z, hi - z) + z, exactly,
-    // with lo - z and hi - z precomputed (they fit i32, checked in
-    // materialize). LLVM narrows the i64 form itself only when it can bound
-    // h, i.e. with constant shifts, not with per-channel ones.
-    Value high = arith::TruncIOp::create(
-        b, loc, vec(i32),
-        fp.multiplyByQuantizedMultiplier(result, rescale.multiplier,
-                                         rescale.rightShift, mode,
-                                         rescale.rightShiftNonNegative));
-    Value clamped = arith::MinSIOp::create(
-        b, loc,
-        arith::MaxSIOp::create(b, loc, high,
-                               param(b, loc, loMinusZp, vec(i32), c0)),
-        param(b, loc, hiMinusZp, vec(i32), c0));
-    result = arith::AddIOp::create(b, loc, clamped, zp);
-  } else {
-    result = fp.applyRescale(mode, rescale, result, zp, fp.i32Const(min),
-                             fp.i32Const(max), exactF32Bounds);
-  }
-  if (storage != i32)
-    result = arith::TruncIOp::create(b, loc, vec(storage), result);
-  return result;
+  RescaleOperands rescale = readRescaleOperands(b, accType, read);
+  return narrowToStorage(
+      b, loc, rescaleAndClamp(b, loc, fp, result, rescale, zp, read));
 }

@@ -62,9 +62,6 @@ private:
   /// The codes are the saturated narrowing of q + zpOut: the clamp is the
   /// storage type's whole range and q + zpOut cannot wrap in i32.
   bool saturatingNarrow = false;
-  /// min - zpOut and max - zpOut per channel ("double" and "single" when
-  /// they fit i32; else null).
-  ChannelParam loMinusZp, hiMinusZp;
 };
 
 } // namespace mlir::qnt::x86vnni
