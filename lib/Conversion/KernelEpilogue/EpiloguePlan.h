@@ -3,10 +3,11 @@
 // The target-neutral part of fusing a `qnt.int_requantize` into the
 // epilogue of a contraction kernel whose output channels are the last
 // dimension: which requantize ops qualify, their parameters as plain values,
-// and the parameters as per-channel tables or splats. Every kernel layer
-// builds on it: VectorRequantize (AArch64 NEON, RISC-V V), the x86
-// FusedRequantize (AVX-512 / AVX2) and the AMX epilogue, each adding its own
-// reads of the tables and its own arithmetic.
+// the parameters as per-channel tables or splats, and the requantize steps
+// that do not depend on the target. Every kernel layer builds on it:
+// VectorRequantize (AArch64 NEON, RISC-V V), the x86 FusedRequantize
+// (AVX-512 / AVX2) and the AMX epilogue, each adding its own reads of the
+// tables (a ParamReader) and its own forms of the arithmetic.
 //
 //===----------------------------------------------------------------------===//
 
