@@ -6,32 +6,43 @@
 // tensor is written. Target-neutral: the steps are FixedPointBuilder's (the
 // generic lowering's, the same bits) on plain vector/arith ops, on fixed
 // vectors (AArch64 NEON) or scalable ones with a mask for a partial chunk
-// (RISC-V V). Used by qnt-arm-neon and qnt-riscv-v.
+// (RISC-V V). Used by qnt-arm-neon and qnt-riscv-v; which requantize ops
+// qualify and their tables are EpiloguePlan's.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef LIB_CONVERSION_KERNELEPILOGUE_VECTORREQUANTIZE_H
 #define LIB_CONVERSION_KERNELEPILOGUE_VECTORREQUANTIZE_H
 
-#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
-#include "QuantOpt/Reference/FixedPoint.h"
-#include "mlir/IR/Builders.h"
+#include "EpiloguePlan.h"
+
+#include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 
 namespace mlir::qnt {
 
-class VectorRequantize {
+class VectorRequantize : public EpiloguePlan {
 public:
-  /// `op` applied after a kernel whose result has `channels` channels in
-  /// its last dimension: an i32 input, codes of at most 32 bits, and
-  /// per-channel arrays only along that dimension. nullopt otherwise.
+  /// EpiloguePlan::get as a VectorRequantize.
   static std::optional<VectorRequantize> plan(IntRequantizeOp op,
                                               int64_t channels);
 
-  /// The single int_requantize consuming `result` that plan() accepts, if
-  /// any.
-  static IntRequantizeOp singleUser(Value result, int64_t channels);
+  /// The requantize that is the only user of `result` (`channels`
+  /// channels), planned and with its per-channel tables of `tableSize`
+  /// entries built at `b`; nullopt when there is none.
+  static std::optional<VectorRequantize>
+  fuseSingleUser(OpBuilder &b, Location loc, Value result, int64_t channels,
+                 int64_t tableSize);
+
+  /// Replaces `op`, or the requantize `fused` into its kernel, with
+  /// `value`. The requantize is replaced in place and `op` left without
+  /// users: the walk that applies the kernel patterns has already fetched
+  /// the op after `op`, so neither may be erased here (the canonicalizer
+  /// after the pass drops `op`).
+  static void replaceResult(PatternRewriter &rewriter, Operation *op,
+                            const std::optional<VectorRequantize> &fused,
+                            Value value);
 
   /// Builds the per-channel tables of `tableSize` entries (zero past the
   /// channels), before the kernel's loops.
@@ -43,36 +54,11 @@ public:
   Value apply(OpBuilder &b, Location loc, Value acc, Value c0,
               Value mask = Value()) const;
 
-  IntRequantizeOp getOp() const { return op; }
-  /// The element type of the codes.
-  Type getStorage() const { return storage; }
-
 private:
-  /// A parameter as one value per lane: a splat, or a table along the
-  /// channels.
-  struct ChannelParam {
-    Value table;     ///< tensor<tableSize x T>, or null
-    Attribute splat; ///< the single value, when table is null
-  };
+  explicit VectorRequantize(const EpiloguePlan &plan) : EpiloguePlan(plan) {}
 
   Value param(OpBuilder &b, Location loc, const ChannelParam &p,
               VectorType type, Value c0, Value mask) const;
-  template <typename T>
-  static ChannelParam makeParam(OpBuilder &b, Location loc,
-                                ArrayRef<T> values, int64_t tableSize,
-                                Type elt);
-
-  IntRequantizeOp op;
-  quantopt::ref::RoundingMode mode = quantopt::ref::RoundingMode::Double;
-  Type storage;
-  int32_t min = 0, max = 0;
-  bool exactF32Bounds = true;
-  /// No right shift is negative (no left-shift step).
-  bool shiftsNonNegative = false;
-  ChannelParam zpIn, multiplier, shift, floatMultiplier, zpOut;
-  /// min - zpOut and max - zpOut per channel ("double" mode when they fit
-  /// i32; else null).
-  ChannelParam loMinusZp, hiMinusZp;
 };
 
 } // namespace mlir::qnt

@@ -558,34 +558,6 @@ Value corner(OpBuilder &b, Location loc, Value c, int64_t m, int64_t n) {
       ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
 }
 
-/// The requantize that is the only user of `result` (`n` channels), fused
-/// into the kernel's epilogue, with its per-channel tables of `np` entries;
-/// nullopt when there is none.
-std::optional<VectorRequantize> fuseRequantize(OpBuilder &b, Location loc,
-                                               Value result, int64_t n,
-                                               int64_t np) {
-  IntRequantizeOp requant = VectorRequantize::singleUser(result, n);
-  if (!requant)
-    return std::nullopt;
-  std::optional<VectorRequantize> fused = VectorRequantize::plan(requant, n);
-  fused->materialize(b, loc, np);
-  return fused;
-}
-
-/// Replaces `op`, or the requantize fused into its kernel, with `value`.
-/// The requantize is replaced in place and `op` left without users: the
-/// walk that applies these patterns has already fetched the op after `op`,
-/// so neither may be erased here (the canonicalizer after the pass drops
-/// `op`).
-void replaceResult(PatternRewriter &rewriter, Operation *op,
-                   const std::optional<VectorRequantize> &fused, Value value) {
-  if (!fused) {
-    rewriter.replaceOp(op, value);
-    return;
-  }
-  rewriter.replaceAllUsesWith(fused->getOp().getOutput(), value);
-}
-
 /// Column sums and range of w' = w - zw[col] over a row-major K x N view.
 struct Weights {
   std::vector<int64_t> values; ///< w', K x N
@@ -669,10 +641,11 @@ struct MatmulPattern : OpRewritePattern<IntMatmulOp> {
     Value bias = paddedBias(b, loc, biasN, n, np, correction);
     Value a = packMatmulActivations(b, loc, op.getX(), *plan, tiles, m, kSize);
     std::optional<VectorRequantize> fused =
-        fuseRequantize(b, loc, op.getResult(), n, np);
+        VectorRequantize::fuseSingleUser(b, loc, op.getResult(), n, np);
     Value c = emitGemm(b, loc, *plan, a, wPacked, bias, tiles, np, groups,
                        fused ? &*fused : nullptr);
-    replaceResult(rewriter, op, fused, corner(b, loc, c, m, n));
+    VectorRequantize::replaceResult(rewriter, op, fused,
+                                    corner(b, loc, c, m, n));
     return success();
   }
 
@@ -749,14 +722,14 @@ struct ConvPattern : OpRewritePattern<IntConv2DOp> {
     Value a = packConvActivations(b, loc, op.getX(), *plan, tiles, s,
                                   static_cast<int8_t>(op.getPadValue()));
     std::optional<VectorRequantize> fused =
-        fuseRequantize(b, loc, op.getResult(), f, np);
+        VectorRequantize::fuseSingleUser(b, loc, op.getResult(), f, np);
     Value c = emitGemm(b, loc, *plan, a, wPacked, bias, tiles, np,
                        kPadded / ks, fused ? &*fused : nullptr);
     Value flat = corner(b, loc, c, m, f);
     Value result = tensor::ExpandShapeOp::create(
         b, loc, fused ? fused->getOp().getOutput().getType() : yType, flat,
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-    replaceResult(rewriter, op, fused, result);
+    VectorRequantize::replaceResult(rewriter, op, fused, result);
     return success();
   }
 

@@ -272,34 +272,6 @@ Value emitGemm(OpBuilder &b, Location loc, Value x, bool xUnsigned,
   return markParallelTiles(outer)[0];
 }
 
-/// The requantize that is the only user of `result` (`n` channels), fused
-/// into the kernel's epilogue, with its per-channel tables (the last,
-/// partial column chunk reads them under its mask); nullopt when there is
-/// none.
-std::optional<VectorRequantize> fuseRequantize(OpBuilder &b, Location loc,
-                                               Value result, int64_t n) {
-  IntRequantizeOp requant = VectorRequantize::singleUser(result, n);
-  if (!requant)
-    return std::nullopt;
-  std::optional<VectorRequantize> fused = VectorRequantize::plan(requant, n);
-  fused->materialize(b, loc, n);
-  return fused;
-}
-
-/// Replaces `op`, or the requantize fused into its kernel, with `value`.
-/// The requantize is replaced in place and `op` left without users: the
-/// walk that applies these patterns has already fetched the op after `op`,
-/// so neither may be erased here (the canonicalizer after the pass drops
-/// `op`).
-void replaceResult(PatternRewriter &rewriter, Operation *op,
-                   const std::optional<VectorRequantize> &fused, Value value) {
-  if (!fused) {
-    rewriter.replaceOp(op, value);
-    return;
-  }
-  rewriter.replaceAllUsesWith(fused->getOp().getOutput(), value);
-}
-
 /// w' = w - zw[col] as an i16 K x N constant.
 Value constantWeights16(OpBuilder &b, Location loc,
                         const std::vector<int64_t> &codes,
@@ -355,12 +327,14 @@ struct MatmulPattern : OpRewritePattern<IntMatmulOp> {
           ArrayRef<OpFoldResult>{b.getIndexAttr(kSize), b.getIndexAttr(n)},
           ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
     }
+    // Tables of n entries: the last, partial column chunk reads them under
+    // its mask.
     std::optional<VectorRequantize> fused =
-        fuseRequantize(b, loc, op.getResult(), n);
+        VectorRequantize::fuseSingleUser(b, loc, op.getResult(), n, n);
     Value c = emitGemm(b, loc, op.getX(), op.getXUnsigned(),
                        op.getInputZeroPoint(), w16, op.getBias(), m, kSize, n,
                        RowSource{}, fused ? &*fused : nullptr);
-    replaceResult(rewriter, op, fused, c);
+    VectorRequantize::replaceResult(rewriter, op, fused, c);
     return success();
   }
 };
@@ -428,14 +402,14 @@ struct ConvPattern : OpRewritePattern<IntConv2DOp> {
           SmallVector<OpFoldResult>(4, b.getIndexAttr(1)));
     }
     std::optional<VectorRequantize> fused =
-        fuseRequantize(b, loc, op.getResult(), f);
+        VectorRequantize::fuseSingleUser(b, loc, op.getResult(), f, f);
     Value c = emitGemm(b, loc, x, op.getXUnsigned(), op.getInputZeroPoint(),
                        w16, op.getBias(), m, kSize, f, src,
                        fused ? &*fused : nullptr);
     Value result = tensor::ExpandShapeOp::create(
         b, loc, fused ? fused->getOp().getOutput().getType() : yType, c,
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-    replaceResult(rewriter, op, fused, result);
+    VectorRequantize::replaceResult(rewriter, op, fused, result);
     return success();
   }
 };

@@ -35,6 +35,7 @@
 
 #include "QuantOpt/Conversion/QntToX86Vnni/QntToX86Amx.h"
 
+#include "../KernelEpilogue/EpiloguePlan.h"
 #include "../QntToLinalg/FixedPointBuilder.h"
 #include "KernelEmitter.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/AmxPlanning.h"
@@ -77,25 +78,15 @@ MemRefType rowStridedBuffer(MLIRContext *ctx, ArrayRef<int64_t> shape,
   return MemRefType::get(shape, element, layout);
 }
 
-/// A per-column parameter of the fused requantization: one value for every
-/// column (`splat`), or a tensor<Np x T> table.
-struct ColumnParam {
-  Value table;
-  TypedAttr splat;
-};
-
 /// The `qnt.int_requantize` fused into the kernel: after a block's last K
 /// chunk has stored its C tiles, each row of 16 i32 is read back (hot in
 /// L1), requantized by FixedPointBuilder on vectors (the code of
-/// qnt-to-linalg, so the same bits) and stored as narrow codes.
-struct AmxEpilogue {
-  IntRequantizeOp op;
-  quantopt::ref::RoundingMode mode = quantopt::ref::RoundingMode::Double;
-  Type storage; ///< element type of the codes
-  bool exactF32Bounds = true;
-  ColumnParam zpIn, multiplier, shift, floatMultiplier, zpOut;
+/// qnt-to-linalg, so the same bits) and stored as narrow codes. Which
+/// requantize ops qualify and their tables are EpiloguePlan's.
+struct AmxEpilogue : EpiloguePlan {
+  explicit AmxEpilogue(const EpiloguePlan &plan) : EpiloguePlan(plan) {}
 
-  Value read(OpBuilder &b, Location loc, const ColumnParam &p,
+  Value read(OpBuilder &b, Location loc, const ChannelParam &p,
              Value col) const {
     if (p.table) {
       auto type = cast<ShapedType>(p.table.getType());
@@ -111,19 +102,15 @@ struct AmxEpilogue {
 
   /// The codes of 16 accumulators of columns [col, col + 16).
   Value apply(OpBuilder &b, Location loc, Value acc, Value col) const {
-    Type i32 = b.getI32Type(), i64 = b.getI64Type();
-    auto vec = [&](Type t) { return VectorType::get({kTileN}, t); };
+    auto readAt = [&](const ChannelParam &p, VectorType) {
+      return read(b, loc, p, col);
+    };
     // The builder keeps the shape by reference.
     static constexpr int64_t kShape[] = {kTileN};
     FixedPointBuilder fp(b, loc, kShape);
-    Value result = acc;
-    if (zpIn.table || !cast<IntegerAttr>(zpIn.splat).getValue().isZero()) {
-      // acc - z_in saturates, as in the generic lowering.
-      Value z = read(b, loc, zpIn, col);
-      result = fp.saturateToInt32(arith::SubIOp::create(
-          b, loc, arith::ExtSIOp::create(b, loc, vec(i64), result),
-          arith::ExtSIOp::create(b, loc, vec(i64), z)));
-    }
+    Value result = subtractInputZeroPoint(b, loc, fp, acc, readAt);
+    // Not readRescaleOperands: the shifts' sign is not passed on here, so
+    // the builder keeps its left-shift step (as it always has for AMX).
     RescaleOperands rescale;
     if (mode == quantopt::ref::RoundingMode::Float) {
       rescale.floatMultiplier = read(b, loc, floatMultiplier, col);
@@ -131,88 +118,19 @@ struct AmxEpilogue {
       rescale.multiplier = read(b, loc, multiplier, col);
       rescale.rightShift = read(b, loc, shift, col);
     }
-    IntRequantizeOp requant = op;
-    result = fp.applyRescale(
-        mode, rescale, result, read(b, loc, zpOut, col),
-        fp.i32Const(static_cast<int32_t>(requant.getMin())),
-        fp.i32Const(static_cast<int32_t>(requant.getMax())), exactF32Bounds);
-    if (storage != i32)
-      result = arith::TruncIOp::create(b, loc, vec(storage), result);
-    return result;
+    return narrowToStorage(b, loc,
+                           rescaleAndClamp(b, loc, fp, result, rescale,
+                                           read(b, loc, zpOut, col), readAt));
   }
 };
 
 /// Whether `op` can be fused after a contraction whose `channels` output
-/// channels are its last dimension (`axis`).
-std::optional<AmxEpilogue> planEpilogue(IntRequantizeOp op, int64_t channels,
-                                        int64_t axis) {
-  auto inType = cast<RankedTensorType>(op.getInput().getType());
-  auto outType = cast<RankedTensorType>(op.getOutput().getType());
-  if (!inType.getElementType().isInteger(32) ||
-      outType.getElementTypeBitWidth() > 32)
+/// channels are its last dimension.
+std::optional<AmxEpilogue> planEpilogue(IntRequantizeOp op, int64_t channels) {
+  std::optional<EpiloguePlan> plan = EpiloguePlan::get(op, channels);
+  if (!plan)
     return std::nullopt;
-  auto fits = [&](size_t size) {
-    return size == 1 || int64_t(size) == channels;
-  };
-  bool perChannel =
-      op.getInputZeroPoints().size() > 1 || op.getMultipliers().size() > 1 ||
-      op.getShifts().size() > 1 || op.getFloatMultipliers().size() > 1 ||
-      op.getOutputZeroPoints().size() > 1;
-  if (perChannel && static_cast<int64_t>(op.getAxis()) != axis)
-    return std::nullopt;
-  AmxEpilogue e;
-  e.op = op;
-  e.mode = toReferenceRounding(op.getRounding());
-  if (!fits(op.getInputZeroPoints().size()) ||
-      !fits(op.getOutputZeroPoints().size()))
-    return std::nullopt;
-  if (e.mode == quantopt::ref::RoundingMode::Float
-          ? !fits(op.getFloatMultipliers().size())
-          : !fits(op.getMultipliers().size()) || !fits(op.getShifts().size()))
-    return std::nullopt;
-  e.storage = outType.getElementType();
-  e.exactF32Bounds = FixedPointBuilder::boundsExactInF32(
-      static_cast<int32_t>(op.getMin()), static_cast<int32_t>(op.getMax()),
-      op.getOutputZeroPoints());
-  return e;
-}
-
-/// An attribute array (one entry or one per channel) as a ColumnParam.
-template <typename T>
-ColumnParam makeParam(OpBuilder &b, Location loc, ArrayRef<T> values,
-                      int64_t paddedChannels) {
-  auto attr = [&](T v) -> TypedAttr {
-    if constexpr (std::is_same_v<T, float>)
-      return b.getF32FloatAttr(v);
-    else
-      return b.getI32IntegerAttr(v);
-  };
-  ColumnParam p;
-  if (values.size() == 1) {
-    p.splat = attr(values[0]);
-    return p;
-  }
-  SmallVector<T> padded(values);
-  padded.resize(paddedChannels, T(0));
-  Type elt = attr(T(0)).getType();
-  p.table = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({paddedChannels}, elt),
-                             ArrayRef<T>(padded)));
-  return p;
-}
-
-/// The tables of `e` (columns padded to `np`).
-void materializeParams(OpBuilder &b, Location loc, AmxEpilogue &e, int64_t np) {
-  IntRequantizeOp op = e.op;
-  e.zpIn = makeParam(b, loc, op.getInputZeroPoints(), np);
-  e.zpOut = makeParam(b, loc, op.getOutputZeroPoints(), np);
-  if (e.mode == quantopt::ref::RoundingMode::Float) {
-    e.floatMultiplier = makeParam(b, loc, op.getFloatMultipliers(), np);
-  } else {
-    e.multiplier = makeParam(b, loc, op.getMultipliers(), np);
-    e.shift = makeParam(b, loc, op.getShifts(), np);
-  }
+  return AmxEpilogue(*plan);
 }
 
 /// Builds the loops of one planned matmul around the tile ops.
@@ -601,7 +519,7 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
       return failure();
     std::optional<AmxEpilogue> epilogue;
     if (requant) {
-      epilogue = planEpilogue(requant, n, 1);
+      epilogue = planEpilogue(requant, n);
       if (!epilogue)
         return failure();
     }
@@ -651,7 +569,10 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
     };
 
     if (epilogue) {
-      materializeParams(b, loc, *epilogue, plan.paddedN());
+      // Columns padded to Np; only a single entry is a splat (equal
+      // per-column entries stay a table).
+      epilogue->materializeParams(b, loc, plan.paddedN(),
+                                  /*splatEqualEntries=*/false);
       e.epilogue = &*epilogue;
     }
     Value result = emitKernel(b, e, packed, biasRows);
@@ -743,7 +664,7 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
       return failure();
     std::optional<AmxEpilogue> epilogue;
     if (requant) {
-      epilogue = planEpilogue(requant, f, 3);
+      epilogue = planEpilogue(requant, f);
       if (!epilogue)
         return failure();
     }
@@ -844,7 +765,10 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
     };
 
     if (epilogue) {
-      materializeParams(b, loc, *epilogue, plan.paddedN());
+      // Columns padded to Np; only a single entry is a splat (equal
+      // per-column entries stay a table).
+      epilogue->materializeParams(b, loc, plan.paddedN(),
+                                  /*splatEqualEntries=*/false);
       e.epilogue = &*epilogue;
     }
     Value result =

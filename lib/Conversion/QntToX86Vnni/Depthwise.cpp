@@ -269,19 +269,14 @@ bool isDepthwise(IntConv2DOp conv) {
       !resultType.hasStaticShape())
     return false;
   int64_t c = xType.getDimSize(3);
-  return c > 0 && conv.getGroups() == c && wType.getDimSize(2) == 1 &&
-         wType.getDimSize(3) == c;
+  return c > 0 && static_cast<int64_t>(conv.getGroups()) == c &&
+         wType.getDimSize(2) == 1 && wType.getDimSize(3) == c;
 }
 
 /// The single int_requantize consuming `conv`, if any.
 IntRequantizeOp fusableRequantize(IntConv2DOp conv) {
-  if (!conv->hasOneUse())
-    return {};
-  auto requant = dyn_cast<IntRequantizeOp>(*conv->getUsers().begin());
-  if (!requant ||
-      !FusedRequantize::plan(requant, conv.getX().getType().getDimSize(3)))
-    return {};
-  return requant;
+  return FusedRequantize::singleUser(conv.getResult(),
+                                     conv.getX().getType().getDimSize(3));
 }
 
 LogicalResult rewriteDepthwise(PatternRewriter &rewriter, IntConv2DOp conv,

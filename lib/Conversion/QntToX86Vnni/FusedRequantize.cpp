@@ -16,29 +16,6 @@ using RefRounding = quantopt::ref::RoundingMode;
 
 namespace {
 
-/// An attribute array (one entry or one per channel) as a ChannelParam.
-template <typename T>
-ChannelParam makeParam(OpBuilder &b, Location loc, ArrayRef<T> values,
-                       int64_t tableSize, Type elt) {
-  ChannelParam p;
-  // Equal entries (e.g. per-channel input zero points, all 0) are a splat,
-  // which folds.
-  if (llvm::all_equal(values)) {
-    if constexpr (std::is_same_v<T, float>)
-      p.splat = b.getF32FloatAttr(values[0]);
-    else
-      p.splat = b.getI32IntegerAttr(values[0]);
-    return p;
-  }
-  SmallVector<T> padded(values);
-  padded.resize(tableSize, T(0));
-  p.table = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({tableSize}, elt),
-                             ArrayRef<T>(padded)));
-  return p;
-}
-
 template <typename OpTy>
 Value fold(OpBuilder &b, Location loc, Value l, Value r) {
   return b.createOrFold<OpTy>(loc, l, r);
@@ -48,77 +25,24 @@ Value fold(OpBuilder &b, Location loc, Value l, Value r) {
 
 std::optional<FusedRequantize> FusedRequantize::plan(IntRequantizeOp op,
                                                      int64_t channels) {
-  auto inType = cast<RankedTensorType>(op.getInput().getType());
-  auto outType = cast<RankedTensorType>(op.getOutput().getType());
-  if (!inType.getElementType().isInteger(32) ||
-      outType.getElementTypeBitWidth() > 32 || inType.getRank() == 0)
+  std::optional<EpiloguePlan> p = EpiloguePlan::get(op, channels);
+  if (!p)
     return std::nullopt;
-  auto fits = [&](size_t size) {
-    return size == 1 || int64_t(size) == channels;
-  };
-  bool perChannel =
-      op.getInputZeroPoints().size() > 1 || op.getMultipliers().size() > 1 ||
-      op.getShifts().size() > 1 || op.getFloatMultipliers().size() > 1 ||
-      op.getOutputZeroPoints().size() > 1;
-  if (perChannel && int64_t(op.getAxis()) != inType.getRank() - 1)
-    return std::nullopt;
-  RefRounding mode = toReferenceRounding(op.getRounding());
-  if (!fits(op.getInputZeroPoints().size()) ||
-      !fits(op.getOutputZeroPoints().size()))
-    return std::nullopt;
-  if (mode == RefRounding::Float
-          ? !fits(op.getFloatMultipliers().size())
-          : !fits(op.getMultipliers().size()) || !fits(op.getShifts().size()))
-    return std::nullopt;
-  FusedRequantize f;
-  f.op = op;
-  f.mode = mode;
-  f.storage = outType.getElementType();
-  f.shiftsNonNegative =
-      llvm::all_of(op.getShifts(), [](int32_t s) { return s >= 0; });
+  FusedRequantize f(*p);
   if (llvm::all_equal(op.getShifts()))
     f.uniformShift = op.getShifts()[0];
   f.minShift = *llvm::min_element(op.getShifts());
-  f.min = static_cast<int32_t>(op.getMin());
-  f.max = static_cast<int32_t>(op.getMax());
-  f.exactF32Bounds = FixedPointBuilder::boundsExactInF32(
-      f.min, f.max, op.getOutputZeroPoints());
   return f;
-}
-
-IntRequantizeOp FusedRequantize::singleUser(Value result, int64_t channels) {
-  if (!result.hasOneUse())
-    return {};
-  auto requant = dyn_cast<IntRequantizeOp>(*result.getUsers().begin());
-  if (!requant || !plan(requant, channels))
-    return {};
-  return requant;
 }
 
 void FusedRequantize::materialize(OpBuilder &b, Location loc,
                                   int64_t tableSize) {
-  Type i32 = b.getI32Type(), f32 = b.getF32Type();
-  zpIn = makeParam(b, loc, op.getInputZeroPoints(), tableSize, i32);
-  zpOut = makeParam(b, loc, op.getOutputZeroPoints(), tableSize, i32);
-  if (mode == RefRounding::Float) {
-    floatMultiplier =
-        makeParam(b, loc, op.getFloatMultipliers(), tableSize, f32);
-  } else {
-    multiplier = makeParam(b, loc, op.getMultipliers(), tableSize, i32);
-    shift = makeParam(b, loc, op.getShifts(), tableSize, i32);
-  }
+  materializeParams(b, loc, tableSize);
   if (mode != RefRounding::Double && mode != RefRounding::Single)
     return;
-  SmallVector<int32_t> lo, hi;
-  for (int32_t z : op.getOutputZeroPoints()) {
-    int64_t l = int64_t(min) - z, h = int64_t(max) - z;
-    if (l < INT32_MIN || l > INT32_MAX || h < INT32_MIN || h > INT32_MAX)
-      return;
-    lo.push_back(int32_t(l));
-    hi.push_back(int32_t(h));
-  }
-  loMinusZp = makeParam(b, loc, ArrayRef<int32_t>(lo), tableSize, i32);
-  hiMinusZp = makeParam(b, loc, ArrayRef<int32_t>(hi), tableSize, i32);
+  // lo - z and hi - z for "double" and "single" (the even/odd form's clamp).
+  if (!materializeBoundsMinusZeroPoint(b, loc, tableSize))
+    return;
   // Differing shifts take variable 64-bit shifts, whose odd lanes need
   // 31 + s >= 32.
   if (minShift < (mode == RefRounding::Double || !uniformShift ? 1 : 0))
@@ -131,8 +55,8 @@ void FusedRequantize::materialize(OpBuilder &b, Location loc,
       uint32_t unit = uint32_t(1) << s;
       units.push_back(int32_t(mode == RefRounding::Double ? unit - 1 : unit));
     }
-    totalShift = makeParam(b, loc, ArrayRef<int32_t>(totals), tableSize, i32);
-    addendUnits = makeParam(b, loc, ArrayRef<int32_t>(units), tableSize, i32);
+    totalShift = makeChannelParam(b, loc, ArrayRef<int32_t>(totals), tableSize);
+    addendUnits = makeChannelParam(b, loc, ArrayRef<int32_t>(units), tableSize);
   }
   // With a shift >= 1, |q| <= 2^30 (|x * M| < 2^62 over 2^32), so q + z
   // fits i32 for any zero point of a 16-bit code. Then clamping q + z to
@@ -292,20 +216,14 @@ Value FusedRequantize::apply(OpBuilder &b, Location loc, Value acc,
                              Value c0) const {
   auto accType = cast<VectorType>(acc.getType());
   ArrayRef<int64_t> shape = accType.getShape();
-  auto vec = [&](Type elt) { return VectorType::get(shape, elt); };
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto read = [&](const ChannelParam &p, VectorType type) {
+    return param(b, loc, p, type, c0);
+  };
   FixedPointBuilder fp(b, loc, shape);
-  Value result = acc;
-  if (zpIn.table || !cast<IntegerAttr>(zpIn.splat).getValue().isZero()) {
-    // acc - z_in saturates, as in the generic lowering.
-    Value z = param(b, loc, zpIn, vec(i32), c0);
-    result = fp.saturateToInt32(arith::SubIOp::create(
-        b, loc, arith::ExtSIOp::create(b, loc, vec(i64), result),
-        arith::ExtSIOp::create(b, loc, vec(i64), z)));
-  }
-  Value zp = param(b, loc, zpOut, vec(i32), c0);
+  Value result = subtractInputZeroPoint(b, loc, fp, acc, read);
+  Value zp = read(zpOut, accType);
   if (evenOdd && shape.size() == 1 && shape[0] % 2 == 0) {
-    Value m = param(b, loc, multiplier, vec(i32), c0);
+    Value m = read(multiplier, accType);
     if (foldedZeroPoint) {
       // clamp(q + z, min, max), q + z from the 64-bit sum.
       result = arith::MinSIOp::create(
@@ -314,9 +232,7 @@ Value FusedRequantize::apply(OpBuilder &b, Location loc, Value acc,
               b, loc, rescaleEvenOdd(b, loc, result, m, *foldedZeroPoint, c0),
               fp.i32Const(min)),
           fp.i32Const(max));
-      if (storage != i32)
-        result = arith::TruncIOp::create(b, loc, vec(storage), result);
-      return result;
+      return narrowToStorage(b, loc, result);
     }
     Value q = rescaleEvenOdd(b, loc, result, m, 0, c0);
     if (saturatingNarrow) {
@@ -331,48 +247,13 @@ Value FusedRequantize::apply(OpBuilder &b, Location loc, Value acc,
       // clamp(q + z, lo, hi) = clamp(q, lo - z, hi - z) + z, exactly.
       Value clamped = arith::MinSIOp::create(
           b, loc,
-          arith::MaxSIOp::create(b, loc, q,
-                                 param(b, loc, loMinusZp, vec(i32), c0)),
-          param(b, loc, hiMinusZp, vec(i32), c0));
+          arith::MaxSIOp::create(b, loc, q, read(loMinusZp, accType)),
+          read(hiMinusZp, accType));
       result = arith::AddIOp::create(b, loc, clamped, zp);
     }
-    if (storage != i32)
-      result = arith::TruncIOp::create(b, loc, vec(storage), result);
-    return result;
+    return narrowToStorage(b, loc, result);
   }
-  RescaleOperands rescale;
-  if (mode == RefRounding::Float) {
-    rescale.floatMultiplier =
-        param(b, loc, floatMultiplier, vec(b.getF32Type()), c0);
-  } else {
-    rescale.multiplier = param(b, loc, multiplier, vec(i32), c0);
-    rescale.rightShift = param(b, loc, shift, vec(i32), c0);
-    // A per-channel table is a run-time read to the builder; its values
-    // are known here.
-    rescale.rightShiftNonNegative = shiftsNonNegative;
-  }
-  if (mode == RefRounding::Double && (loMinusZp.table || loMinusZp.splat)) {
-    // applyRescale's "double" steps with its final i64 add and clamp done
-    // in i32: clamp(h + z, lo, hi) = clamp(h, lo - z, hi - z) + z, exactly,
-    // with lo - z and hi - z precomputed (they fit i32, checked in
-    // materialize). LLVM narrows the i64 form itself only when it can bound
-    // h, i.e. with constant shifts, not with per-channel ones.
-    Value high = arith::TruncIOp::create(
-        b, loc, vec(i32),
-        fp.multiplyByQuantizedMultiplier(result, rescale.multiplier,
-                                         rescale.rightShift, mode,
-                                         rescale.rightShiftNonNegative));
-    Value clamped = arith::MinSIOp::create(
-        b, loc,
-        arith::MaxSIOp::create(b, loc, high,
-                               param(b, loc, loMinusZp, vec(i32), c0)),
-        param(b, loc, hiMinusZp, vec(i32), c0));
-    result = arith::AddIOp::create(b, loc, clamped, zp);
-  } else {
-    result = fp.applyRescale(mode, rescale, result, zp, fp.i32Const(min),
-                             fp.i32Const(max), exactF32Bounds);
-  }
-  if (storage != i32)
-    result = arith::TruncIOp::create(b, loc, vec(storage), result);
-  return result;
+  RescaleOperands rescale = readRescaleOperands(b, accType, read);
+  return narrowToStorage(
+      b, loc, rescaleAndClamp(b, loc, fp, result, rescale, zp, read));
 }
