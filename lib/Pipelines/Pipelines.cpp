@@ -383,6 +383,9 @@ void quantopt::buildQntKernelsToLLVMPipeline(
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // Bufferization names its constant globals in an order that changes from
+  // run to run; the output must not.
+  pm.addPass(qnt::createQntNumberConstantGlobals());
   addBufferDeallocationPasses(pm);
   // Deallocation clones a returned function argument (bufferization.clone):
   // an alloc + memref.copy, which CopyToLinalgPass then makes a loop.

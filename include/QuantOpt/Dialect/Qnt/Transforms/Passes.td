@@ -231,6 +231,40 @@ def QntSplitSharedEmptyTensors
   }];
 }
 
+def QntNumberConstantGlobals
+    : Pass<"qnt-number-constant-globals", "ModuleOp"> {
+  let summary = "Name and place bufferization's constant globals by first use";
+  let description = [{
+    One-shot bufferization turns each constant tensor into a private
+    `memref.global` named `__constant_<shape>`, with a `_<N>` suffix where
+    names collide. It bufferizes the functions of a module in the order of a
+    hash map keyed by their addresses, so which constant gets which suffix,
+    and where each global sits in the module, changes from run to run: two
+    compilations of the same input printed different modules. This pass,
+    run right after bufferization, makes the output a function of the input
+    alone: the `__constant_` globals move to the start of the module in the
+    order of their first `memref.get_global` in a walk of the module, and
+    are named `__constant_<shape>`, `__constant_<shape>_1`, ... in that
+    order (skipping names other symbols hold). Constant globals nothing
+    reads are erased.
+
+    ```mlir
+    memref.global "private" constant @__constant_4xi32_0 : memref<4xi32> = dense<1>
+    memref.global "private" constant @__constant_4xi32 : memref<4xi32> = dense<2>
+    func.func @f() {
+      %a = memref.get_global @__constant_4xi32 : memref<4xi32>
+      %b = memref.get_global @__constant_4xi32_0 : memref<4xi32>
+      ...
+    // becomes (dense<2> is read first)
+    memref.global "private" constant @__constant_4xi32 : memref<4xi32> = dense<2>
+    memref.global "private" constant @__constant_4xi32_1 : memref<4xi32> = dense<1>
+    func.func @f() {
+      %a = memref.get_global @__constant_4xi32 : memref<4xi32>
+      %b = memref.get_global @__constant_4xi32_1 : memref<4xi32>
+    ```
+  }];
+}
+
 def QntNetworkToInteger : Pass<"qnt-network-to-integer", "func::FuncOp"> {
   let summary = "Rewrite add, pooling and concat into explicit integer IR";
   let description = [{
