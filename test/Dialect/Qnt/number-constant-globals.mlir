@@ -2,7 +2,7 @@
 // start of the module in the order of their first read and are numbered
 // per shape in that order; names held by other symbols are skipped, unread
 // constant globals are erased, other globals are left alone.
-// RUN: quant-opt %s -qnt-number-constant-globals -split-input-file | FileCheck %s
+// RUN: quant-opt %s -qnt-number-constant-globals -split-input-file -allow-unregistered-dialect | FileCheck %s
 
 // CHECK-LABEL: module
 // CHECK-NEXT: memref.global "private" constant @__constant_4xi32 : memref<4xi32> = dense<2>
@@ -51,6 +51,27 @@ module {
 module {
   memref.global "private" @g : memref<4xi32>
   func.func @h() {
+    return
+  }
+}
+
+// -----
+
+// A constant global that another kind of op references keeps its name and
+// place (renaming it would leave that reference dangling); the others are
+// still numbered around it.
+// CHECK-LABEL: module
+// CHECK-NEXT: memref.global "private" constant @__constant_4xi32 : memref<4xi32> = dense<5>
+// CHECK-NEXT: memref.global "private" constant @__constant_4xi32_3 : memref<4xi32> = dense<6>
+// CHECK-LABEL: func.func @k
+// CHECK-NEXT: memref.get_global @__constant_4xi32 :
+// CHECK-NEXT: "test.use"() {ref = @__constant_4xi32_3}
+module {
+  memref.global "private" constant @__constant_4xi32_3 : memref<4xi32> = dense<6>
+  memref.global "private" constant @__constant_4xi32_9 : memref<4xi32> = dense<5>
+  func.func @k() {
+    %a = memref.get_global @__constant_4xi32_9 : memref<4xi32>
+    "test.use"() {ref = @__constant_4xi32_3} : () -> ()
     return
   }
 }

@@ -44,12 +44,22 @@ struct QntNumberConstantGlobalsPass
     : qnt::impl::QntNumberConstantGlobalsBase<QntNumberConstantGlobalsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    DenseMap<StringAttr, memref::GlobalOp> byName;
+    SmallVector<memref::GlobalOp> candidates;
     for (auto global : module.getOps<memref::GlobalOp>())
       if (isBufferizationConstant(global))
-        byName[global.getSymNameAttr()] = global;
-    if (byName.empty())
+        candidates.push_back(global);
+    if (candidates.empty())
       return markAllAnalysesPreserved();
+
+    // Only globals that nothing but memref.get_global reads are renamed (or,
+    // unread, erased): another kind of reference would be left dangling.
+    SymbolTableCollection tables;
+    SymbolUserMap users(tables, module);
+    DenseMap<StringAttr, memref::GlobalOp> byName;
+    for (memref::GlobalOp global : candidates)
+      if (llvm::all_of(users.getUsers(global),
+                       llvm::IsaPred<memref::GetGlobalOp>))
+        byName[global.getSymNameAttr()] = global;
 
     // Every reader of each global, the globals in the order of first use.
     llvm::MapVector<memref::GlobalOp, SmallVector<memref::GetGlobalOp>> uses;

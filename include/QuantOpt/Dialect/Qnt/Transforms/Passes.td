@@ -246,7 +246,8 @@ def QntNumberConstantGlobals
     order of their first `memref.get_global` in a walk of the module, and
     are named `__constant_<shape>`, `__constant_<shape>_1`, ... in that
     order (skipping names other symbols hold). Constant globals nothing
-    reads are erased.
+    reads are erased; one that an op other than `memref.get_global`
+    references is left as it is.
 
     ```mlir
     memref.global "private" constant @__constant_4xi32_0 : memref<4xi32> = dense<1>
