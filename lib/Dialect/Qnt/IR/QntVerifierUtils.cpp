@@ -9,7 +9,6 @@
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "mlir/IR/Diagnostics.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <limits>
@@ -179,31 +178,13 @@ LogicalResult mlir::qnt::verifyAccumulatorType(
   return success();
 }
 
-/// Largest |bias| of a constant bias, 0 for none or a runtime bias (added
-/// with saturation, docs/Semantics.md). A splat is read once.
-static uint64_t getMaxConstantBias(Value bias) {
-  if (!bias)
-    return 0;
-  std::optional<DenseIntElementsAttr> codes = matchQuantizedConstant(bias);
-  quant::QuantizedType type = getUniformElementType(bias.getType());
-  if (!codes || !type)
-    return 0;
-  CodeRange range = getCodeRange(*codes, type);
-  return std::max(static_cast<uint64_t>(std::abs(range.min)),
-                  static_cast<uint64_t>(std::abs(range.max)));
-}
-
 /// Emits the bound failure: `what` = `factors` (+ max|bias|) = ... exceeds.
 static LogicalResult checkBound(Operation *op, StringRef what,
                                 StringRef factors, int64_t k, uint64_t a,
                                 uint64_t b, uint64_t maxBias) {
-  bool overflow = false;
-  uint64_t products = llvm::SaturatingMultiply(
-      llvm::SaturatingMultiply(static_cast<uint64_t>(k), a, &overflow), b,
-      &overflow);
-  uint64_t bound = llvm::SaturatingAdd(products, maxBias, &overflow);
+  std::optional<uint64_t> bound = getAccumulatorBound(k, a, b, maxBias);
   constexpr uint64_t kMax = std::numeric_limits<int32_t>::max();
-  if (!overflow && bound <= kMax)
+  if (bound && *bound <= kMax)
     return success();
   InFlightDiagnostic diag = op->emitOpError(what) << ": " << factors;
   if (maxBias)
@@ -211,7 +192,7 @@ static LogicalResult checkBound(Operation *op, StringRef what,
   diag << " = " << k << " * " << a << " * " << b;
   if (maxBias)
     diag << " + " << maxBias;
-  diag << " = " << (overflow ? "more than 2^64" : Twine(bound).str())
+  diag << " = " << (bound ? Twine(*bound).str() : "more than 2^64")
        << " exceeds " << kMax;
   return diag;
 }

@@ -21,7 +21,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -97,27 +96,6 @@ narrowToI32(Operation *op, ArrayRef<int64_t> values, StringRef what) {
   return result;
 }
 
-/// Whether |sum_k (x - z_x)(w - z_w) + b| <= INT32_MAX for every bit pattern
-/// x and w can hold (the verifier's bound over the full storage widths) and
-/// the constant bias codes `bias`.
-static bool accumulatorFitsI32(int64_t k, quant::QuantizedType xType,
-                               quant::QuantizedType wType,
-                               DenseIntElementsAttr bias,
-                               quant::QuantizedType biasType) {
-  CodeRange range = getCodeRange(bias, biasType);
-  bool overflow = false;
-  uint64_t products = llvm::SaturatingMultiply(
-      llvm::SaturatingMultiply(
-          static_cast<uint64_t>(k),
-          static_cast<uint64_t>(getMaxAbsOffsetOfStorageBits(xType)),
-          &overflow),
-      static_cast<uint64_t>(getMaxAbsOffsetOfStorageBits(wType)), &overflow);
-  uint64_t maxBias = static_cast<uint64_t>(
-      std::max(std::abs(range.min), std::abs(range.max)));
-  uint64_t bound = llvm::SaturatingAdd(products, maxBias, &overflow);
-  return !overflow && bound <= std::numeric_limits<int32_t>::max();
-}
-
 /// Builds the operands of the integer op, folding the input zero point into
 /// the bias when the weights are constant. Fails with a diagnostic, before
 /// creating any op, if the folded bias would leave i32 or if constant weights
@@ -160,8 +138,12 @@ buildIntegerOperands(RewriterBase &rewriter, Contraction c,
     std::optional<DenseIntElementsAttr> biasCodes =
         matchQuantizedConstant(c.bias);
     quant::QuantizedType biasType = getUniformElementType(c.bias.getType());
-    if (biasCodes && accumulatorFitsI32(c.k, xType, wType, *biasCodes,
-                                        biasType)) {
+    // The verifier's bound, over every bit pattern of x and w.
+    std::optional<uint64_t> bound = getAccumulatorBound(
+        c.k, getMaxAbsOffsetOfStorageBits(xType),
+        getMaxAbsOffsetOfStorageBits(wType), getMaxConstantBias(c.bias));
+    if (biasCodes && bound &&
+        *bound <= uint64_t(std::numeric_limits<int32_t>::max())) {
       if (biasCodes->isSplat())
         result.bias = arith::ConstantOp::create(
             rewriter, loc,

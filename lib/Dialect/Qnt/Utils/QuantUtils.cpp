@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -151,6 +152,32 @@ mlir::qnt::matchQuantizedConstant(Value value) {
       return attr;
   }
   return std::nullopt;
+}
+
+uint64_t mlir::qnt::getMaxConstantBias(Value bias) {
+  if (!bias)
+    return 0;
+  std::optional<DenseIntElementsAttr> codes = matchQuantizedConstant(bias);
+  quant::QuantizedType type = getUniformElementType(bias.getType());
+  if (!codes || !type)
+    return 0;
+  CodeRange range = getCodeRange(*codes, type);
+  return std::max(static_cast<uint64_t>(std::abs(range.min)),
+                  static_cast<uint64_t>(std::abs(range.max)));
+}
+
+std::optional<uint64_t> mlir::qnt::getAccumulatorBound(int64_t k,
+                                                       uint64_t maxX,
+                                                       uint64_t maxW,
+                                                       uint64_t maxBias) {
+  bool overflow = false;
+  uint64_t products = llvm::SaturatingMultiply(
+      llvm::SaturatingMultiply(static_cast<uint64_t>(k), maxX, &overflow),
+      maxW, &overflow);
+  uint64_t bound = llvm::SaturatingAdd(products, maxBias, &overflow);
+  if (overflow)
+    return std::nullopt;
+  return bound;
 }
 
 std::optional<std::vector<int64_t>>

@@ -87,6 +87,16 @@ DenseIntElementsAttr buildSplatCodesAttr(ArrayRef<int64_t> shape,
 /// an integer constant. Returns its codes attribute.
 std::optional<DenseIntElementsAttr> matchQuantizedConstant(Value value);
 
+/// Largest |code| of a bias that matchQuantizedConstant accepts (one read
+/// for a splat); 0 for no bias or one known only at run time.
+uint64_t getMaxConstantBias(Value bias);
+
+/// The static accumulator bound of matmul / conv2d, K * maxX * maxW +
+/// maxBias (docs/Semantics.md, "Accumulator range"); nullopt when it does
+/// not fit 64 bits.
+std::optional<uint64_t> getAccumulatorBound(int64_t k, uint64_t maxX,
+                                            uint64_t maxW, uint64_t maxBias);
+
 /// The elements of a constant integer tensor of `bitWidth`-bit elements
 /// (dense or dense_resource), sign- or zero-extended; nullopt otherwise, and
 /// for a splat of more than `maxSplatElements` elements (which callers
