@@ -423,7 +423,12 @@ int main(int argc, char **argv) {
               "ms", "ms", "", "ms", "ms", "", "dnnl T", "1, 2, 3, T threads");
   std::printf("%s\n", std::string(128, '-').c_str());
   bool allSame = true;
+  // BENCH_ONLY=<substring>: only the kernels whose name contains it (for
+  // repeated runs of one row).
+  const char *only = std::getenv("BENCH_ONLY");
   for (Kernel &k : kernels) {
+    if (only && k.name.find(only) == std::string::npos)
+      continue;
     omp_set_num_threads(1);
     std::vector<char> reference = k.run(false, true);
     std::string same;

@@ -14,6 +14,10 @@
 // REPORT: remark: qnt-parallelize-tiles: serial, unsigned bounds (64 trips
 // REPORT: remark: qnt-parallelize-tiles: parallel (16 trips, work 1825, min-work 1000)
 // REPORT: remark: qnt-parallelize-tiles: parallel (16 trips, work 1057, min-work 1000)
+// REPORT: remark: qnt-parallelize-tiles: serial, too little work (64 trips, work 193, min-work 1000)
+// REPORT: remark: qnt-parallelize-tiles: parallel (64 trips, work 3201, min-work 1000)
+// REPORT: remark: qnt-parallelize-tiles: parallel, feeds a parallel loop (64 trips, work 193, min-work 1000)
+// REPORT-NOT: feeds a parallel loop
 
 // 64 tiles of 16 elements, 2 ops each in a 16-trip inner loop: about 64 *
 // (16 * 3) = 3072 ops >= min-work, 64 trips >= min-trips.
@@ -225,5 +229,72 @@ func.func @add_steps(%acc: memref<16x16xi32>, %a: memref<16x64xi8>, %b: memref<1
     %r = arith.addi %s, %s : vector<16xi32>
     vector.store %r, %acc[%t, %c0] : memref<16x16xi32>, vector<16xi32>
   } {qnt.parallel_tiles}
+  return
+}
+
+// -----
+
+// A small loop that writes a buffer (here through a subview) which a later
+// parallel loop reads runs in parallel too, so that each thread writes
+// what it will read (the conv's padded input, run-time packed weights).
+// CHECK-LABEL: func.func @producer
+// CHECK: %[[PAD:.+]] = memref.alloc
+// CHECK: %[[VIEW:.+]] = memref.subview %[[PAD]]
+// CHECK: scf.parallel
+// CHECK:   memref.store %{{.+}}, %[[VIEW]]
+// CHECK: scf.parallel
+// CHECK:   memref.load %[[PAD]]
+func.func @producer(%a: memref<64xi8>, %out: memref<64x16xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %pad = memref.alloc() : memref<66xi8>
+  %view = memref.subview %pad[1] [64] [1] : memref<66xi8> to memref<64xi8, strided<[1], offset: 1>>
+  scf.for %t = %c0 to %c64 step %c1 {
+    %v = memref.load %a[%t] : memref<64xi8>
+    memref.store %v, %view[%t] : memref<64xi8, strided<[1], offset: 1>>
+  } {qnt.parallel_tiles}
+  scf.for %t = %c0 to %c64 step %c1 {
+    scf.for %j = %c0 to %c16 step %c1 {
+      %v = memref.load %pad[%t] : memref<66xi8>
+      memref.store %v, %out[%t, %j] : memref<64x16xi8>
+    }
+  } {qnt.parallel_tiles}
+  memref.dealloc %pad : memref<66xi8>
+  return
+}
+
+// -----
+
+// A small loop whose buffer no parallel loop reads, and one that writes
+// only after the parallel loop has read, stay serial.
+// CHECK-LABEL: func.func @not_producer
+// CHECK: memref.alloc
+// CHECK-NEXT: scf.for
+// CHECK: scf.parallel
+// CHECK: scf.for
+// CHECK-NOT: scf.parallel
+func.func @not_producer(%a: memref<64xi8>, %out: memref<64x16xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %tmp = memref.alloc() : memref<64xi8>
+  scf.for %t = %c0 to %c64 step %c1 {
+    %v = memref.load %a[%t] : memref<64xi8>
+    memref.store %v, %tmp[%t] : memref<64xi8>
+  } {qnt.parallel_tiles}
+  scf.for %t = %c0 to %c64 step %c1 {
+    scf.for %j = %c0 to %c16 step %c1 {
+      %v = memref.load %a[%t] : memref<64xi8>
+      memref.store %v, %out[%t, %j] : memref<64x16xi8>
+    }
+  } {qnt.parallel_tiles}
+  scf.for %t = %c0 to %c64 step %c1 {
+    %v = memref.load %tmp[%t] : memref<64xi8>
+    memref.store %v, %a[%t] : memref<64xi8>
+  } {qnt.parallel_tiles}
+  memref.dealloc %tmp : memref<64xi8>
   return
 }

@@ -15,7 +15,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <algorithm>
 #include <limits>
@@ -140,28 +143,58 @@ SmallVector<scf::ForOp> markedChildren(Operation *op) {
   return result;
 }
 
+/// The buffer a memref value views: through subviews, casts and other
+/// view-like ops to the allocation or argument it comes from.
+Value rootBuffer(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  return memref;
+}
+
+/// The buffers that ops nested in `op` read (`Effect` = Read) or write.
+template <typename Effect>
+llvm::SmallPtrSet<Value, 4> buffersAccessed(Operation *op) {
+  llvm::SmallPtrSet<Value, 4> buffers;
+  op->walk([&](MemoryEffectOpInterface nested) {
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    nested.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &effect : effects)
+      if (isa<Effect>(effect.getEffect()) && effect.getValue() &&
+          isa<BaseMemRefType>(effect.getValue().getType()))
+        buffers.insert(rootBuffer(effect.getValue()));
+  });
+  return buffers;
+}
+
 struct QntParallelizeTiles
     : qnt::impl::QntParallelizeTilesBase<QntParallelizeTiles> {
   using Base::Base;
+
+  /// Loops that stayed serial only for their work estimate, in the order
+  /// their nests were visited.
+  SmallVector<scf::ForOp> smallLoops;
+  /// The scf.parallel ops this pass created.
+  SmallVector<scf::ParallelOp> parallelLoops;
+
+  void remark(scf::ForOp loop, int64_t work, StringRef decision) {
+    if (report)
+      loop.emitRemark() << "qnt-parallelize-tiles: " << decision << " ("
+                        << tripsOrGuess(loop) << " trips, work " << work
+                        << ", min-work " << static_cast<int64_t>(minWork)
+                        << ")";
+  }
 
   /// Rewrites `loop` as a one-dimensional scf.parallel when it is a loop on
   /// buffers worth forking for; false when it stays serial.
   bool parallelize(scf::ForOp loop) {
     int64_t work = workOf(*loop.getOperation());
-    auto decide = [&](StringRef decision) {
-      if (report)
-        loop.emitRemark() << "qnt-parallelize-tiles: " << decision << " ("
-                          << tripsOrGuess(loop) << " trips, work " << work
-                          << ", min-work " << static_cast<int64_t>(minWork)
-                          << ")";
-    };
-    if (work < minWork) {
-      decide("serial, too little work");
-      return false;
-    }
+    bool small = work < minWork;
+    if (small)
+      remark(loop, work, "serial, too little work");
     // scf.parallel compares its bounds as signed integers.
     if (loop.getUnsignedCmp()) {
-      decide("serial, unsigned bounds");
+      if (!small)
+        remark(loop, work, "serial, unsigned bounds");
       return false;
     }
     // What bufferization leaves of the kernels' tensor iter_args: values
@@ -170,11 +203,20 @@ struct QntParallelizeTiles
     for (auto [arg, yielded] :
          llvm::zip_equal(loop.getRegionIterArgs(), yield.getOperands()))
       if (arg != yielded) {
-        decide("serial, carries a value");
+        if (!small)
+          remark(loop, work, "serial, carries a value");
         return false;
       }
-    decide("parallel");
+    if (small) {
+      smallLoops.push_back(loop);
+      return false;
+    }
+    remark(loop, work, "parallel");
+    rewriteAsParallel(loop);
+    return true;
+  }
 
+  void rewriteAsParallel(scf::ForOp loop) {
     OpBuilder builder(loop);
     auto parallel = scf::ParallelOp::create(
         builder, loop.getLoc(), ValueRange{loop.getLowerBound()},
@@ -189,8 +231,48 @@ struct QntParallelizeTiles
     for (Operation &op : loop.getBody()->without_terminator())
       builder.clone(op, mapping);
     loop.replaceAllUsesWith(loop.getInitArgs());
+    // The clones stay serial: nested in a parallel loop.
+    llvm::erase_if(smallLoops, [&](scf::ForOp small) {
+      return loop->isProperAncestor(small);
+    });
     loop.erase();
-    return true;
+    parallelLoops.push_back(parallel);
+  }
+
+  /// Parallelizes the small loops that write a buffer a later parallel loop
+  /// reads (a conv's padded input, run-time packed weights). Written on one
+  /// thread, every line the other threads read would first have to move
+  /// from the writer's cache to theirs; split like its reader, each thread
+  /// writes mostly what it reads itself (docs/Parallelism.md).
+  void parallelizeProducers() {
+    if (parallelLoops.empty())
+      return;
+    SmallVector<std::pair<Operation *, llvm::SmallPtrSet<Value, 4>>> readers;
+    for (scf::ParallelOp parallel : parallelLoops)
+      readers.emplace_back(parallel, buffersAccessed<MemoryEffects::Read>(
+                                         parallel.getOperation()));
+    DominanceInfo dominance(getOperation());
+    for (scf::ForOp loop : smallLoops) {
+      // Inside or around a loop already parallel: no nested parallelism.
+      if (loop->getParentOfType<scf::ParallelOp>() ||
+          loop->walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
+              .wasInterrupted())
+        continue;
+      llvm::SmallPtrSet<Value, 4> written =
+          buffersAccessed<MemoryEffects::Write>(loop.getOperation());
+      bool feedsParallelLoop = llvm::any_of(readers, [&](auto &reader) {
+        return dominance.properlyDominates(loop.getOperation(),
+                                           reader.first) &&
+               llvm::any_of(written, [&](Value buffer) {
+                 return reader.second.contains(buffer);
+               });
+      });
+      if (!feedsParallelLoop)
+        continue;
+      remark(loop, workOf(*loop.getOperation()),
+             "parallel, feeds a parallel loop");
+      rewriteAsParallel(loop);
+    }
   }
 
   /// Parallelizes one loop of the marked nest rooted at `loop` (see the
@@ -213,6 +295,8 @@ struct QntParallelizeTiles
                                "least 1 and min-work at least 0");
       return signalPassFailure();
     }
+    smallLoops.clear();
+    parallelLoops.clear();
     SmallVector<scf::ForOp> roots;
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       // Already parallel code is left as it is: no nested parallelism.
@@ -227,6 +311,7 @@ struct QntParallelizeTiles
     });
     for (scf::ForOp root : roots)
       processNest(root);
+    parallelizeProducers();
   }
 };
 
