@@ -67,13 +67,17 @@ X86Kernels selectKernels(Operation *op) {
 struct QntToX86VnniPass : qnt::impl::QntToX86VnniBase<QntToX86VnniPass> {
   using Base::Base;
 
+  /// Checked once per run, not once per function.
+  LogicalResult initialize(MLIRContext *context) override {
+    if (kBlock >= 0)
+      return success();
+    return emitError(UnknownLoc::get(context),
+                     "qnt-x86-vnni: k-block must be at least 0 (0 disables K "
+                     "blocking), got ")
+           << static_cast<int64_t>(kBlock);
+  }
+
   void runOnOperation() override {
-    if (kBlock < 0) {
-      getOperation()->emitError("qnt-x86-vnni: k-block must be at least 0 "
-                                "(0 disables K blocking), got ")
-          << static_cast<int64_t>(kBlock);
-      return signalPassFailure();
-    }
     X86Kernels kernels = selectKernels(getOperation());
     if (!kernels.vnni && !kernels.depthwise)
       return;

@@ -289,12 +289,16 @@ struct QntParallelizeTiles
     return any;
   }
 
+  /// Checked once per run, not once per function.
+  LogicalResult initialize(MLIRContext *context) final {
+    if (minTrips >= 1 && minWork >= 0)
+      return success();
+    return emitError(UnknownLoc::get(context),
+                     "qnt-parallelize-tiles: min-trips must be at least 1 and "
+                     "min-work at least 0");
+  }
+
   void runOnOperation() final {
-    if (minTrips < 1 || minWork < 0) {
-      getOperation().emitError("qnt-parallelize-tiles: min-trips must be at "
-                               "least 1 and min-work at least 0");
-      return signalPassFailure();
-    }
     smallLoops.clear();
     parallelLoops.clear();
     SmallVector<scf::ForOp> roots;
