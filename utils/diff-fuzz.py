@@ -18,12 +18,15 @@ and written to --out together with the command that reproduces it:
 Examples:
     utils/diff-fuzz.py --build-dir build --cases 200            # a CI slice
     utils/diff-fuzz.py --build-dir build --cases 10000 --jobs 2 # a long run
+    utils/diff-fuzz.py --build-dir build --threads 3 --parallel-min-work 0
+                                   # OpenMP code, every marked loop parallel
 """
 import argparse
 import concurrent.futures
 import importlib.util
 import inspect
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -87,15 +90,28 @@ def add_case(mod, seed, index):
 
 
 class Tools:
-    def __init__(self, build_dir, target):
+    def __init__(self, build_dir, target, threads=1, parallel_min_work=None):
         bin_dir = os.path.join(build_dir, "bin")
         self.quant_opt = os.path.join(bin_dir, "quant-opt")
         self.ref_run = os.path.join(bin_dir, "quant-ref-run")
         self.target = target
-        self.pipeline = "--qnt-to-llvm" + ("=target=%s" % target if target else "")
+        options = ["target=%s" % target] if target else []
         libs = [os.path.join(LLVM_LIB, "libmlir_runner_utils.so"),
                 os.path.join(LLVM_LIB, "libmlir_c_runner_utils.so"),
                 os.path.join(build_dir, "lib", "libquant_runner_utils.so")]
+        if threads != 1:
+            # OpenMP code (docs/Parallelism.md): libomp at run time, the
+            # thread count fixed in the code.
+            options.append("threads=%d" % threads)
+            if parallel_min_work is not None:
+                options.append("parallel-min-work=%d" % parallel_min_work)
+            libs.append(os.path.join(LLVM_LIB, "libomp.so"))
+        self.pipeline = "--qnt-to-llvm" + ("=" + " ".join(options) if options else "")
+        # What the reproduce line repeats of this run's command line.
+        self.flags = (" --target " + target if target else "") + (
+            " --threads %d" % threads if threads != 1 else "") + (
+            " --parallel-min-work %d" % parallel_min_work
+            if parallel_min_work is not None else "")
         self.runner = [os.path.join(LLVM_BIN, "mlir-runner"), "-e", "main",
                        "-entry-point-result=void", "-shared-libs=" + ",".join(libs)]
         for tool in (self.quant_opt, self.ref_run, self.runner[0]):
@@ -105,7 +121,8 @@ class Tools:
     def commands(self, path):
         return ("%s %s --mlir-print-op-generic | %s - > ref.txt"
                 % (self.quant_opt, path, self.ref_run),
-                "%s %s %s | %s > compiled.txt" % (self.quant_opt, path, self.pipeline,
+                "%s %s %s | %s > compiled.txt" % (self.quant_opt, path,
+                                                  shlex.quote(self.pipeline),
                                                   " ".join(self.runner)))
 
     def run(self, path, timeout):
@@ -202,7 +219,7 @@ def report(tools, seed, index, out_dir, workdir, timeout):
     ref_cmd, got_cmd = tools.commands(path)
     header = ["// diff-fuzz finding: seed %d case %d (%s)" % (seed, index, kind),
               "// reproduce: utils/diff-fuzz.py --seed %d --case %d%s" % (
-                  seed, index, " --target " + tools.target if tools.target else ""),
+                  seed, index, tools.flags),
               "// reference: %s" % ref_cmd,
               "// compiled:  %s" % got_cmd]
     if not failed:
@@ -233,13 +250,23 @@ def main():
     parser.add_argument("--target", default=None,
                         help="--qnt-to-llvm target (default: host; mlir-runner "
                              "runs on this machine)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="--qnt-to-llvm threads=N (default 1: serial code); "
+                             "the output must still equal the reference model's")
+    parser.add_argument("--parallel-min-work", type=int, default=None,
+                        help="with --threads: parallel-min-work=W (0: every "
+                             "marked loop runs in parallel)")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per tool call")
     parser.add_argument("--out", default="diff-fuzz-findings",
                         help="directory for reproducers")
     args = parser.parse_args()
 
     seed = args.seed if args.seed is not None else int(time.time()) % 1000000
-    tools = Tools(os.path.abspath(args.build_dir), args.target)
+    if args.threads < 0 or (args.threads == 1 and args.parallel_min_work is not None):
+        parser.error("--threads must be at least 0, and --parallel-min-work "
+                     "needs --threads other than 1")
+    tools = Tools(os.path.abspath(args.build_dir), args.target, args.threads,
+                  args.parallel_min_work)
     workdir = tempfile.mkdtemp(prefix="diff-fuzz-")
     if args.case is not None:
         failed = report(tools, seed, args.case, args.out, workdir, args.timeout)
