@@ -79,3 +79,24 @@ func.func @quantize(%x: tensor<1x56x56x64xf32>) -> tensor<1x56x56x64x!quant.unif
 // RUN: llvm-nm %t.riscv64.o | FileCheck %s --check-prefix=OBJ
 // OBJ-DAG: U __kmpc_fork_call
 // OBJ-DAG: U __kmpc_for_static_init_8u
+
+// The VNNI conv's padded input copy is too small to fork for by itself, but
+// the parallel row loop reads it: it runs in parallel too, so each thread
+// writes the rows it reads (docs/Parallelism.md).
+// RUN: quant-opt %s --qnt-to-llvm="target=x86_64 threads=2 parallel-report=true" 2>&1 >/dev/null | FileCheck %s --check-prefix=FEEDS
+// FEEDS: remark: qnt-parallelize-tiles: serial, too little work (58 trips
+// FEEDS: remark: qnt-parallelize-tiles: parallel (56 trips
+// FEEDS: remark: qnt-parallelize-tiles: parallel, feeds a parallel loop (58 trips
+// CHECK-LABEL: llvm.func @conv(
+// CHECK: omp.parallel
+// CHECK: omp.parallel
+// CHECK-LABEL: llvm.func @_mlir_ciface_conv(
+func.func @conv(%x: tensor<1x56x56x64x!quant.uniform<i8:f32, 0.0625:5>>) -> tensor<1x56x56x64x!quant.uniform<i8:f32, 4.0:-3>> {
+  %w = qnt.constant dense<3> : tensor<3x3x64x64xi8> -> tensor<3x3x64x64x!quant.uniform<i8<-127:127>:f32, 0.015625>>
+  %b = qnt.constant dense<7> : tensor<64xi32> -> tensor<64x!quant.uniform<i32:f32, 0.0009765625>>
+  %a = qnt.conv2d %x, %w, %b {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>,
+         padding = array<i64: 1, 1, 1, 1>, groups = 1 : i64}
+       : tensor<1x56x56x64x!quant.uniform<i8:f32, 0.0625:5>>, tensor<3x3x64x64x!quant.uniform<i8<-127:127>:f32, 0.015625>>, tensor<64x!quant.uniform<i32:f32, 0.0009765625>> -> tensor<1x56x56x64x!quant.uniform<i32:f32, 0.0009765625>>
+  %y = qnt.requantize %a : tensor<1x56x56x64x!quant.uniform<i32:f32, 0.0009765625>> -> tensor<1x56x56x64x!quant.uniform<i8:f32, 4.0:-3>>
+  return %y : tensor<1x56x56x64x!quant.uniform<i8:f32, 4.0:-3>>
+}
