@@ -8,6 +8,16 @@
 // CHECK: remark: qnt-parallelize-tiles: parallel (16 trips, work {{[0-9]+}}, min-work 1048576)
 // IR: omp.parallel
 // IR: omp.wsloop
+// The tile configuration is per thread: every thread that runs tile
+// instructions must load it, so ldtilecfg sits in the outlined body that
+// each OpenMP thread executes, before its first tile instruction.
+// RUN: quant-translate %t.mlir --emit=obj -o %t.o
+// RUN: llvm-objdump -d --no-show-raw-insn %t.o | FileCheck %s --check-prefix=OBJ
+// OBJ: <mm..omp_par>:
+// OBJ-NOT: {{tileloadd|tilezero|tdpb}}
+// OBJ: ldtilecfg
+// OBJ: tdpbssd
+// OBJ: tilerelease
 func.func @mm(%x: tensor<512x512xi8>) -> tensor<512x512xi32> {
   %w = arith.constant dense<3> : tensor<512x512xi8>
   %b = arith.constant dense<0> : tensor<512xi32>
