@@ -17,6 +17,7 @@
 // REPORT: remark: qnt-parallelize-tiles: serial, too little work (64 trips, work 193, min-work 1000)
 // REPORT: remark: qnt-parallelize-tiles: parallel (64 trips, work 3201, min-work 1000)
 // REPORT: remark: qnt-parallelize-tiles: parallel, feeds a parallel loop (64 trips, work 193, min-work 1000)
+// REPORT: remark: qnt-parallelize-tiles: parallel, feeds a parallel loop (2 trips
 // REPORT-NOT: feeds a parallel loop
 
 // 64 tiles of 16 elements, 2 ops each in a 16-trip inner loop: about 64 *
@@ -296,5 +297,45 @@ func.func @not_producer(%a: memref<64xi8>, %out: memref<64x16xi8>) {
     memref.store %v, %a[%t] : memref<64xi8>
   } {qnt.parallel_tiles}
   memref.dealloc %tmp : memref<64xi8>
+  return
+}
+
+// -----
+
+// A nest of small marked loops that writes the buffer: the inner loop is
+// recorded first, but only the outer one runs before the reader, so the
+// outer one runs in parallel and the inner one stays serial inside it. A
+// small loop recorded after them that feeds nothing stays serial.
+// CHECK-LABEL: func.func @nested_producer
+// CHECK: scf.parallel
+// CHECK-NEXT: scf.for
+// CHECK: scf.parallel
+// CHECK: scf.for
+// CHECK-NOT: scf.parallel
+func.func @nested_producer(%a: memref<2x4xi8>, %out: memref<64x16xi8>, %other: memref<4xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %pad = memref.alloc() : memref<2x4xi8>
+  scf.for %g = %c0 to %c2 step %c1 {
+    scf.for %t = %c0 to %c4 step %c1 {
+      %v = memref.load %a[%g, %t] : memref<2x4xi8>
+      memref.store %v, %pad[%g, %t] : memref<2x4xi8>
+    } {qnt.parallel_tiles}
+  } {qnt.parallel_tiles}
+  scf.for %t = %c0 to %c64 step %c1 {
+    scf.for %j = %c0 to %c16 step %c1 {
+      %v = memref.load %pad[%c0, %c0] : memref<2x4xi8>
+      memref.store %v, %out[%t, %j] : memref<64x16xi8>
+    }
+  } {qnt.parallel_tiles}
+  scf.for %t = %c0 to %c4 step %c1 {
+    %v = memref.load %a[%c0, %t] : memref<2x4xi8>
+    memref.store %v, %other[%t] : memref<4xi8>
+  } {qnt.parallel_tiles}
+  memref.dealloc %pad : memref<2x4xi8>
   return
 }

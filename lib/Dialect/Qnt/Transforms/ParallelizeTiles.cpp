@@ -212,6 +212,10 @@ struct QntParallelizeTiles
       return false;
     }
     remark(loop, work, "parallel");
+    // Small loops found inside it go with it (their clones stay serial).
+    llvm::erase_if(smallLoops, [&](scf::ForOp small) {
+      return loop->isProperAncestor(small);
+    });
     rewriteAsParallel(loop);
     return true;
   }
@@ -231,10 +235,6 @@ struct QntParallelizeTiles
     for (Operation &op : loop.getBody()->without_terminator())
       builder.clone(op, mapping);
     loop.replaceAllUsesWith(loop.getInitArgs());
-    // The clones stay serial: nested in a parallel loop.
-    llvm::erase_if(smallLoops, [&](scf::ForOp small) {
-      return loop->isProperAncestor(small);
-    });
     loop.erase();
     parallelLoops.push_back(parallel);
   }
@@ -252,7 +252,12 @@ struct QntParallelizeTiles
       readers.emplace_back(parallel, buffersAccessed<MemoryEffects::Read>(
                                          parallel.getOperation()));
     DominanceInfo dominance(getOperation());
-    for (scf::ForOp loop : smallLoops) {
+    SmallVector<scf::ForOp> candidates = std::move(smallLoops);
+    smallLoops.clear();
+    for (auto [i, loop] : llvm::enumerate(candidates)) {
+      // Erased with a candidate around it that became parallel.
+      if (!loop)
+        continue;
       // Inside or around a loop already parallel: no nested parallelism.
       if (loop->getParentOfType<scf::ParallelOp>() ||
           loop->walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
@@ -271,6 +276,9 @@ struct QntParallelizeTiles
         continue;
       remark(loop, workOf(*loop.getOperation()),
              "parallel, feeds a parallel loop");
+      for (scf::ForOp &later : llvm::drop_begin(candidates, i + 1))
+        if (later && loop->isProperAncestor(later))
+          later = nullptr;
       rewriteAsParallel(loop);
     }
   }
