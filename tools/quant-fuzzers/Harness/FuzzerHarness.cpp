@@ -37,14 +37,31 @@ const DialectRegistry &getRegistry() {
 
 } // namespace
 
-llvm::StringRef quantopt::fuzz::selectFuzzTarget(uint64_t selector) {
-  llvm::ArrayRef<llvm::StringRef> targets = quantopt::TargetInfo::fixedNames();
-  return targets[selector % targets.size()];
+std::string quantopt::fuzz::PipelineChoice::options() const {
+  std::string text = "target=" + target.str();
+  if (threads != 1)
+    text += " threads=" + std::to_string(threads);
+  if (threads != 1 && everyLoopParallel)
+    text += " parallel-min-work=0";
+  return text;
 }
 
-quantopt::fuzz::Outcome quantopt::fuzz::compileModule(llvm::StringRef text,
-                                                      Expectation expectation,
-                                                      llvm::StringRef target) {
+quantopt::fuzz::PipelineChoice
+quantopt::fuzz::selectPipeline(uint64_t selector) {
+  llvm::ArrayRef<llvm::StringRef> targets = quantopt::TargetInfo::fixedNames();
+  PipelineChoice choice;
+  choice.target = targets[selector % targets.size()];
+  selector /= targets.size();
+  // Half serial (the default), half OpenMP code.
+  static const int64_t threadCounts[] = {1, 1, 0, 3};
+  choice.threads = threadCounts[selector % 4];
+  choice.everyLoopParallel = (selector / 4) % 2;
+  return choice;
+}
+
+quantopt::fuzz::Outcome
+quantopt::fuzz::compileModule(llvm::StringRef text, Expectation expectation,
+                              const PipelineChoice &choice) {
   if (text.size() > kMaxInputSize)
     return Outcome::Rejected;
 
@@ -69,7 +86,10 @@ quantopt::fuzz::Outcome quantopt::fuzz::compileModule(llvm::StringRef text,
   PassManager pm(&context);
   QuantOptPipelineOptions options;
   // A fixed name, never `host`: results must not depend on the machine.
-  options.target = target.str();
+  options.target = choice.target.str();
+  options.threads = choice.threads;
+  if (choice.threads != 1 && choice.everyLoopParallel)
+    options.parallelMinWork = 0;
   buildQntToLLVMPipeline(pm, options);
   if (succeeded(pm.run(*module)))
     return Outcome::Compiled;
@@ -77,8 +97,8 @@ quantopt::fuzz::Outcome quantopt::fuzz::compileModule(llvm::StringRef text,
     return Outcome::PipelineFailed;
 
   llvm::errs() << "=== FINDING: the verifier accepted this module but "
-                  "--qnt-to-llvm=\"target="
-               << target << "\" failed ===\n"
+                  "--qnt-to-llvm=\""
+               << choice.options() << "\" failed ===\n"
                << text << "\n=== diagnostics ===\n"
                << diagnostics << "=== end ===\n";
   llvm::errs().flush();

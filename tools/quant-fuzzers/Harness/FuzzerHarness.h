@@ -1,6 +1,6 @@
 //===- FuzzerHarness.h - shared harness of the qnt fuzzers -------*- C++ -*-===//
 //
-// Parse, verify and run `--qnt-to-llvm="target=x86_64"` on one module, in
+// Parse, verify and run `--qnt-to-llvm="target=..."` on one module, in
 // process, with threading disabled, so that a finding reproduces on any host
 // and libFuzzer sees a single thread.
 //
@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace quantopt::fuzz {
 
@@ -39,16 +40,30 @@ enum class Expectation {
 enum class Outcome { Rejected, Compiled, PipelineFailed };
 
 /// Parses `text` as a module (the parser verifies it), then runs the
-/// qnt-to-llvm pipeline for x86_64. With CompilesIfValid, a pipeline failure
+/// qnt-to-llvm pipeline. With CompilesIfValid, a pipeline failure
 /// on a verified module prints the module and the diagnostics and aborts.
-/// The target an input compiles for: one of TargetInfo::fixedNames() (never
-/// `host`), `selector` modulo their number, so that every kernel library is
-/// fuzzed and a finding reproduces on any machine.
-llvm::StringRef selectFuzzTarget(uint64_t selector);
+/// The --qnt-to-llvm options an input compiles with.
+struct PipelineChoice {
+  llvm::StringRef target;
+  /// 1 (serial), 0 (OpenMP, count at run time) or 3.
+  int64_t threads = 1;
+  /// With threads != 1: 0 (every marked loop parallel) or the default.
+  bool everyLoopParallel = false;
 
-/// Parses and verifies `text`, then runs --qnt-to-llvm="target=<target>".
+  /// The option string, e.g. `target=x86_64 threads=0 parallel-min-work=0`.
+  std::string options() const;
+};
+
+/// The options an input compiles with, from `selector`: the target is one
+/// of TargetInfo::fixedNames() (never `host`), selector modulo their number,
+/// so that every kernel library is fuzzed and a finding reproduces on any
+/// machine; the quotient picks serial or OpenMP code (qnt-parallelize-tiles
+/// and the OpenMP lowering run only in the latter).
+PipelineChoice selectPipeline(uint64_t selector);
+
+/// Parses and verifies `text`, then runs --qnt-to-llvm="<choice>".
 Outcome compileModule(llvm::StringRef text, Expectation expectation,
-                      llvm::StringRef target);
+                      const PipelineChoice &choice);
 
 /// Prepends the harness defaults (-timeout, -max_len, -rss_limit_mb) and
 /// `extra` to the libFuzzer command line; flags given by the user come later

@@ -1,9 +1,9 @@
 //===- qnt-gen-fuzzer.cpp - fuzz the pipeline with valid qnt modules -------===//
 //
 // The first input byte picks the target (one of TargetInfo::fixedNames(), so
-// every kernel library is fuzzed); the rest builds a module over the public
-// qnt ops (ModuleGenerator), which is parsed, verified and compiled with
-// --qnt-to-llvm="target=<that target>". A module the verifier rejects is
+// every kernel library is fuzzed) and serial or OpenMP code (selectPipeline);
+// the rest builds a module over the public qnt ops (ModuleGenerator), which
+// is parsed, verified and compiled with --qnt-to-llvm="target=<...> ...". A module the verifier rejects is
 // fine; one it accepts must compile: a pipeline error aborts, so libFuzzer
 // reports it.
 // Set QNT_GEN_FUZZER_PRINT=1 to print each generated module (reproducing a
@@ -45,12 +45,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const AvailableOps ops = queryAvailableOps();
   if (size == 0)
     return 0;
-  llvm::StringRef target = selectFuzzTarget(data[0]);
+  PipelineChoice choice = selectPipeline(data[0]);
   std::string text = generateModule(data + 1, size - 1, ops);
   if (printModules)
-    llvm::errs() << "// ---- generated module, target=" << target << " ----\n"
+    llvm::errs() << "// ---- generated module, --qnt-to-llvm=\""
+                 << choice.options() << "\" ----\n"
                  << text << "\n";
   ++counts[static_cast<int>(
-      compileModule(text, Expectation::CompilesIfValid, target))];
+      compileModule(text, Expectation::CompilesIfValid, choice))];
   return 0;
 }

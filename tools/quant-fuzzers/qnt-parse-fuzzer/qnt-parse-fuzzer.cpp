@@ -1,9 +1,10 @@
 //===- qnt-parse-fuzzer.cpp - fuzz parse + verify + qnt-to-llvm -----------===//
 //
 // Treats each input as MLIR text: parses and verifies it, then runs the
-// qnt-to-llvm pipeline for a target picked by a hash of the text (one of
-// TargetInfo::fixedNames(), so that a mutation may move an input to another
-// kernel library and a finding reproduces anywhere). Diagnostics are fine; a
+// qnt-to-llvm pipeline for a target, and serial or OpenMP code, picked by a
+// hash of the text (selectPipeline: one of TargetInfo::fixedNames(), so that
+// a mutation may move an input to another kernel library and a finding
+// reproduces anywhere). Diagnostics are fine; a
 // crash, hang, sanitizer report or out-of-memory is a finding. Seeded from
 // test/ (target qnt-fuzz-seed-corpus).
 //
@@ -36,6 +37,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   quantopt::fuzz::compileModule(
       text, quantopt::fuzz::Expectation::NoCrash,
-      quantopt::fuzz::selectFuzzTarget(llvm::xxh3_64bits(text)));
+      quantopt::fuzz::selectPipeline(llvm::xxh3_64bits(text)));
   return 0;
 }
