@@ -62,6 +62,9 @@ def case_kinds():
         if name == "gen_layer":
             for kind in ("matmul", "conv2d"):
                 kinds.append((kind, 3, lambda r, m, i, k=kind: gen.gen_layer(r, m, i, k)))
+                # Shapes that fill the microkernels' blocks and leave tails.
+                kinds.append((kind + "-large", 1, lambda r, m, i, k=kind:
+                              gen.gen_layer(r, m, i, k, large=True)))
         elif params[:3] == ["rng", "mod", "index"] and len(params) == 3:
             kinds.append((name[4:], 1, fn))
     return kinds

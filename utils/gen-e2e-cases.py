@@ -242,28 +242,40 @@ def weight_value(rng, lines, args, params, codes, shape, storage, qtype, scales,
     return form
 
 
-def gen_layer(rng, mod, index, kind):
+def gen_layer(rng, mod, index, kind, large=False):
+    """`large`: shapes that fill the kernels' blocks and leave tails (x86:
+    4-row tiles, 64-column tiles of 16-lane vectors, K in steps of 4 and
+    blocks; AArch64: 12 x 8 tiles; depthwise: 16 channels per vector)."""
     x_st = random_storage(rng, ["u8", "i8"])
     w_st = random_storage(rng, ["i8", "i8", "u8"])
     sx = round(rng.uniform(0.005, 0.1), 6)
     zx = rng.randint(x_st.lo, x_st.hi) if rng.random() < 0.8 else 0
-    if kind == "matmul":
+    if kind == "matmul" and large:
+        m, k, n = rng.randint(1, 40), rng.randint(1, 300), rng.randint(1, 150)
+        x_shape, w_shape, acc_shape = [m, k], [k, n], [m, n]
+        channels, w_axis, acc_axis = n, 1, 1
+        geometry = "M=%d K=%d N=%d" % (m, k, n)
+    elif kind == "matmul":
         m, k, n = rng.randint(1, 6), rng.randint(1, 24), rng.randint(1, 9)
         x_shape, w_shape, acc_shape = [m, k], [k, n], [m, n]
         channels, w_axis, acc_axis = n, 1, 1
         geometry = "M=%d K=%d N=%d" % (m, k, n)
     else:
         groups_kind = rng.choice(["dense", "grouped", "depthwise"])
-        c = rng.choice([1, 2, 3, 4, 6]) if groups_kind == "dense" else rng.choice([2, 4, 6])
+        if large:
+            c = rng.randint(1, 80) if groups_kind == "dense" else 2 * rng.randint(1, 40)
+        else:
+            c = rng.choice([1, 2, 3, 4, 6]) if groups_kind == "dense" else rng.choice([2, 4, 6])
         groups = 1 if groups_kind == "dense" else (c if groups_kind == "depthwise" else 2)
-        f = groups * rng.randint(1, 3)
+        f = groups * rng.randint(1, 3) if not large or groups > 2 else \
+            groups * rng.randint(1, 80 // groups)
         kh, kw = rng.randint(1, 3), rng.randint(1, 3)
         sh, sw = rng.randint(1, 2), rng.randint(1, 2)
         dh, dw = rng.randint(1, 2), rng.randint(1, 2)
         pads = [rng.randint(0, 2) for _ in range(4)]
         nb = rng.randint(1, 2)
-        h = rng.randint(max(1, dh * (kh - 1) + 1 - pads[0] - pads[1]), 7)
-        w = rng.randint(max(1, dw * (kw - 1) + 1 - pads[2] - pads[3]), 7)
+        h = rng.randint(max(1, dh * (kh - 1) + 1 - pads[0] - pads[1]), 12 if large else 7)
+        w = rng.randint(max(1, dw * (kw - 1) + 1 - pads[2] - pads[3]), 20 if large else 7)
         oh = (h + pads[0] + pads[1] - dh * (kh - 1) - 1) // sh + 1
         ow = (w + pads[2] + pads[3] - dw * (kw - 1) - 1) // sw + 1
         x_shape, w_shape, acc_shape = [nb, h, w, c], [kh, kw, c // groups, f], [nb, oh, ow, f]
