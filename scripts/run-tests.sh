@@ -8,8 +8,8 @@
 #   fuzz      each libFuzzer target for FUZZ_SECONDS (default 60), libFuzzer
 #             seed FUZZ_SEED (default 1, so a CI failure reproduces)
 #   diff      utils/diff-fuzz.py: DIFF_FUZZ_CASES (default 2000) random cases,
-#             compiled vs the reference model, and a quarter of them again
-#             as OpenMP code on 3 threads
+#             compiled vs the reference model, then a quarter as many as
+#             OpenMP code on 3 threads (every loop parallel) and on 2
 #   onnx-fuzz utils/onnx-mutate-fuzz.py: ONNX_FUZZ_CASES (default 300) mutated
 #             ONNX models through the ASan importer and pipeline, seed
 #             ONNX_FUZZ_SEED (default 1)
@@ -125,12 +125,16 @@ diff_slice() {
   python3 "$ROOT/utils/diff-fuzz.py" --build-dir "$BUILD_DIR" \
     --seed "$DIFF_FUZZ_SEED" --cases "$DIFF_FUZZ_CASES" \
     --out "$BUILD_DIR/diff-fuzz-findings"
-  # The same cases as OpenMP code on 3 threads with every marked loop
-  # parallel: any thread count must give the reference model's bits.
+  # OpenMP code must give the reference model's bits at any thread count:
+  # on 3 threads with every marked loop parallel, and on 2 threads with the
+  # default threshold (which the large cases cross).
   python3 "$ROOT/utils/diff-fuzz.py" --build-dir "$BUILD_DIR" \
     --seed "$DIFF_FUZZ_SEED" --cases "$((DIFF_FUZZ_CASES / 4))" \
     --threads 3 --parallel-min-work 0 \
     --out "$BUILD_DIR/diff-fuzz-findings"
+  python3 "$ROOT/utils/diff-fuzz.py" --build-dir "$BUILD_DIR" \
+    --seed "$((DIFF_FUZZ_SEED + 1))" --cases "$((DIFF_FUZZ_CASES / 4))" \
+    --threads 2 --out "$BUILD_DIR/diff-fuzz-findings"
 }
 
 # Structure-aware ONNX mutants through quant-import-onnx and, when it
