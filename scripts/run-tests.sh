@@ -9,7 +9,8 @@
 #             seed FUZZ_SEED (default 1, so a CI failure reproduces)
 #   diff      utils/diff-fuzz.py: DIFF_FUZZ_CASES (default 2000) random cases,
 #             compiled vs the reference model, then a quarter as many as
-#             OpenMP code on 3 threads (every loop parallel) and on 2
+#             OpenMP code on 3 threads (every loop parallel) and on 2, for
+#             aarch64 and riscv64 under qemu and for the emulated AMX kernels
 #   onnx-fuzz utils/onnx-mutate-fuzz.py: ONNX_FUZZ_CASES (default 300) mutated
 #             ONNX models through the ASan importer and pipeline, seed
 #             ONNX_FUZZ_SEED (default 1)
@@ -122,19 +123,30 @@ fuzz_smoke() {
 }
 
 diff_slice() {
-  python3 "$ROOT/utils/diff-fuzz.py" --build-dir "$BUILD_DIR" \
-    --seed "$DIFF_FUZZ_SEED" --cases "$DIFF_FUZZ_CASES" \
-    --out "$BUILD_DIR/diff-fuzz-findings"
-  # OpenMP code must give the reference model's bits at any thread count:
-  # on 3 threads with every marked loop parallel, and on 2 threads with the
-  # default threshold (which the large cases cross).
-  python3 "$ROOT/utils/diff-fuzz.py" --build-dir "$BUILD_DIR" \
-    --seed "$DIFF_FUZZ_SEED" --cases "$((DIFF_FUZZ_CASES / 4))" \
-    --threads 3 --parallel-min-work 0 \
-    --out "$BUILD_DIR/diff-fuzz-findings"
-  python3 "$ROOT/utils/diff-fuzz.py" --build-dir "$BUILD_DIR" \
-    --seed "$((DIFF_FUZZ_SEED + 1))" --cases "$((DIFF_FUZZ_CASES / 4))" \
-    --threads 2 --out "$BUILD_DIR/diff-fuzz-findings"
+  local rc=0 options
+  # Serial code for the host, then OpenMP code, which must give the
+  # reference model's bits at any thread count: on 3 threads with every
+  # marked loop parallel, and on 2 threads with the default threshold
+  # (which the large cases cross). Then the other kernel libraries: AArch64
+  # (i8mm) and RISC-V (VLEN 256) under qemu-user, and the AMX kernels
+  # through the SDM emulation.
+  local runs=(
+    "$DIFF_FUZZ_SEED $DIFF_FUZZ_CASES"
+    "$DIFF_FUZZ_SEED $((DIFF_FUZZ_CASES / 4)) --threads 3 --parallel-min-work 0"
+    "$((DIFF_FUZZ_SEED + 1)) $((DIFF_FUZZ_CASES / 4)) --threads 2"
+    "$((DIFF_FUZZ_SEED + 2)) $((DIFF_FUZZ_CASES / 4)) --target aarch64"
+    "$((DIFF_FUZZ_SEED + 2)) $((DIFF_FUZZ_CASES / 4)) --target riscv64 --vlen 256"
+    "$((DIFF_FUZZ_SEED + 2)) $((DIFF_FUZZ_CASES / 4)) --amx-emulated"
+  )
+  for options in "${runs[@]}"; do
+    local seed cases rest
+    read -r seed cases rest <<< "$options"
+    # shellcheck disable=SC2086 # $rest holds separate options
+    python3 "$ROOT/utils/diff-fuzz.py" --build-dir "$BUILD_DIR" \
+      --seed "$seed" --cases "$cases" $rest \
+      --out "$BUILD_DIR/diff-fuzz-findings" || rc=1
+  done
+  return $rc
 }
 
 # Structure-aware ONNX mutants through quant-import-onnx and, when it

@@ -92,9 +92,22 @@ def add_case(mod, seed, index):
     return kind, len(mod.labels) - before
 
 
+# Targets whose code runs under qemu-user through utils/run-on-target.py
+# (static programs, no OpenMP runtime for them in Debian 12).
+CROSS_TARGETS = ("aarch64", "aarch64-dotprod", "aarch64-neon", "riscv64")
+
+
 class Tools:
-    def __init__(self, build_dir, target, threads=1, parallel_min_work=None):
+    def __init__(self, build_dir, target, threads=1, parallel_min_work=None,
+                 vlen=None, amx_emulated=False):
         bin_dir = os.path.join(build_dir, "bin")
+        # Cross targets: compiled, linked and run by run-on-target.py.
+        self.cross = None
+        if target in CROSS_TARGETS:
+            self.cross = [sys.executable, os.path.join(HERE, "run-on-target.py"),
+                          "--target", target, "--tools-dir", bin_dir]
+            if vlen:
+                self.cross += ["--vlen", str(vlen)]
         self.quant_opt = os.path.join(bin_dir, "quant-opt")
         self.ref_run = os.path.join(bin_dir, "quant-ref-run")
         self.target = target
@@ -110,23 +123,35 @@ class Tools:
                 options.append("parallel-min-work=%d" % parallel_min_work)
             libs.append(os.path.join(LLVM_LIB, "libomp.so"))
         self.pipeline = "--qnt-to-llvm" + ("=" + " ".join(options) if options else "")
+        # The compiler: quant-opt, or for AMX kernels on a machine without
+        # AMX the test tool whose pipeline rewrites every amx op into loops
+        # written from the Intel SDM (docs/KernelLayer.md).
+        self.compiler = self.quant_opt
+        if amx_emulated:
+            self.compiler = os.path.join(bin_dir, "quant-test-opt")
+            self.pipeline = self.pipeline.replace(
+                "--qnt-to-llvm", "--test-qnt-to-llvm-amx-emulated", 1)
         # What the reproduce line repeats of this run's command line.
-        self.flags = (" --target " + target if target else "") + (
+        self.flags = (" --amx-emulated" if amx_emulated else
+                      " --target " + target if target else "") + (
+            " --vlen %d" % vlen if vlen else "") + (
             " --threads %d" % threads if threads != 1 else "") + (
             " --parallel-min-work %d" % parallel_min_work
             if parallel_min_work is not None else "")
         self.runner = [os.path.join(LLVM_BIN, "mlir-runner"), "-e", "main",
                        "-entry-point-result=void", "-shared-libs=" + ",".join(libs)]
-        for tool in (self.quant_opt, self.ref_run, self.runner[0]):
+        for tool in (self.quant_opt, self.compiler, self.ref_run, self.runner[0]):
             if not os.access(tool, os.X_OK):
                 sys.exit("diff-fuzz: missing tool %s (build first)" % tool)
 
     def commands(self, path):
-        return ("%s %s --mlir-print-op-generic | %s - > ref.txt"
-                % (self.quant_opt, path, self.ref_run),
-                "%s %s %s | %s > compiled.txt" % (self.quant_opt, path,
-                                                  shlex.quote(self.pipeline),
-                                                  " ".join(self.runner)))
+        ref = ("%s %s --mlir-print-op-generic | %s - > ref.txt"
+               % (self.quant_opt, path, self.ref_run))
+        if self.cross:
+            return ref, "%s %s > compiled.txt" % (
+                " ".join(shlex.quote(a) for a in self.cross), path)
+        return ref, "%s %s %s | %s > compiled.txt" % (
+            self.compiler, path, shlex.quote(self.pipeline), " ".join(self.runner))
 
     def run(self, path, timeout):
         """Returns (reference, compiled, error): transcripts or a message."""
@@ -142,8 +167,11 @@ class Tools:
             # (docs/ReferenceModel.md): a parse/print round trip, no pass.
             generic = call([self.quant_opt, path, "--mlir-print-op-generic"])
             ref = call([self.ref_run, "-"], stdin=generic)
-            llvm = call([self.quant_opt, path, self.pipeline])
-            got = call(self.runner, stdin=llvm)
+            if self.cross:
+                got = call(self.cross + [path])
+            else:
+                llvm = call([self.compiler, path, self.pipeline])
+                got = call(self.runner, stdin=llvm)
         except (RuntimeError, subprocess.TimeoutExpired) as e:
             return None, None, str(e)
         return ref.decode(), got.decode(), None
@@ -251,8 +279,18 @@ def main():
     parser.add_argument("--batch", type=int, default=40, help="cases per module")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--target", default=None,
-                        help="--qnt-to-llvm target (default: host; mlir-runner "
-                             "runs on this machine)")
+                        help="--qnt-to-llvm target (default: host). x86 targets "
+                             "run under mlir-runner on this machine; %s are "
+                             "built and run under qemu-user by "
+                             "utils/run-on-target.py" % ", ".join(CROSS_TARGETS))
+    parser.add_argument("--amx-emulated", action="store_true",
+                        help="target x86_64-amx, its tile ops emulated in loops "
+                             "(quant-test-opt --test-qnt-to-llvm-amx-emulated): "
+                             "the AMX kernels' packing, blocking and tails on a "
+                             "machine without AMX")
+    parser.add_argument("--vlen", type=int, default=None,
+                        help="with --target riscv64: the RVV vector length qemu "
+                             "emulates (run-on-target.py's default: 128)")
     parser.add_argument("--threads", type=int, default=1,
                         help="--qnt-to-llvm threads=N (default 1: serial code); "
                              "the output must still equal the reference model's")
@@ -268,8 +306,16 @@ def main():
     if args.threads < 0 or (args.threads == 1 and args.parallel_min_work is not None):
         parser.error("--threads must be at least 0, and --parallel-min-work "
                      "needs --threads other than 1")
+    if args.target in CROSS_TARGETS and args.threads != 1:
+        parser.error("--threads needs a target that runs on this machine")
+    if args.vlen is not None and args.target != "riscv64":
+        parser.error("--vlen needs --target riscv64")
+    if args.amx_emulated:
+        if args.target not in (None, "x86_64-amx"):
+            parser.error("--amx-emulated compiles for x86_64-amx")
+        args.target = "x86_64-amx"
     tools = Tools(os.path.abspath(args.build_dir), args.target, args.threads,
-                  args.parallel_min_work)
+                  args.parallel_min_work, args.vlen, args.amx_emulated)
     workdir = tempfile.mkdtemp(prefix="diff-fuzz-")
     if args.case is not None:
         failed = report(tools, seed, args.case, args.out, workdir, args.timeout)
@@ -295,8 +341,8 @@ def main():
                       flush=True)
     for index in sorted(failing):
         report(tools, seed, index, args.out, workdir, args.timeout)
-    print("diff-fuzz: seed %d: %d cases, %d failing%s, %.0f s" % (
-        seed, len(indices), len(failing),
+    print("diff-fuzz: seed %d%s: %d cases, %d failing%s, %.0f s" % (
+        seed, tools.flags, len(indices), len(failing),
         (" (" + ", ".join(map(str, sorted(failing))) + ")") if failing else "",
         time.time() - start))
     return 1 if failing else 0
