@@ -67,6 +67,11 @@ def case_kinds():
                               gen.gen_layer(r, m, i, k, large=True)))
         elif params[:3] == ["rng", "mod", "index"] and len(params) == 3:
             kinds.append((name[4:], 1, fn))
+        elif params == ["rng", "mod", "index", "large"]:
+            kinds.append((name[4:], 1, fn))
+            # Shapes whose vector code runs full vectors and leaves tails.
+            kinds.append((name[4:] + "-large", 1,
+                          lambda r, m, i, fn=fn: fn(r, m, i, large=True)))
     return kinds
 
 

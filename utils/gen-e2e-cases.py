@@ -608,9 +608,13 @@ def add_scales(rng):
     return sa, sb, sy, style
 
 
-def broadcast_shapes(rng):
+def broadcast_shapes(rng, large=False):
+    """`large`: an innermost dimension up to 150 and the others up to 9, so
+    that vector code runs full vectors and leaves tails."""
     rank = rng.randint(1, 4)
     out = [rng.randint(1, 5) for _ in range(rank)]
+    if large:
+        out = [rng.randint(1, 9) for _ in range(rank - 1)] + [rng.randint(1, 150)]
     a, b = list(out), list(out)
     for d in range(rank):
         if out[d] > 1 and rng.random() < 0.4:
@@ -671,7 +675,7 @@ def add_stats(mod, entry, mode, a, a_shape, za, sa, b, b_shape, zb, sb, y_shape,
         saturated += real < lo - 1 or real > hi + 1
     tally(mod, "add", ties, saturated, math.prod(y_shape))
 
-def gen_add(rng, mod, index):
+def gen_add(rng, mod, index, large=False):
     sta, stb, sty = net_storage(rng), net_storage(rng), net_storage(rng)
     mode = rng.choice(ROUNDINGS)
     # An i16 operand shifted left by 20 (the 8-bit result's left_shift)
@@ -687,7 +691,7 @@ def gen_add(rng, mod, index):
     clamp = None
     if rng.random() < 0.3:
         clamp = (rng.randint(sty.lo, zy), rng.randint(zy, sty.hi))
-    a_shape, b_shape, y_shape = broadcast_shapes(rng)
+    a_shape, b_shape, y_shape = broadcast_shapes(rng, large)
     ta, tb, ty = per_tensor(sta, sa, za), per_tensor(stb, sb, zb), per_tensor(sty, sy, zy)
     attrs = []
     if mode != "double" or rng.random() < 0.5:
@@ -731,9 +735,11 @@ def window_ok(size, pad_before, kernel, stride, dilation, out):
     return True
 
 
-def pool_geometry(rng, with_dilation):
+def pool_geometry(rng, with_dilation, large=False):
     while True:
         n, h, w, c = rng.randint(1, 2), rng.randint(1, 7), rng.randint(1, 7), rng.randint(1, 5)
+        if large:
+            h, w, c = rng.randint(1, 12), rng.randint(1, 20), rng.randint(1, 150)
         kernel = [rng.randint(1, 3), rng.randint(1, 3)]
         strides = [rng.randint(1, 3), rng.randint(1, 3)]
         dil = [rng.randint(1, 2), rng.randint(1, 2)] if with_dilation else [1, 1]
@@ -772,14 +778,16 @@ def pool_stats(mod, codes, x_shape, qtype, st, kernel, strides, pads, cip, y_sha
     tally(mod, "avg_pool2d", ties, 0, math.prod(y_shape))
 
 
-def gen_pool(rng, mod, index, kind):
+def gen_pool(rng, mod, index, kind, large=False):
     st = net_storage(rng)
     if kind == "global_avg":
         n, h, w, c = rng.randint(1, 2), rng.randint(1, 8), rng.randint(1, 8), rng.randint(1, 6)
+        if large:
+            h, w, c = rng.randint(1, 12), rng.randint(1, 20), rng.randint(1, 150)
         x_shape, kernel, strides, dil, pads = [n, h, w, c], [h, w], [1, 1], [1, 1], [0, 0, 0, 0]
         y_shape = [n, 1, 1, c]
     else:
-        x_shape, kernel, strides, dil, pads, y_shape = pool_geometry(rng, kind == "max")
+        x_shape, kernel, strides, dil, pads, y_shape = pool_geometry(rng, kind == "max", large)
     t, layout = pool_input_type(rng, st, x_shape[3])
     attrs = ["kernel = array<i64: %d, %d>" % tuple(kernel)]
     if strides != [1, 1] or rng.random() < 0.3:
@@ -923,23 +931,25 @@ def gen_chain(rng, mod, index):
 
 # One-case generators with the (rng, mod, index) signature that importers
 # (utils/diff-fuzz.py picks up every gen_*(rng, mod, index)) can call.
-def gen_max_pool(rng, mod, index):
-    gen_pool(rng, mod, index, "max")
+def gen_max_pool(rng, mod, index, large=False):
+    gen_pool(rng, mod, index, "max", large)
 
 
-def gen_avg_pool(rng, mod, index):
-    gen_pool(rng, mod, index, "avg")
+def gen_avg_pool(rng, mod, index, large=False):
+    gen_pool(rng, mod, index, "avg", large)
 
 
-def gen_global_avg_pool(rng, mod, index):
-    gen_pool(rng, mod, index, "global_avg")
+def gen_global_avg_pool(rng, mod, index, large=False):
+    gen_pool(rng, mod, index, "global_avg", large)
 
 
 # ---------------------------------------------------------------------------
 # Runtime-scale ops (--ops dynamic).
 
-def _dyn_shape(rng):
+def _dyn_shape(rng, large=False):
     rank = rng.randint(1, 3)
+    if large:
+        return [rng.randint(1, 9) for _ in range(rank - 1)] + [rng.randint(1, 150)]
     return [rng.randint(1, 5) for _ in range(rank)]
 
 
@@ -1028,8 +1038,8 @@ def _dyn_scales(rng, n, allow_nan=True):
     return out
 
 
-def gen_dequantize_dynamic(rng, mod, index):
-    shape = _dyn_shape(rng)
+def gen_dequantize_dynamic(rng, mod, index, large=False):
+    shape = _dyn_shape(rng, large)
     elem = rng.choice(["i8", "ui8", "i16", "i32"])
     lo, hi = {"i8": (-128, 127), "ui8": (0, 255), "i16": (-32768, 32767),
               "i32": (-2 ** 31, 2 ** 31 - 1)}[elem]
@@ -1075,8 +1085,8 @@ def gen_dequantize_dynamic(rng, mod, index):
                    % (mod.seed, index, elem, shape, sshape, oshape))
 
 
-def gen_quantize_dynamic(rng, mod, index):
-    shape = _dyn_shape(rng)
+def gen_quantize_dynamic(rng, mod, index, large=False):
+    shape = _dyn_shape(rng, large)
     elem = rng.choice(["i8", "ui8", "i16"])
     lo, hi = {"i8": (-128, 127), "ui8": (0, 255), "i16": (-32768, 32767)}[elem]
     sshape, oshape = _dyn_param_shape(rng, shape), _dyn_param_shape(rng, shape)
@@ -1119,8 +1129,8 @@ def gen_quantize_dynamic(rng, mod, index):
                      % (mod.seed, index, elem, shape, sshape, oshape))
 
 
-def gen_dynamic_quantize(rng, mod, index):
-    shape = _dyn_shape(rng)
+def gen_dynamic_quantize(rng, mod, index, large=False):
+    shape = _dyn_shape(rng, large)
     mode = rng.choice(["onnx", "symmetric"])
     n = 1
     for d in shape:
