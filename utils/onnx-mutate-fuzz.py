@@ -276,7 +276,8 @@ def mut_op_type(m, rnd):
         "MatMulInteger", "ConvInteger", "Conv", "Gemm", "MatMul", "Add",
         "Relu", "Clip", "MaxPool", "AveragePool", "GlobalAveragePool",
         "Concat", "Flatten", "Reshape", "Transpose", "Shape", "Gather",
-        "Unsqueeze", "DynamicQuantizeLinear", "Identity"])
+        "Unsqueeze", "DynamicQuantizeLinear", "Identity", "Mul", "Sub", "Div",
+        "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "LeakyRelu"])
     return True
 
 

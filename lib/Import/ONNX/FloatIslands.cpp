@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
@@ -240,11 +241,169 @@ FailureOr<ImportedValue> Importer::emitFloat(ImportedValue &v) {
   return out;
 }
 
-Value Importer::floatAdd(ArrayRef<Value> ins, ArrayRef<int64_t> shape) {
-  return elementwise(*this, ins, shape,
-                     [](OpBuilder &nb, Location l, ValueRange a) -> Value {
-                       return arith::AddFOp::create(nb, l, a[0], a[1]);
-                     });
+/// `op` ("Add", "Sub", "Mul", "Div") of two f32 values.
+static Value binaryFloat(OpBuilder &nb, Location l, StringRef op, Value x,
+                         Value y) {
+  if (op == "Add")
+    return arith::AddFOp::create(nb, l, x, y);
+  if (op == "Sub")
+    return arith::SubFOp::create(nb, l, x, y);
+  if (op == "Mul")
+    return arith::MulFOp::create(nb, l, x, y);
+  return arith::DivFOp::create(nb, l, x, y);
+}
+
+static float binaryFloat(StringRef op, float x, float y) {
+  if (op == "Add")
+    return x + y;
+  if (op == "Sub")
+    return x - y;
+  if (op == "Mul")
+    return x * y;
+  return x / y;
+}
+
+LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
+                                          StringRef op) {
+  auto shape = broadcastShapes(a.shape, c.shape);
+  if (!shape)
+    return fail("shapes do not broadcast");
+  ImportedValue out;
+  out.shape = *shape;
+  // Two float constants (a scale computed in the graph): fold, in f32.
+  if (a.kind == Kind::Const && c.kind == Kind::Const && !a.f.empty() &&
+      !c.f.empty()) {
+    out.kind = Kind::Const;
+    int64_t count = 1;
+    for (int64_t d : *shape)
+      count *= d;
+    size_t rank = shape->size();
+    for (int64_t n = 0; n < count; ++n) {
+      // The element of each operand that broadcasts to index n.
+      auto at = [&](const ImportedValue &v) {
+        int64_t flat = 0, rest = n, stride = 1;
+        for (size_t d = rank; d-- > 0;) {
+          int64_t coord = rest % (*shape)[d];
+          rest /= (*shape)[d];
+          size_t vd = d + v.shape.size();
+          if (vd < rank)
+            continue;
+          int64_t size = v.shape[vd - rank];
+          flat += (size == 1 ? 0 : coord) * stride;
+          stride *= size;
+        }
+        return float(v.f[flat]);
+      };
+      out.f.push_back(binaryFloat(op, at(a), at(c)));
+    }
+    setOutput(0, std::move(out));
+    return success();
+  }
+  SmallVector<Value> ins;
+  for (ImportedValue *o : {&a, &c}) {
+    auto f = floatValue(*o, false);
+    if (failed(f))
+      return failure();
+    Value val = *f;
+    if (o->shape.size() != shape->size()) {
+      SmallVector<int64_t> s(shape->size() - o->shape.size(), 1);
+      s.append(o->shape.begin(), o->shape.end());
+      val = reshape(val, s);
+    }
+    ins.push_back(val);
+  }
+  out.kind = Kind::Float;
+  out.value = elementwise(*this, ins, *shape,
+                          [&](OpBuilder &nb, Location l, ValueRange v) {
+                            return binaryFloat(nb, l, op, v[0], v[1]);
+                          });
+  setOutput(0, std::move(out));
+  return success();
+}
+
+LogicalResult Importer::importFloatArithmetic() {
+  if (failed(checkAttrs({})))
+    return failure();
+  auto a = input(0);
+  auto c = failed(a) ? FailureOr<ImportedValue *>(failure()) : input(1);
+  if (failed(a) || failed(c))
+    return failure();
+  return importFloatBinary(**a, **c, node->op_type());
+}
+
+LogicalResult Importer::importFloatActivation() {
+  StringRef op = node->op_type();
+  // ONNX's defaults; HardSwish is HardSigmoid(alpha = 1/6, beta = 1/2)
+  // times x.
+  float alpha = 0, beta = 0;
+  if (op == "HardSigmoid") {
+    if (failed(checkAttrs({"alpha", "beta"})))
+      return failure();
+    alpha = attrFloat("alpha").value_or(0.2f);
+    beta = attrFloat("beta").value_or(0.5f);
+  } else if (op == "LeakyRelu") {
+    if (failed(checkAttrs({"alpha"})))
+      return failure();
+    alpha = attrFloat("alpha").value_or(0.01f);
+  } else {
+    if (failed(checkAttrs({})))
+      return failure();
+    if (op == "HardSwish") {
+      alpha = 1.0f / 6;
+      beta = 0.5f;
+    }
+  }
+  if (!std::isfinite(alpha) || !std::isfinite(beta))
+    return fail("alpha and beta must be finite");
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue &v = **in;
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return fail(op + " of an integer tensor");
+  // Elementwise: the value stays in the layout it has.
+  bool nhwc = v.nhwc && v.shape.size() == 4;
+  auto f = floatValue(v, nhwc);
+  if (failed(f))
+    return failure();
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = v.shape;
+  out.nhwc = nhwc;
+  auto type = cast<RankedTensorType>(f->getType());
+  out.value = elementwise(
+      *this, {*f}, type.getShape(),
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value x = a[0];
+        auto constant = [&](float c) -> Value {
+          return arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(c));
+        };
+        if (op == "Sigmoid") {
+          // 1 / (1 + exp(-x)).
+          Value e = math::ExpOp::create(nb, l, arith::NegFOp::create(nb, l, x));
+          return arith::DivFOp::create(
+              nb, l, constant(1), arith::AddFOp::create(nb, l, constant(1), e));
+        }
+        if (op == "Tanh")
+          return math::TanhOp::create(nb, l, x);
+        if (op == "LeakyRelu") {
+          Value negative = arith::CmpFOp::create(
+              nb, l, arith::CmpFPredicate::OLT, x, constant(0));
+          return arith::SelectOp::create(
+              nb, l, negative, arith::MulFOp::create(nb, l, x, constant(alpha)),
+              x);
+        }
+        // max(0, min(1, alpha * x + beta)), times x for HardSwish.
+        Value h = arith::AddFOp::create(
+            nb, l, arith::MulFOp::create(nb, l, x, constant(alpha)),
+            constant(beta));
+        h = arith::MaximumFOp::create(
+            nb, l, arith::MinimumFOp::create(nb, l, h, constant(1)),
+            constant(0));
+        return op == "HardSwish" ? arith::MulFOp::create(nb, l, x, h) : h;
+      });
+  setOutput(0, std::move(out));
+  return success();
 }
 
 bool Importer::isQuantizable(ImportedValue &v) {

@@ -200,26 +200,29 @@ Value Importer::reshape(Value value, ArrayRef<int64_t> shape) {
   if (type.getShape() == shape)
     return value;
   Type elem = type.getElementType();
-  Value flat = value;
-  if (type.getRank() != 1) {
+  // A scalar to or from a shape of ones (one element): no dimension groups.
+  if (type.getRank() == 0)
+    return tensor::ExpandShapeOp::create(b, loc,
+                                         RankedTensorType::get(shape, elem),
+                                         value, ArrayRef<ReassociationIndices>{});
+  if (shape.empty())
+    return tensor::CollapseShapeOp::create(b, loc, value,
+                                           ArrayRef<ReassociationIndices>{});
+  // Otherwise through the flat vector: one group of every dimension.
+  auto allDims = [](int64_t rank) {
     ReassociationIndices all;
-    for (int64_t d = 0; d < type.getRank(); ++d)
+    for (int64_t d = 0; d < rank; ++d)
       all.push_back(d);
-    SmallVector<ReassociationIndices> reassoc;
-    if (type.getRank() > 0)
-      reassoc.push_back(all);
-    flat = tensor::CollapseShapeOp::create(b, loc, value, reassoc);
-  }
+    return SmallVector<ReassociationIndices>{all};
+  };
+  Value flat = value;
+  if (type.getRank() != 1)
+    flat = tensor::CollapseShapeOp::create(b, loc, value,
+                                           allDims(type.getRank()));
   if (shape.size() == 1)
     return flat;
-  ReassociationIndices all;
-  for (int64_t d = 0; d < int64_t(shape.size()); ++d)
-    all.push_back(d);
-  SmallVector<ReassociationIndices> reassoc;
-  if (!shape.empty())
-    reassoc.push_back(all);
-  return tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(shape, elem), flat, reassoc);
+  return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get(shape, elem),
+                                       flat, allDims(shape.size()));
 }
 
 static std::vector<int64_t> permuteData(const std::vector<int64_t> &data,
@@ -424,6 +427,11 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importConcat();
   if (op == "Add")
     return importAdd();
+  if (op == "Mul" || op == "Sub" || op == "Div")
+    return importFloatArithmetic();
+  if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" ||
+      op == "HardSwish" || op == "LeakyRelu")
+    return importFloatActivation();
   if (op == "AveragePool")
     return importAveragePool(/*global=*/false);
   if (op == "GlobalAveragePool")

@@ -259,8 +259,15 @@ public:
   mlir::LogicalResult importFloatContraction(ImportedValue &a,
                                              const ImportedValue &w,
                                              unsigned biasIdx);
-  mlir::Value floatAdd(llvm::ArrayRef<mlir::Value> ins,
-                       llvm::ArrayRef<int64_t> shape);
+  /// a + b, a - b, a * b or a / b in f32 with numpy broadcasting; the
+  /// operands are dequantized where quantized. Two float constants fold.
+  mlir::LogicalResult importFloatBinary(ImportedValue &a, ImportedValue &c,
+                                        llvm::StringRef op);
+  /// Mul, Sub, Div nodes: always float (no quantized form).
+  mlir::LogicalResult importFloatArithmetic();
+  /// Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu: f32 on the
+  /// dequantized input, as the graph computes them.
+  mlir::LogicalResult importFloatActivation();
   mlir::LogicalResult importFloatClamp(ImportedValue &v, double lo, double hi);
 
   // NetworkOps.cpp: Add, AveragePool, GlobalAveragePool.
@@ -293,6 +300,11 @@ inline bool isF32QuantScale(double scale) {
 
 /// round_half_even(f32(x) / f32(s)) + z, saturated: ONNX QuantizeLinear.
 int64_t quantizeLinear(double x, double scale, int64_t zp, const QParams &q);
+
+/// numpy broadcasting of two shapes (ranks aligned on the right); nullopt
+/// when they do not broadcast.
+std::optional<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 
 } // namespace quantopt::onnx_import::detail
 

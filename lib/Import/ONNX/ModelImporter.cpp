@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
@@ -51,7 +52,8 @@ bool quantopt::onnx_import::parseInputShape(StringRef spec,
 void quantopt::onnx_import::registerImportDialects(DialectRegistry &registry) {
   registry
       .insert<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
-              quant::QuantDialect, tensor::TensorDialect, qnt::QntDialect>();
+              math::MathDialect, quant::QuantDialect, tensor::TensorDialect,
+              qnt::QntDialect>();
 }
 
 OwningOpRef<ModuleOp>

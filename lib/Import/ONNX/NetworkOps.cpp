@@ -220,9 +220,9 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
   return y;
 }
 
-/// numpy broadcasting of two shapes (ranks aligned on the right).
-static std::optional<SmallVector<int64_t>>
-broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+std::optional<SmallVector<int64_t>>
+quantopt::onnx_import::detail::broadcastShapes(ArrayRef<int64_t> a,
+                                               ArrayRef<int64_t> b) {
   size_t rank = std::max(a.size(), b.size());
   SmallVector<int64_t> out(rank);
   for (size_t d = 0; d < rank; ++d) {
@@ -265,31 +265,9 @@ LogicalResult Importer::importAdd() {
       return success();
     }
   }
-  if (!isQuantizable(**a) || !isQuantizable(**c)) {
-    // A float operand: add in float.
-    auto shape = broadcastShapes((*a)->shape, (*c)->shape);
-    if (!shape)
-      return fail("shapes do not broadcast");
-    SmallVector<Value> ins;
-    for (ImportedValue *o : {*a, *c}) {
-      auto f = floatValue(*o, false);
-      if (failed(f))
-        return failure();
-      Value val = *f;
-      if (o->shape.size() != shape->size()) {
-        SmallVector<int64_t> s(shape->size() - o->shape.size(), 1);
-        s.append(o->shape.begin(), o->shape.end());
-        val = reshape(val, s);
-      }
-      ins.push_back(val);
-    }
-    ImportedValue out;
-    out.kind = Kind::Float;
-    out.shape = *shape;
-    out.value = floatAdd(ins, *shape);
-    setOutput(0, std::move(out));
-    return success();
-  }
+  // A float operand: add in float.
+  if (!isQuantizable(**a) || !isQuantizable(**c))
+    return importFloatBinary(**a, **c, "Add");
   auto qa = requireQuantized(0, "input A");
   if (failed(qa))
     return failure();

@@ -486,6 +486,53 @@ def case_float_island():
     return m, {"x": x}, {"y": ("codes", y, 1.0 / 32, 0)}
 
 
+def case_float_activations():
+    """Activations with no quantized form (SiLU = x * Sigmoid(x), HardSwish,
+    Tanh, LeakyRelu, HardSigmoid) and Sub / Div by constants, between a DQ
+    and a Q: f32 on the dequantized codes, then QuantizeLinear. The numpy
+    model evaluates the ONNX definitions in f32."""
+    r = rng(21)
+    x = r.uniform(-4, 4, (1, 3, 4, 5)).astype(F32)
+    c = r.uniform(-1, 1, (1, 3, 1, 1)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.05, 128)
+    nodes += [
+        helper.make_node("Sigmoid", ["xd"], ["sg"]),
+        helper.make_node("Mul", ["xd", "sg"], ["silu"]),
+        helper.make_node("HardSwish", ["xd"], ["hs"]),
+        helper.make_node("Tanh", ["xd"], ["th"]),
+        helper.make_node("LeakyRelu", ["xd"], ["lr"], alpha=0.1),
+        helper.make_node("HardSigmoid", ["xd"], ["hsg"], alpha=0.25, beta=0.4),
+        helper.make_node("Sub", ["xd", "c"], ["sb"]),
+        helper.make_node("Div", ["sb", "two"], ["dv"]),
+    ]
+    inits += [init("c", c), init("two", F32(2.0))]
+    outs = [("silu", "y1", 0.03, 10), ("hs", "y2", 0.03, 20),
+            ("th", "y3", 1.0 / 128, 128), ("lr", "y4", 0.04, 100),
+            ("hsg", "y5", 1.0 / 256, 0), ("dv", "y6", 0.05, 128)]
+    for src, name, sc, zp in outs:
+        qdq_out(nodes, inits, src, name, sc, zp)
+    m = model(nodes, [tin("x", [1, 3, 4, 5])],
+              [tin(name, [1, 3, 4, 5]) for _, name, _, _ in outs], inits, opset=14)
+    xd = dequantize(quantize(x, 0.05, 128, np.uint8), 0.05, 128)
+    one = F32(1)
+    sg = (one / (one + np.exp(-xd))).astype(F32)
+    hsg = lambda v, a, b: np.maximum(F32(0), np.minimum(one, F32(a) * v + F32(b)))
+    vals = {
+        "silu": xd * sg,
+        "hs": xd * hsg(xd, F32(1.0 / 6), 0.5),
+        "th": np.tanh(xd),
+        "lr": np.where(xd < 0, xd * F32(0.1), xd),
+        "hsg": hsg(xd, 0.25, 0.4),
+        "dv": (xd - c) / F32(2.0),
+    }
+    expected = {}
+    for src, name, sc, zp in outs:
+        assert vals[src].dtype == F32, src
+        expected[name] = ("codes", quantize(vals[src], sc, zp, np.uint8), sc, zp)
+    return m, {"x": x}, expected
+
+
 def case_ort_qdq_conv():
     """ONNX Runtime's static quantizer writes weights as int8 initializers
     through DequantizeLinear (axis 0) and the bias as int32 codes at
@@ -567,6 +614,14 @@ def case_bad_unsupported_op():
     nodes, inits = [], []
     qdq_input(nodes, inits)
     nodes.append(helper.make_node("Softmax", ["xd"], ["y"], name="the_softmax"))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
+
+
+def case_bad_mul_shapes():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Mul", ["xd", "c"], ["y"], name="mul"))
+    inits.append(init("c", np.ones((1, 3), F32)))
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
 
 
