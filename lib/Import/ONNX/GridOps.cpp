@@ -11,6 +11,8 @@
 
 #include "Importer.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -281,6 +283,143 @@ LogicalResult Importer::importTranspose() {
       src = transpose(src, {0, 3, 1, 2});
   }
   out.value = transpose(src, perm);
+  setOutput(0, std::move(out));
+  return success();
+}
+
+LogicalResult Importer::importSlice() {
+  // starts / ends / axes / steps: inputs 1-4 since opset 10, attributes
+  // before.
+  bool asInputs = opset >= 10;
+  if (failed(checkAttrs(asInputs ? ArrayRef<StringRef>{}
+                                 : ArrayRef<StringRef>{"starts", "ends",
+                                                       "axes"})))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue *v = *in;
+  int64_t rank = v->shape.size();
+  auto param = [&](unsigned idx, StringRef attr)
+      -> FailureOr<std::optional<std::vector<int64_t>>> {
+    if (!asInputs)
+      return attrInts(attr);
+    if (!hasInput(idx))
+      return std::optional<std::vector<int64_t>>();
+    auto ints = constInts(idx);
+    if (failed(ints))
+      return failure();
+    return std::optional<std::vector<int64_t>>(std::move(*ints));
+  };
+  auto starts = param(1, "starts"), ends = param(2, "ends");
+  auto axes = param(3, "axes"), steps = param(4, "steps");
+  if (failed(starts) || failed(ends) || failed(axes) || failed(steps))
+    return failure();
+  if (!*starts || !*ends || (*starts)->size() != (*ends)->size())
+    return fail("starts and ends must be constants of equal length");
+  size_t count = (*starts)->size();
+  std::vector<int64_t> axisList(count), stepList(count, 1);
+  for (size_t n = 0; n < count; ++n)
+    axisList[n] = *axes ? (n < (*axes)->size() ? (**axes)[n] : -rank - 1) : n;
+  if ((*axes && (*axes)->size() != count) ||
+      (*steps && (*steps)->size() != count))
+    return fail("axes and steps must have one entry per start");
+  if (*steps)
+    stepList = **steps;
+
+  // Offsets, sizes and strides of the result, ONNX's clamping rules.
+  SmallVector<int64_t> offsets(rank, 0), sizes(v->shape), strides(rank, 1);
+  SmallVector<bool> seen(rank, false);
+  for (size_t n = 0; n < count; ++n) {
+    int64_t axis = axisList[n];
+    if (axis < -rank || axis >= rank)
+      return fail("axis " + Twine(axis) + " out of range");
+    if (axis < 0)
+      axis += rank;
+    if (seen[axis])
+      return fail("axis " + Twine(axis) + " is sliced twice");
+    seen[axis] = true;
+    int64_t dim = v->shape[axis], step = stepList[n];
+    if (step <= 0)
+      return fail("only positive steps are supported");
+    auto clampIndex = [&](int64_t x) {
+      if (x < 0)
+        x = x < -dim ? 0 : x + dim;
+      return std::min(x, dim);
+    };
+    int64_t start = clampIndex((**starts)[n]), end = clampIndex((**ends)[n]);
+    offsets[axis] = start;
+    sizes[axis] = end > start ? (end - start + step - 1) / step : 0;
+    strides[axis] = step;
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (sizes[d] == 0)
+      return fail("the slice is empty");
+
+  ImportedValue out = *v;
+  out.shape = sizes;
+  out.nhwc = false;
+  out.flattenedFromNhwc.clear();
+  // Compile-time data (shape arithmetic, constant codes): sliced here.
+  if (v->kind == Kind::Const || v->codes) {
+    auto sliceData = [&](auto &data) {
+      using T = typename std::decay_t<decltype(data)>::value_type;
+      std::vector<T> result;
+      SmallVector<int64_t> idx(rank, 0);
+      int64_t total = out.numElements();
+      for (int64_t n = 0; n < total; ++n) {
+        int64_t at = 0;
+        for (int64_t d = 0; d < rank; ++d)
+          at = at * v->shape[d] + offsets[d] + idx[d] * strides[d];
+        result.push_back(data[at]);
+        for (int64_t d = rank - 1; d >= 0; --d) {
+          if (++idx[d] < sizes[d])
+            break;
+          idx[d] = 0;
+        }
+      }
+      data = std::move(result);
+    };
+    if (v->q.perAxis())
+      return fail("Slice of a per-axis quantized constant is not supported");
+    if (out.codes)
+      sliceData(*out.codes);
+    else if (!out.f.empty())
+      sliceData(out.f);
+    else
+      sliceData(out.i);
+    setOutput(0, std::move(out));
+    return success();
+  }
+  // A pending result either settles on its grid or runs as a float island.
+  if (v->kind == Kind::Pending && failed(settle(*v))) {
+    auto f = floatValue(*v, false);
+    if (failed(f))
+      return failure();
+  }
+  Value src;
+  if (v->isQuantized()) {
+    if (v->q.perAxis())
+      return fail("Slice of a per-axis quantized tensor is not supported");
+    auto q = quantValue(*v, false);
+    if (failed(q))
+      return failure();
+    src = *q;
+  } else if (v->kind == Kind::Float || v->kind == Kind::Int) {
+    src = v->value;
+    if (v->nhwc && rank == 4)
+      src = transpose(src, {0, 3, 1, 2});
+  } else {
+    return fail("unsupported input to Slice");
+  }
+  out.kind = v->kind;
+  out.q = v->q;
+  out.pending.reset();
+  out.value = tensor::ExtractSliceOp::create(
+      b, loc,
+      RankedTensorType::get(
+          sizes, cast<RankedTensorType>(src.getType()).getElementType()),
+      src, ValueRange{}, ValueRange{}, ValueRange{}, offsets, sizes, strides);
   setOutput(0, std::move(out));
   return success();
 }

@@ -421,6 +421,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importReshape(/*isFlatten=*/true);
   if (op == "Transpose")
     return importTranspose();
+  if (op == "Slice")
+    return importSlice();
   if (op == "MaxPool")
     return importMaxPool();
   if (op == "Concat")

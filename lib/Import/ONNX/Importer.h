@@ -247,6 +247,7 @@ public:
   mlir::LogicalResult importClip();
   mlir::LogicalResult importReshape(bool isFlatten);
   mlir::LogicalResult importTranspose();
+  mlir::LogicalResult importSlice();
   mlir::LogicalResult importMaxPool();
   mlir::LogicalResult importConcat();
 

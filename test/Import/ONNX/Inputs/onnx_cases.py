@@ -533,6 +533,45 @@ def case_float_activations():
     return m, {"x": x}, expected
 
 
+def case_slice():
+    """Slice of quantized codes (rows 1..4, every second column) under a
+    ReLU on the same grid, and of a float value (channels 1..2 of a
+    Sigmoid), with constant starts / ends / axes / steps."""
+    r = rng(22)
+    x = r.uniform(-3, 3, (1, 3, 6, 8)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.05, 128)
+    nodes += [
+        helper.make_node("Slice", ["xd", "st", "en", "ax", "sp"], ["sl"]),
+        helper.make_node("Relu", ["sl"], ["r"]),
+        helper.make_node("Sigmoid", ["xd"], ["sg"]),
+        helper.make_node("Slice", ["sg", "st2", "en2", "ax2"], ["sl2"]),
+    ]
+    inits += [init("st", np.array([1, 0], np.int64)), init("en", np.array([5, -1], np.int64)),
+              init("ax", np.array([2, 3], np.int64)), init("sp", np.array([1, 2], np.int64)),
+              init("st2", np.array([1], np.int64)), init("en2", np.array([99], np.int64)),
+              init("ax2", np.array([-3], np.int64))]
+    qdq_out(nodes, inits, "r", "y1", 0.05, 128)
+    qdq_out(nodes, inits, "sl2", "y2", 1.0 / 256, 0)
+    m = model(nodes, [tin("x", [1, 3, 6, 8])],
+              [tin("y1", [1, 3, 4, 4]), tin("y2", [1, 2, 6, 8])], inits)
+    xq = quantize(x, 0.05, 128, np.uint8)
+    y1 = np.maximum(xq[:, :, 1:5, 0:7:2], 128)
+    xd = dequantize(xq, 0.05, 128)
+    sg = (F32(1) / (F32(1) + np.exp(-xd))).astype(F32)
+    y2 = quantize(sg[:, 1:, :, :], 1.0 / 256, 0, np.uint8)
+    return m, {"x": x}, {"y1": ("codes", y1, 0.05, 128), "y2": ("codes", y2, 1.0 / 256, 0)}
+
+
+def case_bad_slice_step():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Slice", ["xd", "st", "en", "ax", "sp"], ["y"], name="rev"))
+    inits += [init("st", np.array([3], np.int64)), init("en", np.array([0], np.int64)),
+              init("ax", np.array([1], np.int64)), init("sp", np.array([-1], np.int64))]
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 3])], inits), {}, {}
+
+
 def case_ort_qdq_conv():
     """ONNX Runtime's static quantizer writes weights as int8 initializers
     through DequantizeLinear (axis 0) and the bias as int32 codes at
