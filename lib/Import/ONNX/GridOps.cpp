@@ -349,8 +349,12 @@ LogicalResult Importer::importSlice() {
     };
     int64_t start = clampIndex((**starts)[n]), end = clampIndex((**ends)[n]);
     offsets[axis] = start;
-    sizes[axis] = end > start ? (end - start + step - 1) / step : 0;
-    strides[axis] = step;
+    // Without overflow for any step (torch writes INT64_MAX for "to the
+    // end").
+    sizes[axis] = end > start ? 1 + (end - start - 1) / step : 0;
+    // One element taken: any step means 1, and a huge step must not reach
+    // the buffer's stride arithmetic. Otherwise step < dim.
+    strides[axis] = sizes[axis] == 1 ? 1 : step;
   }
   for (int64_t d = 0; d < rank; ++d)
     if (sizes[d] == 0)
