@@ -277,7 +277,8 @@ def mut_op_type(m, rnd):
         "Relu", "Clip", "MaxPool", "AveragePool", "GlobalAveragePool",
         "Concat", "Flatten", "Reshape", "Transpose", "Shape", "Gather",
         "Unsqueeze", "DynamicQuantizeLinear", "Identity", "Mul", "Sub", "Div",
-        "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "LeakyRelu", "Slice"])
+        "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "LeakyRelu", "Slice",
+        "Softmax"])
     return True
 
 

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -465,6 +466,96 @@ LogicalResult Importer::importFloatClamp(ImportedValue &v, double lo,
   out.shape = v.shape;
   out.nhwc = v.nhwc && v.shape.size() == 4;
   out.value = clampFloat(*this, *f, lo, hi);
+  setOutput(0, std::move(out));
+  return success();
+}
+
+/// `combine` over dimension `axis` of the f32 tensor `x`, from `init`: the
+/// result keeps that dimension with size 1 (so that elementwise() broadcasts
+/// it back).
+static Value reduceAlong(Importer &im, Value x, int64_t axis, float init,
+                         function_ref<Value(OpBuilder &, Location, Value,
+                                            Value)>
+                             combine) {
+  MLIRContext *ctx = im.ctx;
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] = 1;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iters;
+  for (int64_t d = 0; d < rank; ++d) {
+    outExprs.push_back(d == axis ? getAffineConstantExpr(0, ctx)
+                                 : getAffineDimExpr(d, ctx));
+    iters.push_back(d == axis ? utils::IteratorType::reduction
+                              : utils::IteratorType::parallel);
+  }
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                 AffineMap::get(rank, 0, outExprs, ctx)};
+  Value start = arith::ConstantOp::create(im.b, im.loc,
+                                          im.b.getF32FloatAttr(init));
+  Value empty = tensor::EmptyOp::create(im.b, im.loc, shape,
+                                        Float32Type::get(ctx));
+  Value acc = linalg::FillOp::create(im.b, im.loc, ValueRange{start},
+                                     ValueRange{empty})
+                  .getResult(0);
+  return linalg::GenericOp::create(
+             im.b, im.loc, TypeRange{acc.getType()}, ValueRange{x},
+             ValueRange{acc}, maps, iters,
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               linalg::YieldOp::create(nb, l, combine(nb, l, a[1], a[0]));
+             })
+      .getResult(0);
+}
+
+LogicalResult Importer::importFloatSoftmax() {
+  if (failed(checkAttrs({"axis"})))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue &v = **in;
+  int64_t rank = v.shape.size();
+  if (rank == 0)
+    return fail("Softmax of a scalar");
+  // Before opset 13 Softmax flattens the input to 2-D at `axis` (default
+  // 1); that equals the per-axis form only for the last axis.
+  int64_t axis = attrInt("axis").value_or(opset >= 13 ? -1 : 1);
+  if (axis < -rank || axis >= rank)
+    return fail("axis " + Twine(axis) + " out of range");
+  if (axis < 0)
+    axis += rank;
+  if (opset < 13 && axis != rank - 1)
+    return fail("Softmax before opset 13 is supported over the last axis "
+                "only");
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return fail("Softmax of an integer tensor");
+  auto x = floatValue(v, false);
+  if (failed(x))
+    return failure();
+  // exp(x - max) / sum(exp(x - max)), in f32 as ONNX defines it.
+  ArrayRef<int64_t> shape = v.shape;
+  Value max = reduceAlong(*this, *x, axis,
+                          -std::numeric_limits<float>::infinity(),
+                          [](OpBuilder &nb, Location l, Value acc, Value e) {
+                            return arith::MaximumFOp::create(nb, l, acc, e);
+                          });
+  Value exps = elementwise(
+      *this, {*x, max}, shape, [](OpBuilder &nb, Location l, ValueRange a) {
+        return math::ExpOp::create(nb, l,
+                                   arith::SubFOp::create(nb, l, a[0], a[1]));
+      });
+  Value sum = reduceAlong(*this, exps, axis, 0.0f,
+                          [](OpBuilder &nb, Location l, Value acc, Value e) {
+                            return arith::AddFOp::create(nb, l, acc, e);
+                          });
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = v.shape;
+  out.value = elementwise(*this, {exps, sum}, shape,
+                          [](OpBuilder &nb, Location l, ValueRange a) {
+                            return arith::DivFOp::create(nb, l, a[0], a[1]);
+                          });
   setOutput(0, std::move(out));
   return success();
 }

@@ -434,6 +434,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" ||
       op == "HardSwish" || op == "LeakyRelu")
     return importFloatActivation();
+  if (op == "Softmax")
+    return importFloatSoftmax();
   if (op == "AveragePool")
     return importAveragePool(/*global=*/false);
   if (op == "GlobalAveragePool")

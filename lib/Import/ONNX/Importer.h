@@ -269,6 +269,8 @@ public:
   /// Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu: f32 on the
   /// dequantized input, as the graph computes them.
   mlir::LogicalResult importFloatActivation();
+  /// Softmax over one axis in f32 (exp(x - max) / sum).
+  mlir::LogicalResult importFloatSoftmax();
   mlir::LogicalResult importFloatClamp(ImportedValue &v, double lo, double hi);
 
   // NetworkOps.cpp: Add, AveragePool, GlobalAveragePool.

@@ -565,6 +565,39 @@ def case_slice():
     return m, {"x": x}, {"y1": ("codes", y1, 0.05, 128), "y2": ("codes", y2, 1.0 / 256, 0)}
 
 
+def softmax_f32(x, axis):
+    """ONNX Softmax in f32: exp(x - max) / sum, summed in index order."""
+    e = np.exp(x - x.max(axis=axis, keepdims=True)).astype(F32)
+    total = np.zeros_like(np.take(e, [0], axis=axis))
+    for i in range(e.shape[axis]):
+        total = (total + np.take(e, [i], axis=axis)).astype(F32)
+    return (e / total).astype(F32)
+
+
+def case_softmax():
+    """Softmax over the classes of a (2, 10) score matrix and over the
+    channels of an NCHW map, between a DQ and a Q (scale 1/256, as ONNX
+    Runtime quantizes it): f32 exp(x - max) / sum."""
+    r = rng(23)
+    a = r.uniform(-4, 4, (2, 10)).astype(F32)
+    c = r.uniform(-4, 4, (1, 5, 3, 3)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "a", 0.05, 128)
+    qdq(nodes, inits, "c", 0.05, 128)
+    nodes += [helper.make_node("Softmax", ["ad"], ["sa"]),
+              helper.make_node("Softmax", ["cd"], ["sc"], axis=1)]
+    qdq_out(nodes, inits, "sa", "y1", 1.0 / 256, 0)
+    qdq_out(nodes, inits, "sc", "y2", 1.0 / 256, 0)
+    m = model(nodes, [tin("a", [2, 10]), tin("c", [1, 5, 3, 3])],
+              [tin("y1", [2, 10]), tin("y2", [1, 5, 3, 3])], inits)
+    ad = dequantize(quantize(a, 0.05, 128, np.uint8), 0.05, 128)
+    cd = dequantize(quantize(c, 0.05, 128, np.uint8), 0.05, 128)
+    y1 = quantize(softmax_f32(ad, 1), 1.0 / 256, 0, np.uint8)
+    y2 = quantize(softmax_f32(cd, 1), 1.0 / 256, 0, np.uint8)
+    return m, {"a": a, "c": c}, {"y1": ("codes", y1, 1.0 / 256, 0),
+                                 "y2": ("codes", y2, 1.0 / 256, 0)}
+
+
 def case_bad_slice_step():
     nodes, inits = [], []
     qdq_input(nodes, inits)
@@ -654,7 +687,7 @@ def qdq_input(nodes, inits, name="x"):
 def case_bad_unsupported_op():
     nodes, inits = [], []
     qdq_input(nodes, inits)
-    nodes.append(helper.make_node("Softmax", ["xd"], ["y"], name="the_softmax"))
+    nodes.append(helper.make_node("Softsign", ["xd"], ["y"], name="the_softsign"))
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
 
 
