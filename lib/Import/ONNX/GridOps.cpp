@@ -212,6 +212,50 @@ LogicalResult Importer::importReshape(bool isFlatten) {
   return reshapeTo(*this, *v, shape);
 }
 
+LogicalResult Importer::importSqueeze() {
+  // axes: an input since opset 13, an attribute before; none: every
+  // dimension of size 1.
+  if (failed(checkAttrs(opset >= 13 ? ArrayRef<StringRef>{}
+                                    : ArrayRef<StringRef>{"axes"})))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue *v = *in;
+  (void)settle(*v);
+  int64_t rank = v->shape.size();
+  std::optional<std::vector<int64_t>> axes;
+  if (opset < 13) {
+    axes = attrInts("axes");
+  } else if (hasInput(1)) {
+    auto c = constInts(1);
+    if (failed(c))
+      return failure();
+    axes = std::move(*c);
+  }
+  SmallVector<bool> drop(rank, false);
+  if (axes) {
+    for (int64_t a : *axes) {
+      if (a < -rank || a >= rank)
+        return fail("axis " + Twine(a) + " out of range");
+      if (a < 0)
+        a += rank;
+      if (v->shape[a] != 1)
+        return fail("axis " + Twine(a) + " has size " + Twine(v->shape[a]) +
+                    ", not 1");
+      drop[a] = true;
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      drop[d] = v->shape[d] == 1;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!drop[d])
+      shape.push_back(v->shape[d]);
+  return reshapeTo(*this, *v, shape);
+}
+
 LogicalResult Importer::importTranspose() {
   if (failed(checkAttrs({"perm"})))
     return failure();

@@ -423,6 +423,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importTranspose();
   if (op == "Slice")
     return importSlice();
+  if (op == "Squeeze")
+    return importSqueeze();
   if (op == "MaxPool")
     return importMaxPool();
   if (op == "Concat")

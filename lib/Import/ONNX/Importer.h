@@ -248,6 +248,7 @@ public:
   mlir::LogicalResult importReshape(bool isFlatten);
   mlir::LogicalResult importTranspose();
   mlir::LogicalResult importSlice();
+  mlir::LogicalResult importSqueeze();
   mlir::LogicalResult importMaxPool();
   mlir::LogicalResult importConcat();
 

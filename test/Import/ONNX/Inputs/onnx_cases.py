@@ -598,6 +598,29 @@ def case_softmax():
                                  "y2": ("codes", y2, 1.0 / 256, 0)}
 
 
+def case_squeeze():
+    """Squeeze of quantized codes (axes 1 and 3, then a ReLU on the same
+    grid) and of a float value (no axes: every size-1 dimension)."""
+    r = rng(24)
+    x = r.uniform(-3, 3, (2, 1, 4, 1)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.05, 128)
+    nodes += [helper.make_node("Squeeze", ["xd", "axes"], ["sq"]),
+              helper.make_node("Relu", ["sq"], ["r"]),
+              helper.make_node("Sigmoid", ["xd"], ["sg"]),
+              helper.make_node("Squeeze", ["sg"], ["sq2"])]
+    inits.append(init("axes", np.array([1, -1], np.int64)))
+    qdq_out(nodes, inits, "r", "y1", 0.05, 128)
+    qdq_out(nodes, inits, "sq2", "y2", 1.0 / 256, 0)
+    m = model(nodes, [tin("x", [2, 1, 4, 1])], [tin("y1", [2, 4]), tin("y2", [2, 4])], inits)
+    xq = quantize(x, 0.05, 128, np.uint8)
+    xd = dequantize(xq, 0.05, 128)
+    sg = (F32(1) / (F32(1) + np.exp(-xd))).astype(F32)
+    return m, {"x": x}, {"y1": ("codes", np.maximum(xq, 128).reshape(2, 4), 0.05, 128),
+                         "y2": ("codes", quantize(sg, 1.0 / 256, 0, np.uint8).reshape(2, 4),
+                                1.0 / 256, 0)}
+
+
 def case_bad_slice_step():
     nodes, inits = [], []
     qdq_input(nodes, inits)
