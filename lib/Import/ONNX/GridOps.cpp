@@ -11,9 +11,13 @@
 
 #include "Importer.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -468,6 +472,191 @@ LogicalResult Importer::importSlice() {
       RankedTensorType::get(
           sizes, cast<RankedTensorType>(src.getType()).getElementType()),
       src, ValueRange{}, ValueRange{}, ValueRange{}, offsets, sizes, strides);
+  setOutput(0, std::move(out));
+  return success();
+}
+
+/// The input index that ONNX Resize (mode "nearest") reads for output index
+/// `x` along an axis: the coordinate transform, then the nearest mode, then
+/// the clamp to the input (onnx/reference/ops/op_resize.py).
+static std::optional<int64_t> nearestSource(int64_t x, double scale,
+                                            int64_t outLen, int64_t inLen,
+                                            StringRef transform,
+                                            StringRef rounding) {
+  double xo;
+  if (transform == "half_pixel")
+    xo = (x + 0.5) / scale - 0.5;
+  else if (transform == "pytorch_half_pixel")
+    xo = outLen > 1 ? (x + 0.5) / scale - 0.5 : 0;
+  else if (transform == "asymmetric")
+    xo = x / scale;
+  else if (transform == "tf_half_pixel_for_nn")
+    xo = (x + 0.5) / scale;
+  else if (transform == "align_corners")
+    xo = outLen > 1 ? double(x) * (inLen - 1) / (outLen - 1) : 0;
+  else
+    return std::nullopt;
+  double fl = std::floor(xo);
+  int64_t src;
+  if (rounding == "floor")
+    src = int64_t(fl);
+  else if (rounding == "ceil")
+    src = int64_t(std::ceil(xo));
+  else if (rounding == "round_prefer_floor")
+    src = int64_t(xo - fl == 0.5 ? fl : std::round(xo));
+  else if (rounding == "round_prefer_ceil")
+    src = int64_t(xo - fl == 0.5 ? fl + 1 : std::round(xo));
+  else
+    return std::nullopt;
+  return std::clamp<int64_t>(src, 0, inLen - 1);
+}
+
+LogicalResult Importer::importResize() {
+  if (failed(checkAttrs({"mode", "coordinate_transformation_mode",
+                         "nearest_mode", "cubic_coeff_a", "exclude_outside",
+                         "extrapolation_value", "antialias",
+                         "keep_aspect_ratio_policy"})))
+    return failure();
+  std::string mode = attrString("mode").value_or("nearest");
+  std::string transform =
+      attrString("coordinate_transformation_mode").value_or(
+          opset >= 11 ? "half_pixel" : "asymmetric");
+  std::string rounding = attrString("nearest_mode").value_or(
+      opset >= 11 ? "round_prefer_floor" : "floor");
+  if (mode != "nearest")
+    return fail("Resize mode '" + mode + "' is not supported (nearest only)");
+  if (attrInt("antialias").value_or(0) != 0)
+    return fail("Resize with antialias is not supported");
+  if (attrString("keep_aspect_ratio_policy").value_or("stretch") != "stretch")
+    return fail("Resize keep_aspect_ratio_policy other than stretch is not "
+                "supported");
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue *v = *in;
+  int64_t rank = v->shape.size();
+  // scales: input 1 before opset 11, input 2 after; sizes: input 3.
+  unsigned scalesIdx = opset >= 11 ? 2 : 1;
+  SmallVector<int64_t> outShape(v->shape);
+  SmallVector<double> scales(rank, 1.0);
+  if (opset >= 11 && hasInput(3)) {
+    auto sizes = constInts(3);
+    if (failed(sizes))
+      return failure();
+    if (int64_t(sizes->size()) != rank)
+      return fail("sizes must have one entry per dimension");
+    for (int64_t d = 0; d < rank; ++d) {
+      if ((*sizes)[d] <= 0 || v->shape[d] <= 0)
+        return fail("sizes must be positive");
+      outShape[d] = (*sizes)[d];
+      scales[d] = double(outShape[d]) / double(v->shape[d]);
+    }
+  } else if (hasInput(scalesIdx)) {
+    auto sc = input(scalesIdx);
+    if (failed(sc))
+      return failure();
+    if ((*sc)->kind != Kind::Const || int64_t((*sc)->f.size()) != rank)
+      return fail("scales must be a constant float tensor with one entry per "
+                  "dimension");
+    for (int64_t d = 0; d < rank; ++d) {
+      // The scale as ONNX reads it (f32), and the output length floor(in *
+      // scale).
+      double scale = float((*sc)->f[d]);
+      if (!(scale > 0) || !std::isfinite(scale))
+        return fail("scales must be positive and finite");
+      double len = std::floor(double(v->shape[d]) * scale);
+      if (len < 1 || len > double(std::numeric_limits<int32_t>::max()))
+        return fail("the resized dimension " + Twine(d) +
+                    " is empty or too large");
+      scales[d] = scale;
+      outShape[d] = int64_t(len);
+    }
+  } else {
+    return fail("Resize needs scales or sizes");
+  }
+
+  // Supported: each output index reads input index floor(x / f) for an
+  // integer factor f per axis (an affine floordiv map), which is what the
+  // usual nearest upsampling by 2, 3, ... computes. Checked index by index
+  // against ONNX's formula.
+  MLIRContext *c = ctx;
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t inLen = v->shape[d], outLen = outShape[d];
+    if (outLen % inLen != 0)
+      return fail("Resize by a non-integer factor (" + Twine(inLen) + " -> " +
+                  Twine(outLen) + " along dimension " + Twine(d) +
+                  ") is not supported");
+    int64_t factor = outLen / inLen;
+    for (int64_t x = 0; x < outLen; ++x) {
+      std::optional<int64_t> src =
+          nearestSource(x, scales[d], outLen, inLen, transform, rounding);
+      if (!src)
+        return fail("unknown coordinate_transformation_mode '" + transform +
+                    "' or nearest_mode '" + rounding + "'");
+      if (*src != x / factor)
+        return fail("Resize with coordinate_transformation_mode '" +
+                    transform + "' and nearest_mode '" + rounding +
+                    "' does not repeat each element " + Twine(factor) +
+                    " times along dimension " + Twine(d) + "; not supported");
+    }
+    AffineExpr e = getAffineDimExpr(d, c);
+    exprs.push_back(factor == 1 ? e : e.floorDiv(factor));
+  }
+
+  // The repeat, on the codes (as storage integers) or on the f32 value.
+  if (v->kind == Kind::Pending && failed(settle(*v))) {
+    if (failed(floatValue(*v, false)))
+      return failure();
+  }
+  if (v->kind == Kind::Const || v->codes)
+    return fail("Resize of a constant is not supported");
+  Value src;
+  Type elem;
+  if (v->isQuantized()) {
+    if (v->q.perAxis())
+      return fail("Resize of a per-axis quantized tensor is not supported");
+    auto q = quantValue(*v, false);
+    if (failed(q))
+      return failure();
+    elem = storageIntType(v->q);
+    src = quant::StorageCastOp::create(
+        b, loc,
+        RankedTensorType::get(cast<RankedTensorType>(q->getType()).getShape(),
+                              elem),
+        *q);
+  } else if (v->kind == Kind::Float) {
+    auto f = floatValue(*v, false);
+    if (failed(f))
+      return failure();
+    src = *f;
+    elem = Float32Type::get(c);
+  } else {
+    return fail("unsupported input to Resize");
+  }
+  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, exprs, c),
+                                 AffineMap::getMultiDimIdentityMap(rank, c)};
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  Value init = tensor::EmptyOp::create(b, loc, outShape, elem);
+  Value result = linalg::GenericOp::create(
+                     b, loc, TypeRange{init.getType()}, ValueRange{src},
+                     ValueRange{init}, maps, iters,
+                     [](OpBuilder &nb, Location l, ValueRange a) {
+                       linalg::YieldOp::create(nb, l, a[0]);
+                     })
+                     .getResult(0);
+  ImportedValue out = *v;
+  out.shape = outShape;
+  out.nhwc = false;
+  out.flattenedFromNhwc.clear();
+  out.pending.reset();
+  if (v->isQuantized()) {
+    ImportedValue tmp = out;
+    out.value = quant::StorageCastOp::create(b, loc, quantTensorType(tmp),
+                                             result);
+  } else {
+    out.value = result;
+  }
   setOutput(0, std::move(out));
   return success();
 }

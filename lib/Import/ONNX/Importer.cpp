@@ -425,6 +425,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importSlice();
   if (op == "Squeeze")
     return importSqueeze();
+  if (op == "Resize")
+    return importResize();
   if (op == "MaxPool")
     return importMaxPool();
   if (op == "Concat")

@@ -249,6 +249,8 @@ public:
   mlir::LogicalResult importTranspose();
   mlir::LogicalResult importSlice();
   mlir::LogicalResult importSqueeze();
+  /// Resize, mode "nearest", by an integer factor per axis.
+  mlir::LogicalResult importResize();
   mlir::LogicalResult importMaxPool();
   mlir::LogicalResult importConcat();
 

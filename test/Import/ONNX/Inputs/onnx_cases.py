@@ -621,6 +621,53 @@ def case_squeeze():
                                 1.0 / 256, 0)}
 
 
+def case_resize():
+    """Nearest upsampling as detection and segmentation heads export it: by
+    (2, 3) with ONNX's defaults (half_pixel, round_prefer_floor) on the
+    codes, and to given sizes with torch's asymmetric / floor on a float
+    value. Each element repeats (a floordiv indexing map)."""
+    r = rng(25)
+    x = r.uniform(-3, 3, (1, 2, 3, 4)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.05, 128)
+    nodes += [helper.make_node("Resize", ["xd", "", "scales"], ["up"], mode="nearest"),
+              helper.make_node("Sigmoid", ["xd"], ["sg"]),
+              helper.make_node("Resize", ["sg", "", "", "sizes"], ["up2"], mode="nearest",
+                               coordinate_transformation_mode="asymmetric",
+                               nearest_mode="floor")]
+    inits += [init("scales", np.array([1, 1, 2, 3], F32)),
+              init("sizes", np.array([1, 2, 6, 8], np.int64))]
+    qdq_out(nodes, inits, "up", "y1", 0.05, 128)
+    qdq_out(nodes, inits, "up2", "y2", 1.0 / 256, 0)
+    m = model(nodes, [tin("x", [1, 2, 3, 4])], [tin("y1", [1, 2, 6, 12]), tin("y2", [1, 2, 6, 8])],
+              inits)
+    xq = quantize(x, 0.05, 128, np.uint8)
+    xd = dequantize(xq, 0.05, 128)
+    sg = (F32(1) / (F32(1) + np.exp(-xd))).astype(F32)
+    y1 = xq.repeat(2, axis=2).repeat(3, axis=3)
+    y2 = quantize(sg.repeat(2, axis=2).repeat(2, axis=3), 1.0 / 256, 0, np.uint8)
+    return m, {"x": x}, {"y1": ("codes", y1, 0.05, 128), "y2": ("codes", y2, 1.0 / 256, 0)}
+
+
+def case_bad_resize_linear():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Resize", ["xd", "", "scales"], ["y"], name="bilinear",
+                                  mode="linear"))
+    inits.append(init("scales", np.array([1, 2], F32)))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 8])], inits), {}, {}
+
+
+def case_bad_resize_mapping():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Resize", ["xd", "", "scales"], ["y"], name="ceil3",
+                                  mode="nearest", coordinate_transformation_mode="asymmetric",
+                                  nearest_mode="round_prefer_ceil"))
+    inits.append(init("scales", np.array([1, 3], F32)))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 12])], inits), {}, {}
+
+
 def case_bad_slice_step():
     nodes, inits = [], []
     qdq_input(nodes, inits)
