@@ -580,7 +580,7 @@ LogicalResult Importer::importResize() {
   // usual nearest upsampling by 2, 3, ... computes. Checked index by index
   // against ONNX's formula.
   MLIRContext *c = ctx;
-  SmallVector<AffineExpr> exprs;
+  SmallVector<int64_t> factors;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t inLen = v->shape[d], outLen = outShape[d];
     if (outLen % inLen != 0)
@@ -600,8 +600,7 @@ LogicalResult Importer::importResize() {
                     "' does not repeat each element " + Twine(factor) +
                     " times along dimension " + Twine(d) + "; not supported");
     }
-    AffineExpr e = getAffineDimExpr(d, c);
-    exprs.push_back(factor == 1 ? e : e.floorDiv(factor));
+    factors.push_back(factor);
   }
 
   // The repeat, on the codes (as storage integers) or on the f32 value.
@@ -611,12 +610,26 @@ LogicalResult Importer::importResize() {
   }
   if (v->kind == Kind::Const || v->codes)
     return fail("Resize of a constant is not supported");
+  // A rank-4 NHWC value (a conv's result) is resized in NHWC: no transpose
+  // to NCHW and back.
+  bool nhwc = rank == 4 && v->nhwc && v->flattenedFromNhwc.empty();
+  SmallVector<int64_t> physicalOut(outShape), physicalFactors(factors);
+  if (nhwc) {
+    physicalOut = {outShape[0], outShape[2], outShape[3], outShape[1]};
+    physicalFactors = {factors[0], factors[2], factors[3], factors[1]};
+  }
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    AffineExpr e = getAffineDimExpr(d, c);
+    exprs.push_back(physicalFactors[d] == 1 ? e
+                                            : e.floorDiv(physicalFactors[d]));
+  }
   Value src;
   Type elem;
   if (v->isQuantized()) {
     if (v->q.perAxis())
       return fail("Resize of a per-axis quantized tensor is not supported");
-    auto q = quantValue(*v, false);
+    auto q = quantValue(*v, nhwc);
     if (failed(q))
       return failure();
     elem = storageIntType(v->q);
@@ -626,7 +639,7 @@ LogicalResult Importer::importResize() {
                               elem),
         *q);
   } else if (v->kind == Kind::Float) {
-    auto f = floatValue(*v, false);
+    auto f = floatValue(*v, nhwc);
     if (failed(f))
       return failure();
     src = *f;
@@ -637,7 +650,7 @@ LogicalResult Importer::importResize() {
   SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, exprs, c),
                                  AffineMap::getMultiDimIdentityMap(rank, c)};
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-  Value init = tensor::EmptyOp::create(b, loc, outShape, elem);
+  Value init = tensor::EmptyOp::create(b, loc, physicalOut, elem);
   Value result = linalg::GenericOp::create(
                      b, loc, TypeRange{init.getType()}, ValueRange{src},
                      ValueRange{init}, maps, iters,
@@ -647,7 +660,7 @@ LogicalResult Importer::importResize() {
                      .getResult(0);
   ImportedValue out = *v;
   out.shape = outShape;
-  out.nhwc = false;
+  out.nhwc = nhwc;
   out.flattenedFromNhwc.clear();
   out.pending.reset();
   if (v->isQuantized()) {

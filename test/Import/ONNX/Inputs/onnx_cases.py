@@ -649,6 +649,25 @@ def case_resize():
     return m, {"x": x}, {"y1": ("codes", y1, 0.05, 128), "y2": ("codes", y2, 1.0 / 256, 0)}
 
 
+def case_conv_resize():
+    """case_qdq_conv_relu's conv, then nearest Resize by 2 of its NHWC codes
+    and a Q on the same grid: the codes repeat, no transpose."""
+    m, inputs, expected = case_qdq_conv_relu()
+    g = m.graph
+    y_s, y_z = 0.03, 10
+    g.output[0].name = "up_y"
+    g.output[0].type.tensor_type.shape.dim[2].dim_value = 10
+    g.output[0].type.tensor_type.shape.dim[3].dim_value = 10
+    g.node.extend([
+        helper.make_node("Resize", ["y", "", "up_scales"], ["up"], mode="nearest"),
+        helper.make_node("QuantizeLinear", ["up", "y_s", "y_z"], ["upq"]),
+        helper.make_node("DequantizeLinear", ["upq", "y_s", "y_z"], ["up_y"])])
+    g.initializer.append(init("up_scales", np.array([1, 1, 2, 2], F32)))
+    onnx.checker.check_model(m)
+    y = expected["y"][1].repeat(2, axis=2).repeat(2, axis=3)
+    return m, inputs, {"up_y": ("codes", y, y_s, y_z)}
+
+
 def case_bad_resize_linear():
     nodes, inits = [], []
     qdq_input(nodes, inits)
