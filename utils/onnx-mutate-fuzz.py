@@ -10,8 +10,8 @@ attributes (strides, pads, dilations, group, axis, kernel_shape, perm,
 transB, alpha), node inputs (dropped, swapped, renamed to missing or to
 other values), duplicated or deleted nodes, cycles, opset versions.
 
-Seeds are the importer test cases (onnx_cases.py: every case_* function)
-and examples/models/*.onnx. Each mutant is imported; an imported module is
+Seeds are the importer test cases (onnx_cases.py: every case_* function),
+examples/models/*.onnx and the exported models in test/Import/ONNX/Inputs. Each mutant is imported; an imported module is
 then compiled with `quant-opt --qnt-to-llvm` for a target picked per case.
 
 A finding is: a signal (crash), a timeout, an importer exit code other
@@ -64,10 +64,11 @@ def load_cases():
             seeds.append((name, mod.CASES[name]()[0]))
         except Exception as e:  # a seed that cannot be built is skipped
             print("seed %s: %s" % (name, e), file=sys.stderr)
-    models = os.path.join(ROOT, "examples/models")
-    for f in sorted(os.listdir(models)) if os.path.isdir(models) else []:
-        if f.endswith(".onnx"):
-            seeds.append((f, onnx.load(os.path.join(models, f))))
+    for models in (os.path.join(ROOT, "examples/models"),
+                   os.path.join(ROOT, "test/Import/ONNX/Inputs")):
+        for f in sorted(os.listdir(models)) if os.path.isdir(models) else []:
+            if f.endswith(".onnx"):
+                seeds.append((f, onnx.load(os.path.join(models, f))))
     return seeds
 
 
