@@ -216,6 +216,28 @@ LogicalResult Importer::importReshape(bool isFlatten) {
   return reshapeTo(*this, *v, shape);
 }
 
+/// A pending result either settles on its grid or runs as a float island.
+static LogicalResult settleOrFloat(Importer &im, ImportedValue &v) {
+  if (v.kind == Kind::Pending && failed(im.settle(v)) &&
+      failed(im.floatValue(v, false)))
+    return failure();
+  return success();
+}
+
+/// The value of `v` in logical (NCHW) layout: its codes when quantized, its
+/// f32 or integer tensor otherwise; failure for anything else.
+static FailureOr<Value> logicalValue(Importer &im, ImportedValue &v,
+                                     StringRef op) {
+  if (v.isQuantized())
+    return im.quantValue(v, false);
+  if (v.kind == Kind::Float || v.kind == Kind::Int) {
+    if (v.nhwc && v.shape.size() == 4)
+      return im.transpose(v.value, {0, 3, 1, 2});
+    return v.value;
+  }
+  return im.fail("unsupported input to " + op);
+}
+
 LogicalResult Importer::importSqueeze() {
   // axes: an input since opset 13, an attribute before; none: every
   // dimension of size 1.
@@ -268,8 +290,7 @@ LogicalResult Importer::importTranspose() {
     return failure();
   ImportedValue *v = *in;
   // A pending result either settles on its grid or runs as a float island.
-  if (v->kind == Kind::Pending && failed(settle(*v)) &&
-      failed(floatValue(*v, false)))
+  if (failed(settleOrFloat(*this, *v)))
     return failure();
   int64_t rank = v->shape.size();
   std::vector<int64_t> perm;
@@ -319,18 +340,10 @@ LogicalResult Importer::importTranspose() {
     setOutput(0, std::move(out));
     return success();
   }
-  Value src;
-  if (v->isQuantized()) {
-    auto q = quantValue(*v, false);
-    if (failed(q))
-      return failure();
-    src = *q;
-  } else if (v->kind == Kind::Float || v->kind == Kind::Int) {
-    src = v->value;
-    if (v->nhwc && rank == 4)
-      src = transpose(src, {0, 3, 1, 2});
-  }
-  out.value = transpose(src, perm);
+  auto src = logicalValue(*this, *v, "Transpose");
+  if (failed(src))
+    return failure();
+  out.value = transpose(*src, perm);
   setOutput(0, std::move(out));
   return success();
 }
@@ -443,27 +456,14 @@ LogicalResult Importer::importSlice() {
     setOutput(0, std::move(out));
     return success();
   }
-  // A pending result either settles on its grid or runs as a float island.
-  if (v->kind == Kind::Pending && failed(settle(*v))) {
-    auto f = floatValue(*v, false);
-    if (failed(f))
-      return failure();
-  }
-  Value src;
-  if (v->isQuantized()) {
-    if (v->q.perAxis())
-      return fail("Slice of a per-axis quantized tensor is not supported");
-    auto q = quantValue(*v, false);
-    if (failed(q))
-      return failure();
-    src = *q;
-  } else if (v->kind == Kind::Float || v->kind == Kind::Int) {
-    src = v->value;
-    if (v->nhwc && rank == 4)
-      src = transpose(src, {0, 3, 1, 2});
-  } else {
-    return fail("unsupported input to Slice");
-  }
+  if (failed(settleOrFloat(*this, *v)))
+    return failure();
+  if (v->isQuantized() && v->q.perAxis())
+    return fail("Slice of a per-axis quantized tensor is not supported");
+  auto sliced = logicalValue(*this, *v, "Slice");
+  if (failed(sliced))
+    return failure();
+  Value src = *sliced;
   out.kind = v->kind;
   out.q = v->q;
   out.pending.reset();
@@ -604,10 +604,8 @@ LogicalResult Importer::importResize() {
   }
 
   // The repeat, on the codes (as storage integers) or on the f32 value.
-  if (v->kind == Kind::Pending && failed(settle(*v))) {
-    if (failed(floatValue(*v, false)))
-      return failure();
-  }
+  if (failed(settleOrFloat(*this, *v)))
+    return failure();
   if (v->kind == Kind::Const || v->codes)
     return fail("Resize of a constant is not supported");
   // A rank-4 NHWC value (a conv's result) is resized in NHWC: no transpose
