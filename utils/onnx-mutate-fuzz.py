@@ -279,7 +279,7 @@ def mut_op_type(m, rnd):
         "Concat", "Flatten", "Reshape", "Transpose", "Shape", "Gather",
         "Unsqueeze", "DynamicQuantizeLinear", "Identity", "Mul", "Sub", "Div",
         "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "LeakyRelu", "Slice",
-        "Softmax", "Squeeze", "Resize"])
+        "Softmax", "Squeeze", "Resize", "ReduceMean"])
     return True
 
 

@@ -104,10 +104,10 @@ LogicalResult Importer::importClip() {
 }
 
 /// Moves `v` to `shape` keeping the element order of the logical layout.
-static LogicalResult reshapeTo(Importer &im, ImportedValue v,
-                               SmallVector<int64_t> shape) {
+LogicalResult Importer::setReshapedOutput(ImportedValue v,
+                                          ArrayRef<int64_t> shape) {
   ImportedValue out = v;
-  out.shape = shape;
+  out.shape.assign(shape.begin(), shape.end());
   out.nhwc = false;
   switch (v.kind) {
   case Kind::Const:
@@ -115,7 +115,7 @@ static LogicalResult reshapeTo(Importer &im, ImportedValue v,
   case Kind::Quant:
   case Kind::Dequant: {
     if (v.q.perAxis())
-      return im.fail("reshaping a per-axis quantized tensor is not "
+      return fail("reshaping a per-axis quantized tensor is not "
                      "supported");
     if (v.codes)
       break;
@@ -123,36 +123,36 @@ static LogicalResult reshapeTo(Importer &im, ImportedValue v,
         shape.size() == 2 && shape[0] == v.shape[0]) {
       // Flatten of NHWC codes: keep the NHWC order and let the consumer
       // (a MatMul permutes its weight rows) or quantValue deal with it.
-      out.value = im.reshape(v.value, shape);
+      out.value = reshape(v.value, shape);
       out.flattenedFromNhwc.assign(v.shape.begin(), v.shape.end());
       break;
     }
-    auto q = im.quantValue(v, false);
+    auto q = quantValue(v, false);
     if (failed(q))
       return failure();
-    out.value = im.reshape(*q, shape);
+    out.value = reshape(*q, shape);
     break;
   }
   case Kind::Float:
   case Kind::Int: {
     Value src = v.value;
     if (v.nhwc && v.shape.size() == 4)
-      src = im.transpose(src, {0, 3, 1, 2});
-    out.value = im.reshape(src, shape);
+      src = transpose(src, {0, 3, 1, 2});
+    out.value = reshape(src, shape);
     break;
   }
   case Kind::Pending: {
     // Not closed by a QuantizeLinear and not on a grid: a float island.
-    auto f = im.floatValue(v, false);
+    auto f = floatValue(v, false);
     if (failed(f))
       return failure();
     out.kind = Kind::Float;
     out.pending.reset();
-    out.value = im.reshape(*f, shape);
+    out.value = reshape(*f, shape);
     break;
   }
   }
-  im.setOutput(0, std::move(out));
+  setOutput(0, std::move(out));
   return success();
 }
 
@@ -213,7 +213,7 @@ LogicalResult Importer::importReshape(bool isFlatten) {
       return fail("the shape has " + Twine(known) + " elements, the input " +
                   Twine(total));
   }
-  return reshapeTo(*this, *v, shape);
+  return setReshapedOutput(*v, shape);
 }
 
 /// A pending result either settles on its grid or runs as a float island.
@@ -279,7 +279,7 @@ LogicalResult Importer::importSqueeze() {
   for (int64_t d = 0; d < rank; ++d)
     if (!drop[d])
       shape.push_back(v->shape[d]);
-  return reshapeTo(*this, *v, shape);
+  return setReshapedOutput(*v, shape);
 }
 
 LogicalResult Importer::importTranspose() {

@@ -444,6 +444,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importAveragePool(/*global=*/false);
   if (op == "GlobalAveragePool")
     return importAveragePool(/*global=*/true);
+  if (op == "ReduceMean")
+    return importReduceMean();
   return fail("unsupported operator");
 }
 

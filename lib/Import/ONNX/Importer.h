@@ -249,6 +249,11 @@ public:
   mlir::LogicalResult importTranspose();
   mlir::LogicalResult importSlice();
   mlir::LogicalResult importSqueeze();
+  /// Output 0 is `v` with the logical shape `shape` (same element count):
+  /// a reshape of the codes or of the f32 value; a pending value that does
+  /// not settle runs as a float island.
+  mlir::LogicalResult setReshapedOutput(ImportedValue v,
+                                        llvm::ArrayRef<int64_t> shape);
   /// Resize, mode "nearest", by an integer factor per axis.
   mlir::LogicalResult importResize();
   mlir::LogicalResult importMaxPool();
@@ -279,6 +284,11 @@ public:
   // NetworkOps.cpp: Add, AveragePool, GlobalAveragePool.
   mlir::LogicalResult importAdd();
   mlir::LogicalResult importAveragePool(bool global);
+  /// ReduceMean over H and W (axes 2, 3 of a rank-4 tensor): a global
+  /// average pool.
+  mlir::LogicalResult importReduceMean();
+  /// The pending average pool of input 0 (global: over all of H and W).
+  mlir::FailureOr<ImportedValue> averagePool(bool global);
   mlir::FailureOr<ImportedValue> emitAdd(PendingInfo &p, const QParams &out);
   mlir::FailureOr<ImportedValue> emitAvgPool(PendingInfo &p,
                                              const QParams &out);

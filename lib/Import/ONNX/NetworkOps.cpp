@@ -118,6 +118,55 @@ LogicalResult Importer::importAveragePool(bool global) {
   if (failed(checkAttrs({"auto_pad", "ceil_mode", "count_include_pad",
                          "kernel_shape", "pads", "strides"})))
     return failure();
+  auto pool = averagePool(global);
+  if (failed(pool))
+    return failure();
+  setOutput(0, std::move(*pool));
+  return success();
+}
+
+LogicalResult Importer::importReduceMean() {
+  // axes: an attribute before opset 18, an input since.
+  bool axesInput = opset >= 18;
+  if (failed(checkAttrs(
+          axesInput ? ArrayRef<StringRef>{"keepdims", "noop_with_empty_axes"}
+                    : ArrayRef<StringRef>{"axes", "keepdims"})))
+    return failure();
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = (*x)->shape.size();
+  std::vector<int64_t> axes;
+  if (!axesInput) {
+    axes = attrInts("axes").value_or(std::vector<int64_t>{});
+  } else if (hasInput(1)) {
+    auto c = constInts(1);
+    if (failed(c))
+      return failure();
+    axes = *c;
+  }
+  for (int64_t &a : axes)
+    if (a < 0)
+      a += rank;
+  llvm::sort(axes);
+  // The mean over H and W of an NCHW tensor is a global average pool.
+  if (rank != 4 || axes != std::vector<int64_t>{2, 3})
+    return fail("ReduceMean is supported over the spatial axes (2, 3) of a "
+                "rank-4 tensor only");
+  auto pool = averagePool(/*global=*/true);
+  if (failed(pool))
+    return failure();
+  if (attrInt("keepdims").value_or(1) != 0) {
+    setOutput(0, std::move(*pool));
+    return success();
+  }
+  // keepdims = 0: N x C. A reshape of the pending average runs it in f32
+  // (correct, not integer-only): the usual exporters keep the dims.
+  int64_t n = pool->shape[0], c = pool->shape[1];
+  return setReshapedOutput(std::move(*pool), {n, c});
+}
+
+FailureOr<ImportedValue> Importer::averagePool(bool global) {
   auto x = requireQuantized(0, "input X");
   if (failed(x))
     return failure();
@@ -139,8 +188,7 @@ LogicalResult Importer::importAveragePool(bool global) {
   out.shape = pooledShape(**x, w->kernel, w->strides, {1, 1}, w->padding);
   out.nhwc = true;
   out.pending = std::make_shared<PendingInfo>(std::move(p));
-  setOutput(0, std::move(out));
-  return success();
+  return out;
 }
 
 FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,

@@ -687,6 +687,42 @@ def case_bad_resize_mapping():
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 12])], inits), {}, {}
 
 
+def case_reduce_mean():
+    """ReduceMean over H and W (torch's x.mean((2, 3)), TF converters' global
+    pooling): with keepdims the integer global average (an exact sum,
+    requantized once, as case_maxpool_gap); without, the same mean in f32
+    on the dequantized input, then the Q."""
+    r = rng(26)
+    x = r.uniform(-1, 1, (2, 3, 4, 5)).astype(F32)
+    nodes, inits = [], []
+    x_s, x_z = 0.01, 120
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [helper.make_node("ReduceMean", ["xd"], ["m1"], axes=[2, 3]),
+              helper.make_node("ReduceMean", ["xd"], ["m2"], axes=[-1, -2], keepdims=0)]
+    g_s, g_z = 0.003, 10
+    qdq_out(nodes, inits, "m1", "y1", g_s, g_z)
+    qdq_out(nodes, inits, "m2", "y2", g_s, g_z)
+    m = model(nodes, [tin("x", [2, 3, 4, 5])], [tin("y1", [2, 3, 1, 1]), tin("y2", [2, 3])],
+              inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    sums = (xq - x_z).sum(axis=(2, 3), keepdims=True)
+    y1 = requantize(sums, np.float64(F32(x_s)) / 20, g_s, g_z, np.uint8)
+    # f32: the dequantized values summed in index order, divided by 20.
+    xd = dequantize(xq, x_s, x_z).reshape(2, 3, 20)
+    total = np.zeros((2, 3), F32)
+    for i in range(20):
+        total = (total + xd[:, :, i]).astype(F32)
+    y2 = quantize((total / F32(20)).astype(F32), g_s, g_z, np.uint8)
+    return m, {"x": x}, {"y1": ("codes", y1, g_s, g_z), "y2": ("codes", y2, g_s, g_z)}
+
+
+def case_bad_reduce_mean_axes():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("ReduceMean", ["xd"], ["y"], name="rows", axes=[1]))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 1])], inits), {}, {}
+
+
 def case_bad_slice_step():
     nodes, inits = [], []
     qdq_input(nodes, inits)
