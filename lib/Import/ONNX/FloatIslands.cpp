@@ -482,10 +482,9 @@ LogicalResult Importer::importFloatClamp(ImportedValue &v, double lo,
 /// `combine` over dimension `axis` of the f32 tensor `x`, from `init`: the
 /// result keeps that dimension with size 1 (so that elementwise() broadcasts
 /// it back).
-static Value reduceAlong(Importer &im, Value x, int64_t axis, float init,
-                         function_ref<Value(OpBuilder &, Location, Value,
-                                            Value)>
-                             combine) {
+static Value
+reduceAlong(Importer &im, Value x, int64_t axis, float init,
+            function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
   MLIRContext *ctx = im.ctx;
   auto type = cast<RankedTensorType>(x.getType());
   int64_t rank = type.getRank();
@@ -501,13 +500,13 @@ static Value reduceAlong(Importer &im, Value x, int64_t axis, float init,
   }
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
                                  AffineMap::get(rank, 0, outExprs, ctx)};
-  Value start = arith::ConstantOp::create(im.b, im.loc,
-                                          im.b.getF32FloatAttr(init));
-  Value empty = tensor::EmptyOp::create(im.b, im.loc, shape,
-                                        Float32Type::get(ctx));
-  Value acc = linalg::FillOp::create(im.b, im.loc, ValueRange{start},
-                                     ValueRange{empty})
-                  .getResult(0);
+  Value start =
+      arith::ConstantOp::create(im.b, im.loc, im.b.getF32FloatAttr(init));
+  Value empty =
+      tensor::EmptyOp::create(im.b, im.loc, shape, Float32Type::get(ctx));
+  Value acc =
+      linalg::FillOp::create(im.b, im.loc, ValueRange{start}, ValueRange{empty})
+          .getResult(0);
   return linalg::GenericOp::create(
              im.b, im.loc, TypeRange{acc.getType()}, ValueRange{x},
              ValueRange{acc}, maps, iters,
@@ -544,11 +543,11 @@ LogicalResult Importer::importFloatSoftmax() {
     return failure();
   // exp(x - max) / sum(exp(x - max)), in f32 as ONNX defines it.
   ArrayRef<int64_t> shape = v.shape;
-  Value max = reduceAlong(*this, *x, axis,
-                          -std::numeric_limits<float>::infinity(),
-                          [](OpBuilder &nb, Location l, Value acc, Value e) {
-                            return arith::MaximumFOp::create(nb, l, acc, e);
-                          });
+  Value max =
+      reduceAlong(*this, *x, axis, -std::numeric_limits<float>::infinity(),
+                  [](OpBuilder &nb, Location l, Value acc, Value e) {
+                    return arith::MaximumFOp::create(nb, l, acc, e);
+                  });
   Value exps = elementwise(
       *this, {*x, max}, shape, [](OpBuilder &nb, Location l, ValueRange a) {
         return math::ExpOp::create(nb, l,

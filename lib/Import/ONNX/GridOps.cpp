@@ -116,7 +116,7 @@ LogicalResult Importer::setReshapedOutput(ImportedValue v,
   case Kind::Dequant: {
     if (v.q.perAxis())
       return fail("reshaping a per-axis quantized tensor is not "
-                     "supported");
+                  "supported");
     if (v.codes)
       break;
     if (v.nhwc && v.shape.size() == 4 && v.flattenedFromNhwc.empty() &&
@@ -352,17 +352,18 @@ LogicalResult Importer::importSlice() {
   // starts / ends / axes / steps: inputs 1-4 since opset 10, attributes
   // before.
   bool asInputs = opset >= 10;
-  if (failed(checkAttrs(asInputs ? ArrayRef<StringRef>{}
-                                 : ArrayRef<StringRef>{"starts", "ends",
-                                                       "axes"})))
+  if (failed(checkAttrs(asInputs
+                            ? ArrayRef<StringRef>{}
+                            : ArrayRef<StringRef>{"starts", "ends", "axes"})))
     return failure();
   auto in = input(0);
   if (failed(in))
     return failure();
   ImportedValue *v = *in;
   int64_t rank = v->shape.size();
-  auto param = [&](unsigned idx, StringRef attr)
-      -> FailureOr<std::optional<std::vector<int64_t>>> {
+  auto param =
+      [&](unsigned idx,
+          StringRef attr) -> FailureOr<std::optional<std::vector<int64_t>>> {
     if (!asInputs)
       return attrInts(attr);
     if (!hasInput(idx))
@@ -512,17 +513,18 @@ static std::optional<int64_t> nearestSource(int64_t x, double scale,
 }
 
 LogicalResult Importer::importResize() {
-  if (failed(checkAttrs({"mode", "coordinate_transformation_mode",
-                         "nearest_mode", "cubic_coeff_a", "exclude_outside",
-                         "extrapolation_value", "antialias",
-                         "keep_aspect_ratio_policy"})))
+  if (failed(
+          checkAttrs({"mode", "coordinate_transformation_mode", "nearest_mode",
+                      "cubic_coeff_a", "exclude_outside", "extrapolation_value",
+                      "antialias", "keep_aspect_ratio_policy"})))
     return failure();
   std::string mode = attrString("mode").value_or("nearest");
   std::string transform =
-      attrString("coordinate_transformation_mode").value_or(
-          opset >= 11 ? "half_pixel" : "asymmetric");
-  std::string rounding = attrString("nearest_mode").value_or(
-      opset >= 11 ? "round_prefer_floor" : "floor");
+      attrString("coordinate_transformation_mode")
+          .value_or(opset >= 11 ? "half_pixel" : "asymmetric");
+  std::string rounding =
+      attrString("nearest_mode")
+          .value_or(opset >= 11 ? "round_prefer_floor" : "floor");
   if (mode != "nearest")
     return fail("Resize mode '" + mode + "' is not supported (nearest only)");
   if (attrInt("antialias").value_or(0) != 0)
@@ -595,8 +597,8 @@ LogicalResult Importer::importResize() {
         return fail("unknown coordinate_transformation_mode '" + transform +
                     "' or nearest_mode '" + rounding + "'");
       if (*src != x / factor)
-        return fail("Resize with coordinate_transformation_mode '" +
-                    transform + "' and nearest_mode '" + rounding +
+        return fail("Resize with coordinate_transformation_mode '" + transform +
+                    "' and nearest_mode '" + rounding +
                     "' does not repeat each element " + Twine(factor) +
                     " times along dimension " + Twine(d) + "; not supported");
     }
@@ -649,13 +651,13 @@ LogicalResult Importer::importResize() {
                                  AffineMap::getMultiDimIdentityMap(rank, c)};
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
   Value init = tensor::EmptyOp::create(b, loc, physicalOut, elem);
-  Value result = linalg::GenericOp::create(
-                     b, loc, TypeRange{init.getType()}, ValueRange{src},
-                     ValueRange{init}, maps, iters,
-                     [](OpBuilder &nb, Location l, ValueRange a) {
-                       linalg::YieldOp::create(nb, l, a[0]);
-                     })
-                     .getResult(0);
+  Value result =
+      linalg::GenericOp::create(b, loc, TypeRange{init.getType()},
+                                ValueRange{src}, ValueRange{init}, maps, iters,
+                                [](OpBuilder &nb, Location l, ValueRange a) {
+                                  linalg::YieldOp::create(nb, l, a[0]);
+                                })
+          .getResult(0);
   ImportedValue out = *v;
   out.shape = outShape;
   out.nhwc = nhwc;
@@ -663,8 +665,8 @@ LogicalResult Importer::importResize() {
   out.pending.reset();
   if (v->isQuantized()) {
     ImportedValue tmp = out;
-    out.value = quant::StorageCastOp::create(b, loc, quantTensorType(tmp),
-                                             result);
+    out.value =
+        quant::StorageCastOp::create(b, loc, quantTensorType(tmp), result);
   } else {
     out.value = result;
   }

@@ -202,9 +202,9 @@ Value Importer::reshape(Value value, ArrayRef<int64_t> shape) {
   Type elem = type.getElementType();
   // A scalar to or from a shape of ones (one element): no dimension groups.
   if (type.getRank() == 0)
-    return tensor::ExpandShapeOp::create(b, loc,
-                                         RankedTensorType::get(shape, elem),
-                                         value, ArrayRef<ReassociationIndices>{});
+    return tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get(shape, elem), value,
+        ArrayRef<ReassociationIndices>{});
   if (shape.empty())
     return tensor::CollapseShapeOp::create(b, loc, value,
                                            ArrayRef<ReassociationIndices>{});
@@ -217,12 +217,12 @@ Value Importer::reshape(Value value, ArrayRef<int64_t> shape) {
   };
   Value flat = value;
   if (type.getRank() != 1)
-    flat = tensor::CollapseShapeOp::create(b, loc, value,
-                                           allDims(type.getRank()));
+    flat =
+        tensor::CollapseShapeOp::create(b, loc, value, allDims(type.getRank()));
   if (shape.size() == 1)
     return flat;
-  return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get(shape, elem),
-                                       flat, allDims(shape.size()));
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, elem), flat, allDims(shape.size()));
 }
 
 static std::vector<int64_t> permuteData(const std::vector<int64_t> &data,

@@ -50,10 +50,9 @@ bool quantopt::onnx_import::parseInputShape(StringRef spec,
 }
 
 void quantopt::onnx_import::registerImportDialects(DialectRegistry &registry) {
-  registry
-      .insert<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
-              math::MathDialect, quant::QuantDialect, tensor::TensorDialect,
-              qnt::QntDialect>();
+  registry.insert<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
+                  math::MathDialect, quant::QuantDialect, tensor::TensorDialect,
+                  qnt::QntDialect>();
 }
 
 OwningOpRef<ModuleOp>

@@ -266,8 +266,7 @@ struct QntParallelizeTiles
       llvm::SmallPtrSet<Value, 4> written =
           buffersAccessed<MemoryEffects::Write>(loop.getOperation());
       bool feedsParallelLoop = llvm::any_of(readers, [&](auto &reader) {
-        return dominance.properlyDominates(loop.getOperation(),
-                                           reader.first) &&
+        return dominance.properlyDominates(loop.getOperation(), reader.first) &&
                llvm::any_of(written, [&](Value buffer) {
                  return reader.second.contains(buffer);
                });
