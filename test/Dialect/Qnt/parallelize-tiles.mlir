@@ -18,6 +18,7 @@
 // REPORT: remark: qnt-parallelize-tiles: parallel (64 trips, work 3201, min-work 1000)
 // REPORT: remark: qnt-parallelize-tiles: parallel, feeds a parallel loop (64 trips, work 193, min-work 1000)
 // REPORT: remark: qnt-parallelize-tiles: parallel, feeds a parallel loop (2 trips
+// REPORT: remark: qnt-parallelize-tiles: parallel, feeds a parallel loop (56 trips
 // REPORT-NOT: feeds a parallel loop
 
 // 64 tiles of 16 elements, 2 ops each in a 16-trip inner loop: about 64 *
@@ -337,5 +338,38 @@ func.func @nested_producer(%a: memref<2x4xi8>, %out: memref<64x16xi8>, %other: m
     memref.store %v, %other[%t] : memref<4xi8>
   } {qnt.parallel_tiles}
   memref.dealloc %pad : memref<2x4xi8>
+  return
+}
+
+// -----
+
+// A pool's output filled by a small loop, then written (not read) by the
+// parallel loop; each inside its own one-trip batch loop, so neither
+// dominates the other. The fill still runs first and touches the lines the
+// parallel loop writes: it runs in parallel too.
+// CHECK-LABEL: func.func @fill_then_write
+// CHECK: scf.for
+// CHECK-NEXT: scf.parallel
+// CHECK: scf.for
+// CHECK-NEXT: scf.parallel
+func.func @fill_then_write(%a: memref<56x64xi8>, %out: memref<56x64xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c56 = arith.constant 56 : index
+  %c64 = arith.constant 64 : index
+  %min = arith.constant -128 : i8
+  scf.for %n = %c0 to %c1 step %c1 {
+    scf.for %t = %c0 to %c56 step %c1 {
+      memref.store %min, %out[%t, %c0] : memref<56x64xi8>
+    } {qnt.parallel_tiles}
+  }
+  scf.for %n = %c0 to %c1 step %c1 {
+    scf.for %t = %c0 to %c56 step %c1 {
+      scf.for %j = %c0 to %c64 step %c1 {
+        %v = memref.load %a[%t, %j] : memref<56x64xi8>
+        memref.store %v, %out[%t, %j] : memref<56x64xi8>
+      }
+    } {qnt.parallel_tiles}
+  }
   return
 }

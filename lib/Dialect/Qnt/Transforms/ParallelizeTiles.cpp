@@ -15,7 +15,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -166,6 +165,16 @@ llvm::SmallPtrSet<Value, 4> buffersAccessed(Operation *op) {
   return buffers;
 }
 
+/// Whether `a` runs before `b`, neither inside the other: the ancestor of
+/// `a` in the innermost block that holds both precedes that of `b` (1-trip
+/// batch loops around a kernel's pre-pass and its tile loop included).
+bool runsBefore(Operation *a, Operation *b) {
+  for (Operation *x = a; x && x->getBlock(); x = x->getParentOp())
+    if (Operation *y = x->getBlock()->findAncestorOpInBlock(*b))
+      return x != y && x->isBeforeInBlock(y);
+  return false;
+}
+
 struct QntParallelizeTiles
     : qnt::impl::QntParallelizeTilesBase<QntParallelizeTiles> {
   using Base::Base;
@@ -240,24 +249,29 @@ struct QntParallelizeTiles
   }
 
   /// Parallelizes the small loops that write a buffer a later parallel loop
-  /// reads (a conv's padded input, run-time packed weights). Written on one
-  /// thread, every line the other threads read would first have to move
-  /// from the writer's cache to theirs; split like its reader, each thread
-  /// writes mostly what it reads itself (docs/Parallelism.md).
+  /// reads or writes (a conv's padded input, run-time packed weights, the
+  /// initial fill of a pool's output). Written on one thread, every line the
+  /// other threads touch would first have to move from the writer's cache to
+  /// theirs; split like that loop, each thread writes mostly the lines it
+  /// uses itself (docs/Parallelism.md).
   void parallelizeProducers() {
     if (parallelLoops.empty())
       return;
-    SmallVector<std::pair<Operation *, llvm::SmallPtrSet<Value, 4>>> readers;
-    for (scf::ParallelOp parallel : parallelLoops)
-      readers.emplace_back(parallel, buffersAccessed<MemoryEffects::Read>(
-                                         parallel.getOperation()));
-    DominanceInfo dominance(getOperation());
+    // What each parallel loop reads or writes: a line it writes that
+    // another core wrote last moves over just as one it reads.
+    SmallVector<std::pair<Operation *, llvm::SmallPtrSet<Value, 4>>> users;
+    for (scf::ParallelOp parallel : parallelLoops) {
+      llvm::SmallPtrSet<Value, 4> buffers =
+          buffersAccessed<MemoryEffects::Read>(parallel.getOperation());
+      for (Value written :
+           buffersAccessed<MemoryEffects::Write>(parallel.getOperation()))
+        buffers.insert(written);
+      users.emplace_back(parallel, std::move(buffers));
+    }
     SmallVector<scf::ForOp> candidates = std::move(smallLoops);
     smallLoops.clear();
-    for (auto [i, loop] : llvm::enumerate(candidates)) {
-      // Erased with a candidate around it that became parallel.
-      if (!loop)
-        continue;
+    SmallVector<scf::ForOp> feeding;
+    for (scf::ForOp loop : candidates) {
       // Inside or around a loop already parallel: no nested parallelism.
       if (loop->getParentOfType<scf::ParallelOp>() ||
           loop->walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
@@ -265,19 +279,26 @@ struct QntParallelizeTiles
         continue;
       llvm::SmallPtrSet<Value, 4> written =
           buffersAccessed<MemoryEffects::Write>(loop.getOperation());
-      bool feedsParallelLoop = llvm::any_of(readers, [&](auto &reader) {
-        return dominance.properlyDominates(loop.getOperation(), reader.first) &&
-               llvm::any_of(written, [&](Value buffer) {
-                 return reader.second.contains(buffer);
-               });
-      });
-      if (!feedsParallelLoop)
-        continue;
+      if (llvm::any_of(users, [&](auto &user) {
+            return runsBefore(loop.getOperation(), user.first) &&
+                   llvm::any_of(written, [&](Value buffer) {
+                     return user.second.contains(buffer);
+                   });
+          }))
+        feeding.push_back(loop);
+    }
+    // The outermost of a nest of such loops: one fork, and its clones of the
+    // inner ones stay serial. Decided before any loop is rewritten (and
+    // erased).
+    SmallVector<scf::ForOp> outermost;
+    for (scf::ForOp loop : feeding)
+      if (llvm::none_of(feeding, [&](scf::ForOp other) {
+            return other->isProperAncestor(loop);
+          }))
+        outermost.push_back(loop);
+    for (scf::ForOp loop : outermost) {
       remark(loop, workOf(*loop.getOperation()),
              "parallel, feeds a parallel loop");
-      for (scf::ForOp &later : llvm::drop_begin(candidates, i + 1))
-        if (later && loop->isProperAncestor(later))
-          later = nullptr;
       rewriteAsParallel(loop);
     }
   }

@@ -406,11 +406,11 @@ def QntParallelizeTiles : Pass<"qnt-parallelize-tiles", "func::FuncOp"> {
     loops of unknown trip count count 1024); smaller loops stay
     serial, where forking would cost more than it saves
     (docs/Parallelism.md has the measurement behind the default), unless
-    they write a buffer that a later parallelized loop reads (a conv's
-    padded input, run-time packed weights): such a loop runs in parallel
-    too, so that each thread writes most of what it later reads instead of
-    pulling every line from the one core that wrote it. Nested marked loops
-    of a parallelized loop stay serial.
+    they write a buffer that a parallelized loop running later reads or
+    writes (a conv's padded input, run-time packed weights, a pool's initial
+    fill): such a loop runs in parallel too, so that each thread writes most
+    of the lines it later uses instead of pulling them from the one core
+    that wrote them. Nested marked loops of a parallelized loop stay serial.
 
     Only loops on buffers qualify: every loop-carried value must be yielded
     unchanged (what bufferization leaves of the kernels' tensor iter_args);
