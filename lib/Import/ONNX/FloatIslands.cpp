@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <limits>
@@ -271,31 +272,48 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
     return fail("shapes do not broadcast");
   ImportedValue out;
   out.shape = *shape;
-  // Two float constants (a scale computed in the graph): fold, in f32.
-  if (a.kind == Kind::Const && c.kind == Kind::Const && !a.f.empty() &&
-      !c.f.empty()) {
+  // Two constants (a scale computed in the graph, shape arithmetic): folded
+  // here, floats in f32, integers in int64 where no result overflows. Only
+  // small results: a broadcast of two large constants runs at run time.
+  constexpr int64_t kMaxFolded = 1 << 16;
+  int64_t count = 1;
+  for (int64_t d : *shape)
+    count = d > 0 && count <= kMaxFolded / d ? count * d : kMaxFolded + 1;
+  bool floats = !a.f.empty() && !c.f.empty();
+  bool ints = !a.i.empty() && !c.i.empty() && op != "Div";
+  if (a.kind == Kind::Const && c.kind == Kind::Const && (floats || ints) &&
+      count <= kMaxFolded) {
     out.kind = Kind::Const;
-    int64_t count = 1;
-    for (int64_t d : *shape)
-      count *= d;
+    out.dtype = a.dtype;
     size_t rank = shape->size();
+    // The flat index in `v` of the element that broadcasts to index n.
+    auto at = [&](const ImportedValue &v, int64_t n) {
+      int64_t flat = 0, rest = n, stride = 1;
+      for (size_t d = rank; d-- > 0;) {
+        int64_t coord = rest % (*shape)[d];
+        rest /= (*shape)[d];
+        size_t vd = d + v.shape.size();
+        if (vd < rank)
+          continue;
+        int64_t size = v.shape[vd - rank];
+        flat += (size == 1 ? 0 : coord) * stride;
+        stride *= size;
+      }
+      return flat;
+    };
     for (int64_t n = 0; n < count; ++n) {
-      // The element of each operand that broadcasts to index n.
-      auto at = [&](const ImportedValue &v) {
-        int64_t flat = 0, rest = n, stride = 1;
-        for (size_t d = rank; d-- > 0;) {
-          int64_t coord = rest % (*shape)[d];
-          rest /= (*shape)[d];
-          size_t vd = d + v.shape.size();
-          if (vd < rank)
-            continue;
-          int64_t size = v.shape[vd - rank];
-          flat += (size == 1 ? 0 : coord) * stride;
-          stride *= size;
-        }
-        return float(v.f[flat]);
-      };
-      out.f.push_back(binaryFloat(op, at(a), at(c)));
+      if (floats) {
+        out.f.push_back(binaryFloat(op, float(a.f[at(a, n)]),
+                                    float(c.f[at(c, n)])));
+        continue;
+      }
+      int64_t x = a.i[at(a, n)], y = c.i[at(c, n)], r;
+      bool overflow = op == "Add"   ? llvm::AddOverflow(x, y, r)
+                      : op == "Sub" ? llvm::SubOverflow(x, y, r)
+                                    : llvm::MulOverflow(x, y, r);
+      if (overflow)
+        return fail(op + " of integer constants overflows int64");
+      out.i.push_back(r);
     }
     setOutput(0, std::move(out));
     return success();

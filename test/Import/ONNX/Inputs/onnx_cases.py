@@ -723,6 +723,39 @@ def case_bad_reduce_mean_axes():
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 1])], inits), {}, {}
 
 
+def case_shape_arithmetic():
+    """Reshape to (N, C * H) computed in the graph, as torch writes
+    x.view(x.size(0), -1) with sizes multiplied: Shape -> Gather -> Mul ->
+    Unsqueeze -> Concat, all folded at import; and a float scale computed as
+    Div of two constants, applied with Mul."""
+    r = rng(27)
+    x = r.uniform(-2, 2, (2, 3, 4)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.05, 128)
+    nodes += [helper.make_node("Shape", ["xd"], ["sh"]),
+              helper.make_node("Gather", ["sh", "i0"], ["n"]),
+              helper.make_node("Gather", ["sh", "i1"], ["c"]),
+              helper.make_node("Gather", ["sh", "i2"], ["h"]),
+              helper.make_node("Mul", ["c", "h"], ["ch"]),
+              helper.make_node("Unsqueeze", ["n", "ax0"], ["n1"]),
+              helper.make_node("Unsqueeze", ["ch", "ax0"], ["ch1"]),
+              helper.make_node("Concat", ["n1", "ch1"], ["newshape"], axis=0),
+              helper.make_node("Reshape", ["xd", "newshape"], ["flat"]),
+              helper.make_node("Div", ["three", "four"], ["k"]),
+              helper.make_node("Mul", ["flat", "k"], ["scaled"])]
+    inits += [init("i0", np.int64(0)), init("i1", np.int64(1)), init("i2", np.int64(2)),
+              init("ax0", np.array([0], np.int64)), init("three", F32(3)),
+              init("four", F32(4))]
+    qdq_out(nodes, inits, "flat", "y1", 0.05, 128)
+    qdq_out(nodes, inits, "scaled", "y2", 0.05, 128)
+    m = model(nodes, [tin("x", [2, 3, 4])], [tin("y1", [2, 12]), tin("y2", [2, 12])], inits)
+    xq = quantize(x, 0.05, 128, np.uint8)
+    xd = dequantize(xq, 0.05, 128)
+    y2 = quantize((xd * F32(0.75)).astype(F32), 0.05, 128, np.uint8)
+    return m, {"x": x}, {"y1": ("codes", xq.reshape(2, 12), 0.05, 128),
+                         "y2": ("codes", y2.reshape(2, 12), 0.05, 128)}
+
+
 def case_bad_slice_step():
     nodes, inits = [], []
     qdq_input(nodes, inits)
