@@ -150,15 +150,16 @@ Value rootBuffer(Value memref) {
   return memref;
 }
 
-/// The buffers that ops nested in `op` read (`Effect` = Read) or write.
-template <typename Effect>
+/// The buffers that ops nested in `op` access with any of `Effects`
+/// (MemoryEffects::Read, MemoryEffects::Write).
+template <typename... Effects>
 llvm::SmallPtrSet<Value, 4> buffersAccessed(Operation *op) {
   llvm::SmallPtrSet<Value, 4> buffers;
   op->walk([&](MemoryEffectOpInterface nested) {
     SmallVector<MemoryEffects::EffectInstance> effects;
     nested.getEffects(effects);
     for (const MemoryEffects::EffectInstance &effect : effects)
-      if (isa<Effect>(effect.getEffect()) && effect.getValue() &&
+      if (isa<Effects...>(effect.getEffect()) && effect.getValue() &&
           isa<BaseMemRefType>(effect.getValue().getType()))
         buffers.insert(rootBuffer(effect.getValue()));
   });
@@ -260,14 +261,10 @@ struct QntParallelizeTiles
     // What each parallel loop reads or writes: a line it writes that
     // another core wrote last moves over just as one it reads.
     SmallVector<std::pair<Operation *, llvm::SmallPtrSet<Value, 4>>> users;
-    for (scf::ParallelOp parallel : parallelLoops) {
-      llvm::SmallPtrSet<Value, 4> buffers =
-          buffersAccessed<MemoryEffects::Read>(parallel.getOperation());
-      for (Value written :
-           buffersAccessed<MemoryEffects::Write>(parallel.getOperation()))
-        buffers.insert(written);
-      users.emplace_back(parallel, std::move(buffers));
-    }
+    for (scf::ParallelOp parallel : parallelLoops)
+      users.emplace_back(
+          parallel, buffersAccessed<MemoryEffects::Read, MemoryEffects::Write>(
+                        parallel.getOperation()));
     SmallVector<scf::ForOp> candidates = std::move(smallLoops);
     smallLoops.clear();
     SmallVector<scf::ForOp> feeding;
