@@ -321,14 +321,11 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
   // Two rank-4 operands, one of them NHWC (a conv's result: SiLU's
   // x * Sigmoid(x), a squeeze-excitation scale): computed in NHWC, so that
   // no transpose goes to NCHW and back around the op.
-  bool nhwc = shape->size() == 4 && a.shape.size() == 4 &&
-              c.shape.size() == 4 && (a.nhwc || c.nhwc);
-  SmallVector<int64_t> physical(*shape);
-  if (nhwc)
-    physical = {(*shape)[0], (*shape)[2], (*shape)[3], (*shape)[1]};
+  out.nhwc = shape->size() == 4 && a.shape.size() == 4 &&
+             c.shape.size() == 4 && (a.nhwc || c.nhwc);
   SmallVector<Value> ins;
   for (ImportedValue *o : {&a, &c}) {
-    auto f = floatValue(*o, nhwc);
+    auto f = floatValue(*o, out.nhwc);
     if (failed(f))
       return failure();
     Value val = *f;
@@ -340,8 +337,7 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
     ins.push_back(val);
   }
   out.kind = Kind::Float;
-  out.nhwc = nhwc;
-  out.value = elementwise(*this, ins, physical,
+  out.value = elementwise(*this, ins, physicalShape(out),
                           [&](OpBuilder &nb, Location l, ValueRange v) {
                             return binaryFloat(nb, l, op, v[0], v[1]);
                           });

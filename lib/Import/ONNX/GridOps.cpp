@@ -422,6 +422,9 @@ LogicalResult Importer::importSlice() {
     if (sizes[d] == 0)
       return fail("the slice is empty");
 
+  // A pending result settles or becomes f32 first (constants never pend).
+  if (failed(settleOrFloat(*this, *v)))
+    return failure();
   ImportedValue out = *v;
   out.shape = sizes;
   out.nhwc = false;
@@ -457,17 +460,12 @@ LogicalResult Importer::importSlice() {
     setOutput(0, std::move(out));
     return success();
   }
-  if (failed(settleOrFloat(*this, *v)))
-    return failure();
   if (v->isQuantized() && v->q.perAxis())
     return fail("Slice of a per-axis quantized tensor is not supported");
   auto sliced = logicalValue(*this, *v, "Slice");
   if (failed(sliced))
     return failure();
   Value src = *sliced;
-  out.kind = v->kind;
-  out.q = v->q;
-  out.pending.reset();
   out.value = tensor::ExtractSliceOp::create(
       b, loc,
       RankedTensorType::get(
@@ -581,8 +579,6 @@ LogicalResult Importer::importResize() {
   // integer factor f per axis (an affine floordiv map), which is what the
   // usual nearest upsampling by 2, 3, ... computes. Checked index by index
   // against ONNX's formula.
-  MLIRContext *c = ctx;
-  SmallVector<int64_t> factors;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t inLen = v->shape[d], outLen = outShape[d];
     if (outLen % inLen != 0)
@@ -602,7 +598,6 @@ LogicalResult Importer::importResize() {
                     "' does not repeat each element " + Twine(factor) +
                     " times along dimension " + Twine(d) + "; not supported");
     }
-    factors.push_back(factor);
   }
 
   // The repeat, on the codes (as storage integers) or on the f32 value.
@@ -610,26 +605,18 @@ LogicalResult Importer::importResize() {
     return failure();
   if (v->kind == Kind::Const || v->codes)
     return fail("Resize of a constant is not supported");
+  ImportedValue out = *v;
+  out.shape = outShape;
   // A rank-4 NHWC value (a conv's result) is resized in NHWC: no transpose
   // to NCHW and back.
-  bool nhwc = rank == 4 && v->nhwc && v->flattenedFromNhwc.empty();
-  SmallVector<int64_t> physicalOut(outShape), physicalFactors(factors);
-  if (nhwc) {
-    physicalOut = {outShape[0], outShape[2], outShape[3], outShape[1]};
-    physicalFactors = {factors[0], factors[2], factors[3], factors[1]};
-  }
-  SmallVector<AffineExpr> exprs;
-  for (int64_t d = 0; d < rank; ++d) {
-    AffineExpr e = getAffineDimExpr(d, c);
-    exprs.push_back(physicalFactors[d] == 1 ? e
-                                            : e.floorDiv(physicalFactors[d]));
-  }
+  out.nhwc = rank == 4 && v->nhwc && v->flattenedFromNhwc.empty();
+  out.flattenedFromNhwc.clear();
   Value src;
   Type elem;
   if (v->isQuantized()) {
     if (v->q.perAxis())
       return fail("Resize of a per-axis quantized tensor is not supported");
-    auto q = quantValue(*v, nhwc);
+    auto q = quantValue(*v, out.nhwc);
     if (failed(q))
       return failure();
     elem = storageIntType(v->q);
@@ -639,16 +626,25 @@ LogicalResult Importer::importResize() {
                               elem),
         *q);
   } else if (v->kind == Kind::Float) {
-    auto f = floatValue(*v, nhwc);
+    auto f = floatValue(*v, out.nhwc);
     if (failed(f))
       return failure();
     src = *f;
-    elem = Float32Type::get(c);
+    elem = Float32Type::get(ctx);
   } else {
     return fail("unsupported input to Resize");
   }
-  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, exprs, c),
-                                 AffineMap::getMultiDimIdentityMap(rank, c)};
+  // Each physical dimension repeats by its output / input length.
+  SmallVector<int64_t> physicalOut = physicalShape(out);
+  ArrayRef<int64_t> physicalIn = cast<RankedTensorType>(src.getType()).getShape();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t factor = physicalOut[d] / physicalIn[d];
+    AffineExpr e = getAffineDimExpr(d, ctx);
+    exprs.push_back(factor == 1 ? e : e.floorDiv(factor));
+  }
+  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, exprs, ctx),
+                                 AffineMap::getMultiDimIdentityMap(rank, ctx)};
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
   Value init = tensor::EmptyOp::create(b, loc, physicalOut, elem);
   Value result =
@@ -658,18 +654,9 @@ LogicalResult Importer::importResize() {
                                   linalg::YieldOp::create(nb, l, a[0]);
                                 })
           .getResult(0);
-  ImportedValue out = *v;
-  out.shape = outShape;
-  out.nhwc = nhwc;
-  out.flattenedFromNhwc.clear();
-  out.pending.reset();
-  if (v->isQuantized()) {
-    ImportedValue tmp = out;
-    out.value =
-        quant::StorageCastOp::create(b, loc, quantTensorType(tmp), result);
-  } else {
-    out.value = result;
-  }
+  out.value = v->isQuantized() ? quant::StorageCastOp::create(
+                                      b, loc, quantTensorType(out), result)
+                                : result;
   setOutput(0, std::move(out));
   return success();
 }

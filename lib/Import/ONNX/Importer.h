@@ -269,7 +269,8 @@ public:
                                              const ImportedValue &w,
                                              unsigned biasIdx);
   /// a + b, a - b, a * b or a / b in f32 with numpy broadcasting; the
-  /// operands are dequantized where quantized. Two float constants fold.
+  /// operands are dequantized where quantized. Two small constants fold
+  /// (floats in f32; Add / Sub / Mul of integers in int64).
   mlir::LogicalResult importFloatBinary(ImportedValue &a, ImportedValue &c,
                                         llvm::StringRef op);
   /// Mul, Sub, Div nodes: always float (no quantized form).
