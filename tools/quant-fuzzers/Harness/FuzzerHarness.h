@@ -1,5 +1,4 @@
-//===- FuzzerHarness.h - shared harness of the qnt fuzzers -------*- C++
-//-*-===//
+//===- FuzzerHarness.h - shared harness of the qnt fuzzers ------*- C++ -*-===//
 //
 // Parse, verify and run `--qnt-to-llvm="target=..."` on one module, in
 // process, with threading disabled, so that a finding reproduces on any host

@@ -1,16 +1,15 @@
-//===- qnt-gen-fuzzer.cpp - fuzz the pipeline with valid qnt modules
-//-------===//
+//===- qnt-gen-fuzzer.cpp - fuzz the pipeline with valid qnt modules ------===//
 //
 // The first input byte picks the target (one of TargetInfo::fixedNames(), so
 // every kernel library is fuzzed) and serial or OpenMP code (selectPipeline);
 // the rest builds a module over the public qnt ops (ModuleGenerator), which
 // is parsed, verified and compiled with --qnt-to-llvm="target=<...> ...". A
-// module the verifier rejects is fine; one it accepts must compile: a pipeline
-// error aborts, so libFuzzer reports it. Set QNT_GEN_FUZZER_PRINT=1 to print
-// each generated module (reproducing a crash: `qnt-gen-fuzzer crash-<hash>`
-// prints the module to stderr), and QNT_GEN_FUZZER_STATS=1 to count at exit how
-// many modules the verifier accepted (the generator is useful only if most of
-// them pass).
+// module the verifier rejects is fine; one it accepts must compile: a
+// pipeline error aborts, so libFuzzer reports it.
+// Set QNT_GEN_FUZZER_PRINT=1 to print each generated module (reproducing a
+// crash: `qnt-gen-fuzzer crash-<hash>` prints the module to stderr), and
+// QNT_GEN_FUZZER_STATS=1 to count at exit how many modules the verifier
+// accepted (the generator is useful only if most of them pass).
 //
 //===----------------------------------------------------------------------===//
 

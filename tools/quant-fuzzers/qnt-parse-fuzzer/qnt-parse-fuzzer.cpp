@@ -4,9 +4,9 @@
 // qnt-to-llvm pipeline for a target, and serial or OpenMP code, picked by a
 // hash of the text (selectPipeline: one of TargetInfo::fixedNames(), so that
 // a mutation may move an input to another kernel library and a finding
-// reproduces anywhere). Diagnostics are fine; a
-// crash, hang, sanitizer report or out-of-memory is a finding. Seeded from
-// test/ (target qnt-fuzz-seed-corpus).
+// reproduces anywhere). Diagnostics are fine; a crash, hang, sanitizer report
+// or out-of-memory is a finding. Seeded from test/ (target
+// qnt-fuzz-seed-corpus).
 //
 //===----------------------------------------------------------------------===//
 
