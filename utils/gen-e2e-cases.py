@@ -250,13 +250,11 @@ def gen_layer(rng, mod, index, kind, large=False):
     w_st = random_storage(rng, ["i8", "i8", "u8"])
     sx = round(rng.uniform(0.005, 0.1), 6)
     zx = rng.randint(x_st.lo, x_st.hi) if rng.random() < 0.8 else 0
-    if kind == "matmul" and large:
-        m, k, n = rng.randint(1, 40), rng.randint(1, 300), rng.randint(1, 150)
-        x_shape, w_shape, acc_shape = [m, k], [k, n], [m, n]
-        channels, w_axis, acc_axis = n, 1, 1
-        geometry = "M=%d K=%d N=%d" % (m, k, n)
-    elif kind == "matmul":
-        m, k, n = rng.randint(1, 6), rng.randint(1, 24), rng.randint(1, 9)
+    if kind == "matmul":
+        if large:
+            m, k, n = rng.randint(1, 40), rng.randint(1, 300), rng.randint(1, 150)
+        else:
+            m, k, n = rng.randint(1, 6), rng.randint(1, 24), rng.randint(1, 9)
         x_shape, w_shape, acc_shape = [m, k], [k, n], [m, n]
         channels, w_axis, acc_axis = n, 1, 1
         geometry = "M=%d K=%d N=%d" % (m, k, n)
@@ -608,13 +606,23 @@ def add_scales(rng):
     return sa, sb, sy, style
 
 
+def large_shape(rng, rank):
+    """A `large` shape: the innermost dimension up to 150, the others up to
+    9, so that vector code runs full vectors and leaves tails."""
+    return [rng.randint(1, 9) for _ in range(rank - 1)] + [rng.randint(1, 150)]
+
+
+def large_hwc(rng):
+    """A `large` pooling input's H, W and C (C innermost, up to 150)."""
+    return rng.randint(1, 12), rng.randint(1, 20), rng.randint(1, 150)
+
+
 def broadcast_shapes(rng, large=False):
-    """`large`: an innermost dimension up to 150 and the others up to 9, so
-    that vector code runs full vectors and leaves tails."""
+    """`large`: large_shape()."""
     rank = rng.randint(1, 4)
     out = [rng.randint(1, 5) for _ in range(rank)]
     if large:
-        out = [rng.randint(1, 9) for _ in range(rank - 1)] + [rng.randint(1, 150)]
+        out = large_shape(rng, rank)
     a, b = list(out), list(out)
     for d in range(rank):
         if out[d] > 1 and rng.random() < 0.4:
@@ -739,7 +747,7 @@ def pool_geometry(rng, with_dilation, large=False):
     while True:
         n, h, w, c = rng.randint(1, 2), rng.randint(1, 7), rng.randint(1, 7), rng.randint(1, 5)
         if large:
-            h, w, c = rng.randint(1, 12), rng.randint(1, 20), rng.randint(1, 150)
+            h, w, c = large_hwc(rng)
         kernel = [rng.randint(1, 3), rng.randint(1, 3)]
         strides = [rng.randint(1, 3), rng.randint(1, 3)]
         dil = [rng.randint(1, 2), rng.randint(1, 2)] if with_dilation else [1, 1]
@@ -783,7 +791,7 @@ def gen_pool(rng, mod, index, kind, large=False):
     if kind == "global_avg":
         n, h, w, c = rng.randint(1, 2), rng.randint(1, 8), rng.randint(1, 8), rng.randint(1, 6)
         if large:
-            h, w, c = rng.randint(1, 12), rng.randint(1, 20), rng.randint(1, 150)
+            h, w, c = large_hwc(rng)
         x_shape, kernel, strides, dil, pads = [n, h, w, c], [h, w], [1, 1], [1, 1], [0, 0, 0, 0]
         y_shape = [n, 1, 1, c]
     else:
@@ -949,7 +957,7 @@ def gen_global_avg_pool(rng, mod, index, large=False):
 def _dyn_shape(rng, large=False):
     rank = rng.randint(1, 3)
     if large:
-        return [rng.randint(1, 9) for _ in range(rank - 1)] + [rng.randint(1, 150)]
+        return large_shape(rng, rank)
     return [rng.randint(1, 5) for _ in range(rank)]
 
 
