@@ -574,6 +574,16 @@ LogicalResult Importer::importResize() {
   } else {
     return fail("Resize needs scales or sizes");
   }
+  // The check below visits every output index of each axis: bounded, so
+  // that a hostile size cannot stall the import (real upsampling stays far
+  // below).
+  constexpr int64_t kMaxResizedLength = int64_t(1) << 24;
+  for (int64_t d = 0; d < rank; ++d)
+    if (outShape[d] > kMaxResizedLength)
+      return fail("Resize to " + Twine(outShape[d]) +
+                  " elements along dimension " + Twine(d) +
+                  " is not supported (at most " + Twine(kMaxResizedLength) +
+                  ")");
 
   // Supported: each output index reads input index floor(x / f) for an
   // integer factor f per axis (an affine floordiv map), which is what the

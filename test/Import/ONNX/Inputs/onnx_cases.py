@@ -677,6 +677,17 @@ def case_bad_resize_linear():
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 8])], inits), {}, {}
 
 
+def case_bad_resize_huge():
+    """2 x 10^9 output elements along one axis: rejected at once, before the
+    per-index check could visit them."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Resize", ["xd", "", "", "sizes"], ["y"], name="huge",
+                                  mode="nearest"))
+    inits.append(init("sizes", np.array([1, 2000000000], np.int64)))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", ["n", "m"])], inits), {}, {}
+
+
 def case_bad_resize_mapping():
     nodes, inits = [], []
     qdq_input(nodes, inits)
