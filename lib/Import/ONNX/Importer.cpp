@@ -38,7 +38,10 @@ InFlightDiagnostic Importer::error() {
       diag << "node #" << nodeIndex;
     else
       diag << "node '" << node->name() << "'";
-    diag << " (" << node->op_type() << "): ";
+    diag << " (";
+    if (expandedFrom)
+      diag << expandedFrom->op_type() << ": ";
+    diag << node->op_type() << "): ";
   }
   return diag;
 }
@@ -374,10 +377,12 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
                          ? n.op_type() + "#" + std::to_string(nodeIndex)
                          : n.name();
   loc = NameLoc::get(b.getStringAttr(name), fileLoc);
-  if (!n.domain().empty() && n.domain() != "ai.onnx")
-    return fail("unsupported operator domain '" + n.domain() + "'");
   if (n.output_size() == 0)
     return fail("node has no outputs");
+  if (n.domain() == "com.microsoft")
+    return importMicrosoftNode(n);
+  if (!n.domain().empty() && n.domain() != "ai.onnx")
+    return fail("unsupported operator domain '" + n.domain() + "'");
   StringRef op = n.op_type();
   if (op == "Constant")
     return importConstantOp();

@@ -149,6 +149,9 @@ public:
   mlir::Location fileLoc;
   llvm::StringMap<ImportedValue> values;
   const onnx::NodeProto *node = nullptr;
+  /// The com.microsoft node whose expansion `node` is part of (diagnostics
+  /// name it).
+  const onnx::NodeProto *expandedFrom = nullptr;
   int nodeIndex = 0;
   int64_t opset = 0;
 
@@ -298,6 +301,9 @@ public:
 private:
   std::string fileName;
   mlir::LogicalResult importNode(const onnx::NodeProto &n);
+  /// MicrosoftOps.cpp: ONNX Runtime's com.microsoft QOperator ops, imported
+  /// as the DequantizeLinear -> op -> QuantizeLinear nodes they stand for.
+  mlir::LogicalResult importMicrosoftNode(const onnx::NodeProto &n);
 };
 
 /// A double for diagnostics (Twine takes no floating point).

@@ -26,6 +26,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 F32 = np.float32
+MS = "com.microsoft"
 
 
 # ---------------------------------------------------------------------------
@@ -113,9 +114,12 @@ def init(name, arr, dtype=None):
     return numpy_helper.from_array(arr, name)
 
 
-def model(nodes, inputs, outputs, inits, opset=13):
+def model(nodes, inputs, outputs, inits, opset=13, microsoft=False):
     g = helper.make_graph(nodes, "case", inputs, outputs, inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    opsets = [helper.make_opsetid("", opset)]
+    if microsoft:  # ONNX Runtime's contrib ops (QOperator format)
+        opsets.append(helper.make_opsetid(MS, 1))
+    m = helper.make_model(g, opset_imports=opsets)
     m.ir_version = 8
     onnx.checker.check_model(m)
     return m
@@ -1012,6 +1016,261 @@ def case_bad_conv_integer_runtime_zero_point():
     inits = [init("w", np.ones((1, 1, 2, 2), np.int8))]
     return model(nodes, [x, tin("x_z", [], TensorProto.UINT8)],
                  [tin("y", [1, 1, 2, 2], TensorProto.INT32)], inits), {}, {}
+
+
+# ---------------------------------------------------------------------------
+# ONNX Runtime's QOperator format (com.microsoft ops)
+# ---------------------------------------------------------------------------
+def ort_qlinear_add(a, sa, za, b, sb, zb, sc, zc, dtype):
+    """QLinearAdd as ONNX Runtime's reference computes it: the two ratios
+    S_a / S_c and S_b / S_c in f32, the scaled terms and their sum in f32,
+    round half to even, then the zero point, saturated."""
+    ma = (F32(sa) / F32(sc)).astype(F32)
+    mb = (F32(sb) / F32(sc)).astype(F32)
+    v = ((a - za).astype(F32) * ma).astype(F32) + ((b - zb).astype(F32) * mb).astype(F32)
+    lo, hi = qrange(dtype)
+    return np.clip(np.round(v.astype(F32)) + zc, lo, hi).astype(np.int64)
+
+
+def ort_global_average_pool(x, sx, zx, sy, zy, dtype):
+    """MLAS's QLinearGlobalAveragePool: the exact integer sum minus
+    zx * N, times the f32 scale S_x / (S_y * N), round half to even."""
+    n = x.shape[2] * x.shape[3]
+    acc = x.astype(np.int64).sum(axis=(2, 3), keepdims=True) - zx * n
+    scale = (F32(sx) / (F32(sy) * F32(n)).astype(F32)).astype(F32)
+    lo, hi = qrange(dtype)
+    return np.clip(np.round((acc.astype(F32) * scale).astype(F32)) + zy, lo,
+                   hi).astype(np.int64)
+
+
+def ort_requantize_table(x, sx, zx, sy, zy, dtype):
+    """QLinearConcat's table for an input on another grid:
+    quantize(dequantize(x)), i.e. round_half_even(f32((x - zx) * sx) / sy)."""
+    d = ((x - zx).astype(F32) * F32(sx)).astype(F32)
+    return quantize(d, sy, zy, dtype)
+
+
+def case_qoperator_net():
+    """A small residual network as ONNX Runtime's quantizer writes it in the
+    QOperator format: QuantizeLinear, QLinearConv (per-channel weights),
+    QLinearAdd, MaxPool on the codes, QLinearGlobalAveragePool, Flatten,
+    QGemm (transB, int32 bias), DequantizeLinear. The numpy model follows
+    ONNX Runtime's kernels op by op."""
+    r = rng(40)
+    x = r.uniform(-1, 1, (1, 3, 6, 6)).astype(F32)
+    x_s, x_z = 0.008, 128
+    w1 = r.integers(-127, 128, (4, 3, 3, 3)).astype(np.int8)
+    w1_s = np.array([0.004, 0.006, 0.005, 0.007], F32)
+    b1 = r.integers(-300, 300, (4,)).astype(np.int32)
+    w2 = r.integers(-127, 128, (4, 4, 3, 3)).astype(np.int8)
+    w2_s = np.array([0.003, 0.004, 0.002, 0.005], F32)
+    c1_s, c1_z, c2_s, c2_z = 0.02, 100, 0.025, 130
+    a_s, a_z, g_s, g_z = 0.03, 90, 0.01, 70
+    fw = r.integers(-127, 128, (3, 4)).astype(np.int8)  # N x K (transB)
+    fw_s, fb = F32(0.02), r.integers(-200, 200, (3,)).astype(np.int32)
+    y_s, y_z = 0.05, 128
+    zeros4 = np.zeros(4, np.int8)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+        helper.make_node("QLinearConv", ["xq", "x_s", "x_z", "w1", "w1_s", "w_z",
+                                         "c1_s", "c1_z", "b1"], ["c1"],
+                         pads=[1, 1, 1, 1], name="conv1"),
+        helper.make_node("QLinearConv", ["c1", "c1_s", "c1_z", "w2", "w2_s",
+                                         "w_z", "c2_s", "c2_z"], ["c2"],
+                         pads=[1, 1, 1, 1], name="conv2"),
+        helper.make_node("QLinearAdd", ["c2", "c2_s", "c2_z", "c1", "c1_s",
+                                        "c1_z", "a_s", "a_z"], ["a"],
+                         domain=MS, name="add"),
+        helper.make_node("MaxPool", ["a"], ["mp"], kernel_shape=[2, 2],
+                         strides=[2, 2]),
+        helper.make_node("QLinearGlobalAveragePool", ["mp", "a_s", "a_z", "g_s",
+                                                      "g_z"], ["g"],
+                         domain=MS, channels_last=0, name="gap"),
+        helper.make_node("Flatten", ["g"], ["f"]),
+        helper.make_node("QGemm", ["f", "g_s", "g_z", "fw", "fw_s", "fw_z", "fb",
+                                   "y_s", "y_z"], ["yq"],
+                         domain=MS, transB=1, name="fc"),
+        helper.make_node("DequantizeLinear", ["yq", "y_s", "y_z"], ["y"]),
+    ]
+    inits = [init("x_s", F32(x_s)), init("x_z", np.uint8(x_z)),
+             init("w1", w1), init("w1_s", w1_s), init("w_z", zeros4),
+             init("b1", b1), init("w2", w2), init("w2_s", w2_s),
+             init("c1_s", F32(c1_s)), init("c1_z", np.uint8(c1_z)),
+             init("c2_s", F32(c2_s)), init("c2_z", np.uint8(c2_z)),
+             init("a_s", F32(a_s)), init("a_z", np.uint8(a_z)),
+             init("g_s", F32(g_s)), init("g_z", np.uint8(g_z)),
+             init("fw", fw), init("fw_s", fw_s), init("fw_z", np.int8(0)),
+             init("fb", fb), init("y_s", F32(y_s)), init("y_z", np.uint8(y_z))]
+    m = model(nodes, [tin("x", [1, 3, 6, 6])], [tin("y", [1, 3])], inits,
+              microsoft=True)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    acc1 = conv_int(xq, w1, x_z, 0, pads=(1, 1, 1, 1)) + b1.reshape(1, 4, 1, 1)
+    c1 = requantize(acc1, F32(x_s) * w1_s, c1_s, c1_z, np.uint8)
+    acc2 = conv_int(c1, w2, c1_z, 0, pads=(1, 1, 1, 1))
+    c2 = requantize(acc2, F32(c1_s) * w2_s, c2_s, c2_z, np.uint8)
+    a = ort_qlinear_add(c2, c2_s, c2_z, c1, c1_s, c1_z, a_s, a_z, np.uint8)
+    mp = a.reshape(1, 4, 3, 2, 3, 2).max(axis=(3, 5))
+    g = ort_global_average_pool(mp, a_s, a_z, g_s, g_z, np.uint8)
+    acc = (g.reshape(1, 4) - g_z) @ fw.astype(np.int64).T + fb
+    y = requantize(acc, F32(g_s) * fw_s, y_s, y_z, np.uint8)
+    return m, {"x": x}, {"y": ("codes", y, y_s, y_z)}
+
+
+def case_qoperator_ops():
+    """The other com.microsoft QOperator ops on int8 codes: QLinearConcat
+    (one input on the output's grid, copied; one on another, through
+    quantize(dequantize(x))), QLinearAveragePool, QLinearSigmoid,
+    QLinearLeakyRelu and QLinearMul (f32 on the dequantized codes, as
+    ONNX Runtime's lookup tables and the QDQ graphs define them),
+    QLinearReduceMean, QLinearSoftmax (its `opset` attribute picks the
+    Softmax definition), and zero points left out (0, of the input's
+    type)."""
+    r = rng(41)
+    x = r.uniform(-1, 1, (1, 1, 4, 4)).astype(F32)
+    u = r.uniform(-2, 2, (1, 3, 4, 4)).astype(F32)
+    x_s, x_z, u_s, u_z = 0.01, -5, 0.02, 3
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+        helper.make_node("QuantizeLinear", ["u", "u_s", "u_z"], ["uq"]),
+        helper.make_node("QLinearConcat", ["x_s", "x_z", "xq", "x_s", "x_z",
+                                           "uq", "u_s", "u_z"], ["cat"],
+                         domain=MS, axis=1, name="cat"),
+        helper.make_node("QLinearAveragePool", ["xq", "x_s", "x_z", "p_s", "p_z"],
+                         ["pool"], domain=MS, kernel_shape=[3, 3],
+                         strides=[1, 1], name="pool"),
+        helper.make_node("QLinearSigmoid", ["uq", "u_s", "u_z", "sg_s", "sg_z"],
+                         ["sg"], domain=MS, name="sigmoid"),
+        helper.make_node("QLinearLeakyRelu", ["uq", "u_s", "u_z", "lr_s"],
+                         ["lr"], domain=MS, alpha=0.2, name="leaky"),
+        helper.make_node("QLinearMul", ["xq", "x_s", "x_z", "uq", "u_s", "u_z",
+                                        "ml_s", "ml_z"], ["ml"],
+                         domain=MS, name="mul"),
+        helper.make_node("QLinearReduceMean", ["uq", "u_s", "u_z", "rm_s", "rm_z"],
+                         ["rm"], domain=MS, axes=[2, 3], keepdims=1, name="mean"),
+        helper.make_node("QLinearSoftmax", ["uq", "u_s", "u_z", "sm_s", "sm_z"],
+                         ["sm"], domain=MS, axis=1, opset=13, name="softmax"),
+    ]
+    outs = [("cat", [1, 4, 4, 4], x_s, x_z), ("pool", [1, 1, 2, 2], 0.004, 2),
+            ("sg", [1, 3, 4, 4], 1.0 / 256, -128), ("lr", [1, 3, 4, 4], 0.015, 0),
+            ("ml", [1, 3, 4, 4], 0.01, 1), ("rm", [1, 3, 1, 1], 0.002, -3),
+            ("sm", [1, 3, 4, 4], 1.0 / 256, -128)]
+    names = {"pool": "p", "sg": "sg", "lr": "lr", "ml": "ml", "rm": "rm",
+             "sm": "sm"}
+    inits = [init("x_s", F32(x_s)), init("x_z", np.int8(x_z)),
+             init("u_s", F32(u_s)), init("u_z", np.int8(u_z))]
+    for out, _, sc, zp in outs[1:]:
+        inits.append(init(names[out] + "_s", F32(sc)))
+        if out != "lr":  # QLinearLeakyRelu without Y_zero_point: 0, int8
+            inits.append(init(names[out] + "_z", np.int8(zp)))
+    for out, _, sc, zp in outs:
+        nodes.append(helper.make_node("DequantizeLinear",
+                                      [out, "o_s_" + out, "o_z_" + out],
+                                      ["y_" + out]))
+        inits += [init("o_s_" + out, F32(sc)), init("o_z_" + out, np.int8(zp))]
+    m = model(nodes, [tin("x", [1, 1, 4, 4]), tin("u", [1, 3, 4, 4])],
+              [tin("y_" + out, shape) for out, shape, _, _ in outs], inits,
+              microsoft=True)
+    xq = quantize(x, x_s, x_z, np.int8)
+    uq = quantize(u, u_s, u_z, np.int8)
+    xd, ud = dequantize(xq, x_s, x_z), dequantize(uq, u_s, u_z)
+    cat = np.concatenate(
+        [xq, ort_requantize_table(uq, u_s, u_z, x_s, x_z, np.int8)], axis=1)
+    # QLinearAveragePool and QLinearReduceMean: the mean of the dequantized
+    # codes, rounded once to the output grid (an exact integer sum times
+    # the f32 multiplier f32(S_x / count) / f32(S_y), as case_reduce_mean).
+    # ONNX Runtime's kernels sum dequantized f32 values and may round
+    # differently near a tie: for channel 2 of "rm" the exact mean is
+    # 67.4999953 output steps (code 64), and an f32 sum reaches 67.5 (65).
+    pool = np.zeros((1, 1, 2, 2), np.int64)
+    for i in range(2):
+        for j in range(2):
+            pool[:, :, i, j] = (xq - x_z)[:, :, i:i + 3, j:j + 3].sum(axis=(2, 3))
+    pool = requantize(pool, np.float64(F32(x_s)) / 9, 0.004, 2, np.int8)
+    mean = requantize((uq - u_z).sum(axis=(2, 3), keepdims=True),
+                      np.float64(F32(u_s)) / 16, 0.002, -3, np.int8)
+    one = F32(1)
+    vals = {
+        "sg": (one / (one + np.exp(-ud))).astype(F32),
+        "lr": np.where(ud < 0, ud * F32(0.2), ud).astype(F32),
+        "ml": (xd * ud).astype(F32),
+        "sm": softmax_f32(ud, 1),
+    }
+    codes = {"cat": cat, "pool": pool, "rm": mean}
+    for out, _, sc, zp in outs:
+        if out not in codes:
+            codes[out] = quantize(vals[out], sc, zp, np.int8)
+    expected = {"y_" + out: ("codes", codes[out], sc, zp)
+                for out, _, sc, zp in outs}
+    return m, {"x": x, "u": u}, expected
+
+
+def case_qoperator_qgemm_float():
+    """QGemm without y_scale: the f32 result, with per-column b_scale on
+    transB weights and an int32 bias at scale a_scale * b_scale. Scales are
+    powers of two, so every f32 step is exact."""
+    r = rng(42)
+    x = (r.integers(0, 64, (2, 4)) / 16.0).astype(F32)
+    w = r.integers(-127, 128, (3, 4)).astype(np.int8)
+    w_s = np.array([1.0 / 64, 1.0 / 32, 1.0 / 128], F32)
+    bias = r.integers(-500, 500, (3,)).astype(np.int32)
+    nodes = [helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+             helper.make_node("QGemm", ["xq", "x_s", "x_z", "w", "w_s", "w_z",
+                                        "b"], ["y"], domain=MS, transB=1,
+                              name="fc")]
+    inits = [init("x_s", F32(1.0 / 16)), init("x_z", np.uint8(8)), init("w", w),
+             init("w_s", w_s), init("w_z", np.zeros(3, np.int8)),
+             init("b", bias)]
+    m = model(nodes, [tin("x", [2, 4])], [tin("y", [2, 3])], inits,
+              microsoft=True)
+    xq = quantize(x, 1.0 / 16, 8, np.uint8)
+    acc = (xq - 8) @ w.astype(np.int64).T + bias
+    # y = acc * S_x * S_w[n], exact in float64; as codes of scale 2^-11.
+    y = np.rint(acc * (1.0 / 16) * w_s.astype(np.float64) * 2048).astype(np.int64)
+    return m, {"x": x}, {"y": ("codes", y, 1.0 / 2048, 0)}
+
+
+def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
+    """One com.microsoft node on the codes of input x (uint8, scale 0.1,
+    zero point 128) and its scale / zero point."""
+    nodes = [helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+             node]
+    inits = [init("x_s", F32(0.1)), init("x_z", np.uint8(128))] + list(extra)
+    return model(nodes, [tin("x", list(x_shape))],
+                 [tin("y", [1], TensorProto.UINT8)], inits,
+                 microsoft=True), {}, {}
+
+
+def case_bad_ms_unsupported():
+    return ms_bad(helper.make_node("QAttention", ["xq", "x_s"], ["y"],
+                                   domain=MS, name="attn", num_heads=1))
+
+
+def case_bad_ms_channels_last():
+    return ms_bad(helper.make_node("QLinearGlobalAveragePool",
+                                   ["xq", "x_s", "x_z", "x_s", "x_z"], ["y"],
+                                   domain=MS, name="gap", channels_last=1))
+
+
+def case_bad_ms_concat_inputs():
+    return ms_bad(helper.make_node("QLinearConcat", ["x_s", "x_z", "xq", "x_s"],
+                                   ["y"], domain=MS, name="cat", axis=1))
+
+
+def case_bad_ms_add_shapes():
+    """The expanded Add reports the error under the QLinearAdd's name."""
+    return ms_bad(helper.make_node("QLinearAdd", ["xq", "x_s", "x_z", "c", "x_s",
+                                                  "x_z", "x_s", "x_z"], ["y"],
+                                   domain=MS, name="add"),
+                  extra=[init("c", np.zeros((3, 1, 1), np.uint8))])
+
+
+def case_bad_ms_qgemm_output():
+    return ms_bad(helper.make_node("QGemm", ["xq", "x_s", "x_z", "w", "x_s",
+                                             "w_z", "", "x_s"], ["y"],
+                                   domain=MS, name="fc", transB=1),
+                  x_shape=(1, 4),
+                  extra=[init("w", np.ones((2, 4), np.int8)),
+                         init("w_z", np.int8(0))])
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

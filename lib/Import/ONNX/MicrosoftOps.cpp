@@ -1,0 +1,331 @@
+//===- MicrosoftOps.cpp - ONNX Runtime's com.microsoft QOperator ops ------===//
+//
+// ONNX Runtime's QOperator format (its quantizer's `QuantFormat.QOperator`,
+// and the int8 models of the ONNX Model Zoo) writes quantized ops of the
+// com.microsoft domain: QLinearAdd, QLinearGlobalAveragePool, QLinearConcat,
+// QGemm, ... Each is defined as, and ONNX Runtime converts its QDQ graphs
+// into them from, DequantizeLinear of every quantized input, the float op,
+// and QuantizeLinear of the result. The importer expands such a node into
+// exactly those standard nodes and imports them, so a QOperator graph and
+// its QDQ twin become the same qnt ops (and get the same diagnostics, which
+// name the original node).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+using namespace mlir;
+using namespace quantopt::onnx_import::detail;
+
+namespace {
+
+/// Builds the standard-domain nodes a com.microsoft node stands for.
+class Expansion {
+public:
+  Expansion(Importer &im, const onnx::NodeProto &n) : im(im), n(n) {}
+
+  bool has(int idx) const {
+    return idx < n.input_size() && !n.input(idx).empty();
+  }
+
+  /// A fresh value name derived from the node's first output.
+  std::string fresh(StringRef what) {
+    return (n.output(0) + "/qnt." + what + "." + Twine(counter++)).str();
+  }
+
+  onnx::NodeProto &add(StringRef opType, ArrayRef<std::string> inputs,
+                       std::string output) {
+    onnx::NodeProto &node = nodes.emplace_back();
+    node.set_name(n.name());
+    node.set_op_type(opType.str());
+    for (const std::string &in : inputs)
+      node.add_input(in);
+    node.add_output(std::move(output));
+    return node;
+  }
+
+  /// DequantizeLinear of input `x` with scale `s` and zero point `z` (absent:
+  /// zero of x's type); `axis` for a per-axis scale.
+  std::string dequantize(int x, int s, int z,
+                         std::optional<int64_t> axis = {}) {
+    std::vector<std::string> in = {n.input(x), n.input(s)};
+    if (has(z))
+      in.push_back(n.input(z));
+    std::string out = fresh("dq");
+    onnx::NodeProto &node = add("DequantizeLinear", in, out);
+    if (axis)
+      setInt(node, "axis", *axis);
+    return out;
+  }
+
+  /// QuantizeLinear of `src` into the node's output 0 with scale input `s`
+  /// and zero point input `z`. Without `z` the output has the element type
+  /// of input `like` (the com.microsoft ops keep their input's type, where a
+  /// standard QuantizeLinear would default to uint8).
+  LogicalResult quantize(const std::string &src, int s, int z, int like) {
+    std::string zp;
+    if (has(z)) {
+      zp = n.input(z);
+    } else {
+      auto v = im.input(like);
+      if (failed(v))
+        return failure();
+      ImportedValue zero;
+      zero.kind = Kind::Const;
+      zero.dtype = codeType(**v);
+      zero.i = {0};
+      zp = fresh("zero_point");
+      im.values[zp] = std::move(zero);
+    }
+    add("QuantizeLinear", {src, n.input(s), zp}, n.output(0));
+    return success();
+  }
+
+  /// Copies the node's attribute `name`, if present, to `node`.
+  void copyAttr(onnx::NodeProto &node, StringRef name) const {
+    for (const auto &a : n.attribute())
+      if (a.name() == name)
+        *node.add_attribute() = a;
+  }
+
+  static void setInt(onnx::NodeProto &node, StringRef name, int64_t v) {
+    onnx::AttributeProto *a = node.add_attribute();
+    a->set_name(name.str());
+    a->set_type(onnx::AttributeProto::INT);
+    a->set_i(v);
+  }
+
+  /// The ONNX element type of the codes of `v`.
+  static int32_t codeType(const ImportedValue &v) {
+    if (!v.isQuantized())
+      return v.dtype;
+    if (v.q.width == 16)
+      return v.q.isSigned ? onnx::TensorProto::INT16
+                          : onnx::TensorProto::UINT16;
+    return v.q.isSigned ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
+  }
+
+  Importer &im;
+  const onnx::NodeProto &n;
+  std::vector<onnx::NodeProto> nodes;
+  unsigned counter = 0;
+};
+
+} // namespace
+
+/// X, X_scale, X_zero_point, Y_scale, Y_zero_point -> DQ, `op`, Q.
+static LogicalResult expandUnary(Expansion &e, StringRef op,
+                                 ArrayRef<StringRef> attrs) {
+  if (!e.has(0) || !e.has(1) || !e.has(3))
+    return e.im.fail("needs X, X_scale and Y_scale (inputs 0, 1, 3)");
+  std::string out = e.fresh(op);
+  onnx::NodeProto &node = e.add(op, {e.dequantize(0, 1, 2)}, out);
+  for (StringRef a : attrs)
+    e.copyAttr(node, a);
+  return e.quantize(out, 3, 4, /*like=*/0);
+}
+
+/// A, A_scale, A_zero_point, B, B_scale, B_zero_point, C_scale,
+/// C_zero_point -> DQ(A), DQ(B), `op`, Q.
+static LogicalResult expandBinary(Expansion &e, StringRef op) {
+  if (!e.has(0) || !e.has(1) || !e.has(3) || !e.has(4) || !e.has(6))
+    return e.im.fail("needs A, A_scale, B, B_scale and C_scale (inputs 0, 1, "
+                     "3, 4, 6)");
+  std::string a = e.dequantize(0, 1, 2), b = e.dequantize(3, 4, 5);
+  std::string out = e.fresh(op);
+  e.add(op, {a, b}, out);
+  return e.quantize(out, 6, 7, /*like=*/0);
+}
+
+/// Y_scale, Y_zero_point, then (X, X_scale, X_zero_point) per input.
+static LogicalResult expandConcat(Expansion &e) {
+  int n = e.n.input_size();
+  if (n < 5 || (n - 2) % 3 != 0 || !e.has(0))
+    return e.im.fail("expects Y_scale, Y_zero_point and then (X, X_scale, "
+                     "X_zero_point) per input, got " +
+                     Twine(n) + " inputs");
+  std::vector<std::string> parts;
+  for (int i = 2; i < n; i += 3) {
+    if (!e.has(i) || !e.has(i + 1))
+      return e.im.fail("input " + Twine(i) + " or its scale is missing");
+    parts.push_back(e.dequantize(i, i + 1, i + 2));
+  }
+  std::string out = e.fresh("Concat");
+  e.copyAttr(e.add("Concat", parts, out), "axis");
+  return e.quantize(out, 0, 1, /*like=*/2);
+}
+
+/// A, a_scale, a_zero_point, B, b_scale, b_zero_point, C (int32 at scale
+/// a_scale * b_scale), y_scale, y_zero_point; without y_scale the output is
+/// f32.
+static LogicalResult expandQGemm(Expansion &e) {
+  Importer &im = e.im;
+  if (!e.has(0) || !e.has(1) || !e.has(3) || !e.has(4))
+    return im.fail("needs A, a_scale, B and b_scale (inputs 0, 1, 3, 4)");
+  if (e.has(7) != e.has(8))
+    return im.fail("y_scale and y_zero_point must be given together (a "
+                   "float output has neither)");
+  auto as = im.input(1);
+  auto bs = failed(as) ? FailureOr<ImportedValue *>(failure()) : im.input(4);
+  if (failed(as) || failed(bs))
+    return failure();
+  if ((*as)->kind != Kind::Const || (*as)->f.size() != 1)
+    return im.fail("a_scale must be a compile-time float scalar");
+  if ((*bs)->kind != Kind::Const || (*bs)->f.empty())
+    return im.fail("b_scale must be a compile-time float tensor");
+  bool transB = im.attrInt("transB").value_or(0) != 0;
+  bool perColumn = (*bs)->f.size() > 1;
+  // b_scale runs along B's columns: axis 1 of K x N, axis 0 of N x K.
+  std::optional<int64_t> bAxis;
+  if (perColumn)
+    bAxis = transB ? 0 : 1;
+  std::vector<std::string> gemmInputs = {e.dequantize(0, 1, 2),
+                                         e.dequantize(3, 4, 5, bAxis)};
+  if (e.has(6)) {
+    // C's scale is implicit: a_scale * b_scale per column, zero point 0.
+    auto c = im.input(6);
+    if (failed(c))
+      return failure();
+    ImportedValue scale;
+    scale.kind = Kind::Const;
+    scale.dtype = onnx::TensorProto::FLOAT;
+    for (double s : (*bs)->f)
+      scale.f.push_back((*as)->f[0] * s);
+    scale.shape = {int64_t(scale.f.size())};
+    if (!perColumn)
+      scale.shape.clear();
+    std::string scaleName = e.fresh("c_scale");
+    im.values[scaleName] = std::move(scale);
+    std::string dq = e.fresh("dq");
+    onnx::NodeProto &node =
+        e.add("DequantizeLinear", {e.n.input(6), scaleName}, dq);
+    if (perColumn)
+      Expansion::setInt(node, "axis", int64_t((*c)->shape.size()) - 1);
+    gemmInputs.push_back(dq);
+  }
+  std::string out = e.has(7) ? e.fresh("Gemm") : e.n.output(0);
+  onnx::NodeProto &gemm = e.add("Gemm", gemmInputs, out);
+  for (StringRef a : {"alpha", "transA", "transB"})
+    e.copyAttr(gemm, a);
+  if (!e.has(7))
+    return success();
+  return e.quantize(out, 7, 8, /*like=*/0);
+}
+
+/// data, data_scale, data_zero_point, reduced_scale, reduced_zero_point
+/// -> DQ, ReduceMean, Q.
+static LogicalResult expandReduceMean(Expansion &e) {
+  Importer &im = e.im;
+  auto axes = im.attrInts("axes");
+  if (!axes)
+    return im.fail("ReduceMean over all axes is not supported (no 'axes')");
+  if (!e.has(0) || !e.has(1) || !e.has(3))
+    return im.fail("needs data, data_scale and reduced_scale (inputs 0, 1, "
+                   "3)");
+  std::string out = e.fresh("ReduceMean");
+  onnx::NodeProto &mean = e.add("ReduceMean", {e.dequantize(0, 1, 2)}, out);
+  e.copyAttr(mean, "keepdims");
+  if (im.opset >= 18) {
+    // Since opset 18 the axes are an input.
+    ImportedValue axesValue;
+    axesValue.kind = Kind::Const;
+    axesValue.dtype = onnx::TensorProto::INT64;
+    axesValue.i = *axes;
+    axesValue.shape = {int64_t(axes->size())};
+    std::string name = e.fresh("axes");
+    im.values[name] = std::move(axesValue);
+    mean.add_input(name);
+  } else {
+    e.copyAttr(mean, "axes");
+  }
+  return e.quantize(out, 3, 4, /*like=*/0);
+}
+
+LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
+  StringRef op = n.op_type();
+  if (n.output(0).empty())
+    return fail("output 0 has no name");
+  Expansion e(*this, n);
+  // The pools' NHWC variant would need another logical layout.
+  auto channelsFirst = [&]() -> LogicalResult {
+    if (attrInt("channels_last").value_or(0) != 0)
+      return fail("channels_last = 1 is not supported");
+    return success();
+  };
+  LogicalResult built = failure();
+  if (op == "QuantizeLinear" || op == "DequantizeLinear") {
+    // Version 1 of the standard ops, from before ONNX had them.
+    onnx::NodeProto &copy = e.nodes.emplace_back(n);
+    copy.clear_domain();
+    built = success();
+  } else if (op == "QLinearAdd" || op == "QLinearMul") {
+    if (failed(checkAttrs({})))
+      return failure();
+    built = expandBinary(e, op == "QLinearAdd" ? "Add" : "Mul");
+  } else if (op == "QLinearSigmoid") {
+    if (failed(checkAttrs({})))
+      return failure();
+    built = expandUnary(e, "Sigmoid", {});
+  } else if (op == "QLinearLeakyRelu") {
+    if (failed(checkAttrs({"alpha"})))
+      return failure();
+    built = expandUnary(e, "LeakyRelu", {"alpha"});
+  } else if (op == "QLinearSoftmax") {
+    // `opset` names the Softmax definition (the axis rule changed in 13).
+    if (failed(checkAttrs({"axis", "opset"})))
+      return failure();
+    if (!attrInt("opset"))
+      return fail("the required attribute 'opset' is missing");
+    built = expandUnary(e, "Softmax", {"axis"});
+  } else if (op == "QLinearGlobalAveragePool") {
+    if (failed(checkAttrs({"channels_last"})) || failed(channelsFirst()))
+      return failure();
+    built = expandUnary(e, "GlobalAveragePool", {});
+  } else if (op == "QLinearAveragePool") {
+    static constexpr StringRef kPoolAttrs[] = {
+        "auto_pad",     "ceil_mode", "count_include_pad",
+        "kernel_shape", "pads",      "strides"};
+    SmallVector<StringRef> known(std::begin(kPoolAttrs), std::end(kPoolAttrs));
+    known.push_back("channels_last");
+    if (failed(checkAttrs(known)) || failed(channelsFirst()))
+      return failure();
+    built = expandUnary(e, "AveragePool", kPoolAttrs);
+  } else if (op == "QLinearReduceMean") {
+    if (failed(checkAttrs({"axes", "keepdims"})))
+      return failure();
+    built = expandReduceMean(e);
+  } else if (op == "QLinearConcat") {
+    if (failed(checkAttrs({"axis"})))
+      return failure();
+    built = expandConcat(e);
+  } else if (op == "QGemm") {
+    if (failed(checkAttrs({"alpha", "transA", "transB"})))
+      return failure();
+    built = expandQGemm(e);
+  } else {
+    return fail("unsupported com.microsoft operator");
+  }
+  if (failed(built))
+    return failure();
+
+  // Import the expansion; diagnostics name the original node.
+  std::optional<int64_t> savedOpset;
+  if (op == "QLinearSoftmax") {
+    savedOpset = opset;
+    opset = *attrInt("opset");
+  }
+  expandedFrom = &n;
+  LogicalResult result = success();
+  for (const onnx::NodeProto &part : e.nodes)
+    if (failed(importNode(part))) {
+      result = failure();
+      break;
+    }
+  expandedFrom = nullptr;
+  node = &n;
+  if (savedOpset)
+    opset = *savedOpset;
+  return result;
+}
