@@ -35,7 +35,7 @@ import tempfile
 
 import numpy as np
 import onnx
-from onnx import TensorProto, numpy_helper
+from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -268,6 +268,12 @@ def mut_node(m, rnd):
     return True
 
 
+MICROSOFT_OPS = ["QLinearAdd", "QLinearMul", "QLinearConcat",
+                 "QLinearGlobalAveragePool", "QLinearAveragePool",
+                 "QLinearReduceMean", "QLinearSigmoid", "QLinearLeakyRelu",
+                 "QLinearSoftmax", "QGemm"]
+
+
 def mut_op_type(m, rnd):
     if not m.graph.node:
         return False
@@ -279,7 +285,14 @@ def mut_op_type(m, rnd):
         "Concat", "Flatten", "Reshape", "Transpose", "Shape", "Gather",
         "Unsqueeze", "DynamicQuantizeLinear", "Identity", "Mul", "Sub", "Div",
         "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "LeakyRelu", "Slice",
-        "Softmax", "Squeeze", "Resize", "ReduceMean"])
+        "Softmax", "Squeeze", "Resize", "ReduceMean"] + MICROSOFT_OPS)
+    # ONNX Runtime's QOperator ops live in the com.microsoft domain.
+    if n.op_type in MICROSOFT_OPS:
+        n.domain = "com.microsoft"
+        if not any(o.domain == "com.microsoft" for o in m.opset_import):
+            m.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    elif n.domain == "com.microsoft":
+        n.domain = ""
     return True
 
 
