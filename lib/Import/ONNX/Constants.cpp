@@ -8,6 +8,7 @@
 
 #include "Importer.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -323,7 +324,18 @@ LogicalResult Importer::importUnsqueezeOp() {
   return success();
 }
 
+/// The ONNX element type a value holds: its codes' type when quantized.
+static int32_t elementTypeOf(const ImportedValue &v) {
+  if (v.kind == Kind::Quant)
+    return codeElementType(v.q);
+  if (v.kind == Kind::Dequant || v.kind == Kind::Pending)
+    return onnx::TensorProto::FLOAT;
+  return v.dtype;
+}
+
 LogicalResult Importer::importCastOp() {
+  if (failed(checkAttrs({"saturate", "to"})))
+    return failure();
   auto in = input(0);
   if (failed(in))
     return failure();
@@ -331,15 +343,26 @@ LogicalResult Importer::importCastOp() {
   if (!to)
     return fail("missing attribute 'to'");
   ImportedValue v = **in;
-  if (v.kind != Kind::Const)
-    return fail("Cast is supported on compile-time tensors only");
+  if (v.kind != Kind::Const) {
+    // torch exports QuantizeLinear -> Cast(uint8) -> DequantizeLinear: a
+    // cast to the type a value already has moves nothing.
+    if (elementTypeOf(v) != *to)
+      return fail("Cast to another element type is supported on "
+                  "compile-time tensors only");
+    setOutput(0, std::move(v));
+    return success();
+  }
   bool toFloat = isFloatType(*to);
   if (toFloat && v.f.empty())
     v.f.assign(v.i.begin(), v.i.end());
   if (!toFloat && !v.f.empty()) {
     v.i.clear();
-    for (double x : v.f)
+    for (double x : v.f) {
+      // Converting a NaN or an out-of-range double is undefined in C++.
+      if (!(std::fabs(x) < 0x1p63))
+        return fail("Cast of " + str(x) + " to an integer type");
       v.i.push_back(int64_t(x));
+    }
   }
   if (toFloat)
     v.i.clear();
@@ -347,6 +370,49 @@ LogicalResult Importer::importCastOp() {
     v.f.clear();
   v.dtype = *to;
   setOutput(0, v);
+  return success();
+}
+
+LogicalResult Importer::importConstantOfShapeOp() {
+  if (failed(checkAttrs({"value"})))
+    return failure();
+  auto shape = constInts(0);
+  if (failed(shape))
+    return failure();
+  // Folded at import, so bounded like the other folds.
+  constexpr int64_t kMaxElements = 1 << 16;
+  int64_t count = 1;
+  for (int64_t d : *shape) {
+    if (d < 0)
+      return fail("negative dimension " + Twine(d));
+    if (d > 0 && count > kMaxElements / d)
+      return fail("more than " + Twine(kMaxElements) +
+                  " elements (ConstantOfShape folds at import)");
+    count *= d;
+  }
+  ImportedValue v;
+  v.kind = Kind::Const;
+  v.dtype = onnx::TensorProto::FLOAT;
+  v.shape.assign(shape->begin(), shape->end());
+  double f = 0;
+  int64_t i = 0;
+  if (const onnx::TensorProto *t = attrTensor("value")) {
+    auto fill = readTensor(*t);
+    if (failed(fill))
+      return failure();
+    if (fill->kind != Kind::Const || fill->numElements() != 1)
+      return fail("'value' must be a one-element tensor");
+    v.dtype = fill->dtype;
+    if (!fill->f.empty())
+      f = fill->f[0];
+    else
+      i = fill->i[0];
+  }
+  if (isFloatType(v.dtype))
+    v.f.assign(count, f);
+  else
+    v.i.assign(count, i);
+  setOutput(0, std::move(v));
   return success();
 }
 

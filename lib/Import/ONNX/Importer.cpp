@@ -396,6 +396,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importUnsqueezeOp();
   if (op == "Cast")
     return importCastOp();
+  if (op == "ConstantOfShape")
+    return importConstantOfShapeOp();
   if (op == "QuantizeLinear")
     return importQuantizeLinear();
   if (op == "DequantizeLinear")

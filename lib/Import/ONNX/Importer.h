@@ -201,6 +201,7 @@ public:
   mlir::LogicalResult importGatherOp();
   mlir::LogicalResult importUnsqueezeOp();
   mlir::LogicalResult importCastOp();
+  mlir::LogicalResult importConstantOfShapeOp();
   mlir::LogicalResult foldConstConcat();
   mlir::FailureOr<std::vector<int64_t>> constInts(unsigned idx);
 
@@ -320,6 +321,9 @@ inline bool isF32QuantScale(double scale) {
   return scale >= std::numeric_limits<float>::denorm_min() &&
          scale <= std::numeric_limits<float>::max();
 }
+
+/// The ONNX element type of codes with these parameters (INT8, UINT16, ...).
+int32_t codeElementType(const QParams &q);
 
 /// round_half_even(f32(x) / f32(s)) + z, saturated: ONNX QuantizeLinear.
 int64_t quantizeLinear(double x, double scale, int64_t zp, const QParams &q);

@@ -74,7 +74,7 @@ public:
         return failure();
       ImportedValue zero;
       zero.kind = Kind::Const;
-      zero.dtype = codeType(**v);
+      zero.dtype = (*v)->isQuantized() ? codeElementType((*v)->q) : (*v)->dtype;
       zero.i = {0};
       zp = fresh("zero_point");
       im.values[zp] = std::move(zero);
@@ -95,16 +95,6 @@ public:
     a->set_name(name.str());
     a->set_type(onnx::AttributeProto::INT);
     a->set_i(v);
-  }
-
-  /// The ONNX element type of the codes of `v`.
-  static int32_t codeType(const ImportedValue &v) {
-    if (!v.isQuantized())
-      return v.dtype;
-    if (v.q.width == 16)
-      return v.q.isSigned ? onnx::TensorProto::INT16
-                          : onnx::TensorProto::UINT16;
-    return v.q.isSigned ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
   }
 
   Importer &im;

@@ -199,13 +199,19 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
     return failure();
   auto [lo, hi] = clampCodes(p, out);
   bool unpadded = llvm::all_of(p.padding, [](int64_t v) { return v == 0; });
-  if ((out != x.q || lo != out.qmin() || hi != out.qmax()) &&
-      (unpadded || p.countIncludePad)) {
-    // To another grid: rounding the average on the input grid first would
-    // add a rounding the float graph does not have (up to half an input
-    // step, more than an output step when the output grid is finer).
-    // Instead sum exactly, as a depthwise conv with weights 1 at scale
-    // 1 / count, and requantize the sum once: M = S_x / (count * S_y).
+  bool sameGrid = out == x.q && lo == out.qmin() && hi == out.qmax();
+  // ONNX's QuantizeLinear rounds the mean half to even, TFLite's pool (and
+  // qnt.avg_pool2d) half away from zero; the TFLite-style rounding modes
+  // keep TFLite's rule on the input grid.
+  bool halfEvenTies = options.rounding == qnt::RoundingMode::Float ||
+                      options.rounding == qnt::RoundingMode::HalfEven;
+  if ((!sameGrid || halfEvenTies) && (unpadded || p.countIncludePad)) {
+    // Rounding the average on the input grid first would add a rounding
+    // the float graph does not have (up to half an input step, more than
+    // an output step when the output grid is finer), or round its ties
+    // the other way. Instead sum exactly, as a depthwise conv with weights
+    // 1 at scale 1 / count, and requantize the sum once:
+    // M = S_x / (count * S_y).
     int64_t channels = x.shape[1];
     int64_t count = p.kernel[0] * p.kernel[1];
     QParams ones;
@@ -248,8 +254,8 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
     y.value = requantize(accValue, quantTensorType(y), lo, hi, out);
     return y;
   }
-  // On the input grid: qnt.avg_pool2d averages codes (TFLite's rule,
-  // count_include_pad respected); a different output grid is one requantize.
+  // qnt.avg_pool2d averages codes (TFLite's rule, count_include_pad
+  // respected); a different output grid is one requantize.
   ImportedValue pooled = x;
   pooled.codes.reset();
   pooled.kind = Kind::Quant;
@@ -261,7 +267,7 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
           .getResult();
   ImportedValue y = pooled;
   y.q = out;
-  if (out == x.q && lo == out.qmin() && hi == out.qmax())
+  if (sameGrid)
     y.value = avg;
   else
     y.value = requantize(avg, quantTensorType(y), lo, hi, out);

@@ -20,6 +20,14 @@
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
 
+int32_t quantopt::onnx_import::detail::codeElementType(const QParams &q) {
+  if (q.width == 32)
+    return onnx::TensorProto::INT32;
+  if (q.width == 16)
+    return q.isSigned ? onnx::TensorProto::INT16 : onnx::TensorProto::UINT16;
+  return q.isSigned ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
+}
+
 int64_t quantopt::onnx_import::detail::quantizeLinear(double x, double scale,
                                                       int64_t zp,
                                                       const QParams &q) {
@@ -321,11 +329,7 @@ LogicalResult Importer::importDequantizeLinear() {
   ImportedValue in = **x;
   int32_t inType = in.dtype;
   if (in.isQuantized())
-    inType = in.q.width == 32   ? onnx::TensorProto::INT32
-             : in.q.width == 16 ? (in.q.isSigned ? onnx::TensorProto::INT16
-                                                 : onnx::TensorProto::UINT16)
-                                : (in.q.isSigned ? onnx::TensorProto::INT8
-                                                 : onnx::TensorProto::UINT8);
+    inType = codeElementType(in.q);
   auto q = readQParams(1, 2, in.shape.size(), inType);
   if (failed(q))
     return failure();
@@ -340,12 +344,7 @@ LogicalResult Importer::importDequantizeLinear() {
   case Kind::Const: {
     if (!in.f.empty())
       return fail("DequantizeLinear of a float constant");
-    int32_t want = q->width == 32   ? onnx::TensorProto::INT32
-                   : q->width == 16 ? (q->isSigned ? onnx::TensorProto::INT16
-                                                   : onnx::TensorProto::UINT16)
-                                    : (q->isSigned ? onnx::TensorProto::INT8
-                                                   : onnx::TensorProto::UINT8);
-    if (in.dtype != want)
+    if (in.dtype != codeElementType(*q))
       return fail("the input's element type does not match the zero "
                   "point's");
     out.codes = in.i;

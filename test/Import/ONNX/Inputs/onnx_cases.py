@@ -1229,6 +1229,40 @@ def case_qoperator_qgemm_float():
     return m, {"x": x}, {"y": ("codes", y, 1.0 / 2048, 0)}
 
 
+def case_bad_constant_of_shape_huge():
+    """ConstantOfShape folds at import: a shape of 2^40 elements is
+    diagnosed, not allocated."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes += [helper.make_node("ConstantOfShape", ["shape"], ["zeros"],
+                               name="fill"),
+              helper.make_node("Reshape", ["xd", "zeros"], ["y"])]
+    inits.append(init("shape", np.array([1 << 20, 1 << 20], np.int64)))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
+
+
+def case_bad_cast_nan():
+    """Cast of a NaN constant to an integer type (undefined in C++)."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes += [helper.make_node("Cast", ["c"], ["ci"], to=TensorProto.INT64,
+                               name="cast"),
+              helper.make_node("Reshape", ["xd", "ci"], ["y"])]
+    inits.append(init("c", np.array([np.nan, 4.0], F32)))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
+
+
+def case_bad_cast_codes():
+    """Cast of uint8 codes to int8: a reinterpretation, not supported."""
+    nodes, inits = [], []
+    nodes += [helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+              helper.make_node("Cast", ["xq"], ["y"], to=TensorProto.INT8,
+                               name="cast")]
+    inits += [init("x_s", F32(0.1)), init("x_z", np.uint8(128))]
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4], TensorProto.INT8)],
+                 inits), {}, {}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
