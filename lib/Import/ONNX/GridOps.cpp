@@ -11,6 +11,7 @@
 
 #include "Importer.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -667,6 +668,123 @@ LogicalResult Importer::importResize() {
   out.value = v->isQuantized() ? quant::StorageCastOp::create(
                                       b, loc, quantTensorType(out), result)
                                 : result;
+  setOutput(0, std::move(out));
+  return success();
+}
+
+LogicalResult Importer::importPad() {
+  // pads and constant_value are inputs since opset 11.
+  bool asInputs = opset >= 11;
+  if (failed(checkAttrs(asInputs ? ArrayRef<StringRef>{"mode"}
+                                 : ArrayRef<StringRef>{"mode", "pads",
+                                                       "value"})))
+    return failure();
+  std::string mode = attrString("mode").value_or("constant");
+  if (mode != "constant")
+    return fail("Pad mode '" + mode + "' is not supported (constant only)");
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue *v = *in;
+  int64_t rank = v->shape.size();
+  std::vector<int64_t> pads;
+  if (asInputs) {
+    auto c = constInts(1);
+    if (failed(c))
+      return failure();
+    pads = std::move(*c);
+  } else if (auto a = attrInts("pads")) {
+    pads = std::move(*a);
+  } else {
+    return fail("missing attribute 'pads'");
+  }
+  if (hasInput(3))
+    return fail("the axes input (opset 18) is not supported");
+  if (int64_t(pads.size()) != 2 * rank)
+    return fail("pads has " + Twine(pads.size()) + " entries, expected " +
+                Twine(2 * rank));
+  // Logical (NCHW) low / high pads. Each pad is bounded so that the padded
+  // sizes cannot overflow.
+  constexpr int64_t kMaxPad = 1 << 24;
+  SmallVector<int64_t> low(pads.begin(), pads.begin() + rank),
+      high(pads.begin() + rank, pads.end());
+  for (int64_t p : pads) {
+    if (p < 0)
+      return fail("negative pads (cropping) are not supported");
+    if (p > kMaxPad)
+      return fail("a pad of more than " + Twine(kMaxPad) +
+                  " elements is not supported");
+  }
+  double value = 0;
+  if (asInputs && hasInput(2)) {
+    auto c = input(2);
+    if (failed(c))
+      return failure();
+    if ((*c)->kind != Kind::Const || (*c)->numElements() != 1)
+      return fail("constant_value must be a compile-time scalar");
+    value = (*c)->f.empty() ? double((*c)->i[0]) : (*c)->f[0];
+  } else if (!asInputs) {
+    value = attrFloat("value").value_or(0.0f);
+  }
+
+  if (failed(settleOrFloat(*this, *v)))
+    return failure();
+  if (v->kind == Kind::Const || v->codes)
+    return fail("Pad of a constant is not supported");
+  ImportedValue out = *v;
+  for (int64_t d = 0; d < rank; ++d)
+    out.shape[d] += low[d] + high[d];
+  // Padded in the value's own layout: an NHWC conv result stays NHWC.
+  out.nhwc = rank == 4 && v->nhwc && v->flattenedFromNhwc.empty();
+  out.flattenedFromNhwc.clear();
+  if (out.nhwc) {
+    low = {low[0], low[2], low[3], low[1]};
+    high = {high[0], high[2], high[3], high[1]};
+  }
+  Value src, padValue;
+  if (v->isQuantized()) {
+    if (v->q.perAxis())
+      return fail("Pad of a per-axis quantized tensor is not supported");
+    // The padded reals must lie on the grid (0 is the zero point).
+    int64_t code =
+        quantizeLinear(value, v->q.scales[0], v->q.zeroPoints[0], v->q);
+    if (float((code - v->q.zeroPoints[0]) * float(v->q.scales[0])) !=
+        float(value))
+      return fail("the pad value " + str(value) +
+                  " is not on the input's quantization grid");
+    auto q = quantValue(*v, out.nhwc);
+    if (failed(q))
+      return failure();
+    Type elem = storageIntType(v->q);
+    src = quant::StorageCastOp::create(
+        b, loc,
+        RankedTensorType::get(cast<RankedTensorType>(q->getType()).getShape(),
+                              elem),
+        *q);
+    padValue = arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(elem, APInt(elem.getIntOrFloatBitWidth(),
+                                             uint64_t(code), /*isSigned=*/true,
+                                             /*implicitTrunc=*/true)));
+  } else if (v->kind == Kind::Float) {
+    auto f = floatValue(*v, out.nhwc);
+    if (failed(f))
+      return failure();
+    src = *f;
+    padValue = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+  } else {
+    return fail("unsupported input to Pad");
+  }
+  auto srcType = cast<RankedTensorType>(src.getType());
+  auto resultType =
+      RankedTensorType::get(physicalShape(out), srcType.getElementType());
+  Value padded = tensor::PadOp::create(b, loc, resultType, src,
+                                       getAsIndexOpFoldResult(ctx, low),
+                                       getAsIndexOpFoldResult(ctx, high),
+                                       padValue)
+                     .getResult();
+  out.value = v->isQuantized() ? quant::StorageCastOp::create(
+                                     b, loc, quantTensorType(out), padded)
+                               : padded;
   setOutput(0, std::move(out));
   return success();
 }

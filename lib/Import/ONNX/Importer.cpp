@@ -434,6 +434,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importSqueeze();
   if (op == "Resize")
     return importResize();
+  if (op == "Pad")
+    return importPad();
   if (op == "MaxPool")
     return importMaxPool();
   if (op == "Concat")

@@ -260,6 +260,9 @@ public:
                                         llvm::ArrayRef<int64_t> shape);
   /// Resize, mode "nearest", by an integer factor per axis.
   mlir::LogicalResult importResize();
+  /// Pad, mode "constant": tensor.pad of the codes with the code of the pad
+  /// value (which must lie on the grid), or of the f32 value.
+  mlir::LogicalResult importPad();
   mlir::LogicalResult importMaxPool();
   mlir::LogicalResult importConcat();
 

@@ -1263,6 +1263,76 @@ def case_bad_cast_codes():
                  inits), {}, {}
 
 
+def case_pad():
+    """Pad (constant mode) on dequantized codes: the codes padded with the
+    code of the pad value (0 -> the zero point; 0.5 is on the grid too), on
+    a graph input (NCHW) and on a conv result (NHWC, no transpose), then
+    into a conv; and a float tensor padded in f32."""
+    r = rng(43)
+    x = r.uniform(-1, 1, (1, 2, 3, 4)).astype(F32)
+    w = r.integers(-127, 128, (3, 2, 1, 1)).astype(np.int8)
+    x_s, x_z, c_s, c_z, w_s = 0.01, 120, 0.02, 10, 0.005
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [
+        helper.make_node("Pad", ["xd", "pads1", "half"], ["p1"], name="pad1"),
+        helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+        helper.make_node("Conv", ["xd", "wd"], ["c"]),
+        helper.make_node("QuantizeLinear", ["c", "c_s", "c_z"], ["cq"]),
+        helper.make_node("DequantizeLinear", ["cq", "c_s", "c_z"], ["cd"]),
+        helper.make_node("Pad", ["cd", "pads2"], ["p2"], name="pad2"),
+        helper.make_node("Conv", ["p2", "wd2"], ["c2"]),
+    ]
+    w2 = r.integers(-127, 128, (2, 3, 2, 2)).astype(np.int8)
+    inits += [init("pads1", np.array([0, 0, 1, 2, 0, 0, 2, 1], np.int64)),
+              init("half", F32(0.5)),
+              init("w", w), init("w_s", F32(w_s)),
+              init("c_s", F32(c_s)), init("c_z", np.uint8(c_z)),
+              init("pads2", np.array([0, 0, 0, 1, 0, 0, 2, 0], np.int64)),
+              init("w2q", w2), init("w2_s", F32(0.01))]
+    nodes.insert(-1, helper.make_node("DequantizeLinear", ["w2q", "w2_s"], ["wd2"]))
+    qdq_out(nodes, inits, "p1", "y1", x_s, x_z)
+    y2_s, y2_z = 0.05, 128
+    qdq_out(nodes, inits, "c2", "y2", y2_s, y2_z)
+    # A float tensor (no DQ) padded with 1.5 in f32, then quantized.
+    nodes.append(helper.make_node("Pad", ["f", "pads3", "v3"], ["p3"], name="pad3"))
+    inits += [init("pads3", np.array([0, 1, 0, 0], np.int64)), init("v3", F32(1.5))]
+    qdq_out(nodes, inits, "p3", "y3", 1.0 / 16, 0, np.int8)
+    m = model(nodes, [tin("x", [1, 2, 3, 4]), tin("f", [2, 3])],
+              [tin("y1", [1, 2, 6, 7]), tin("y2", [1, 2, 4, 4]), tin("y3", [2, 4])],
+              inits)
+    f = (r.integers(-32, 32, (2, 3)) / 16.0).astype(F32)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    y1 = np.pad(xq, ((0, 0), (0, 0), (1, 2), (2, 1)), constant_values=x_z + 50)
+    cq = requantize(conv_int(xq, w, x_z, 0), F32(x_s) * F32(w_s), c_s, c_z,
+                    np.uint8)
+    p2 = np.pad(cq, ((0, 0), (0, 0), (0, 2), (1, 0)), constant_values=c_z)
+    y2 = requantize(conv_int(p2, w2, c_z, 0), F32(c_s) * F32(0.01), y2_s, y2_z,
+                    np.uint8)
+    y3 = quantize(np.pad(f, ((0, 0), (1, 0)), constant_values=1.5), 1.0 / 16, 0,
+                  np.int8)
+    return m, {"x": x, "f": f}, {"y1": ("codes", y1, x_s, x_z),
+                                 "y2": ("codes", y2, y2_s, y2_z),
+                                 "y3": ("codes", y3, 1.0 / 16, 0)}
+
+
+def case_bad_pad_value():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Pad", ["xd", "pads", "v"], ["y"], name="pad"))
+    inits += [init("pads", np.array([0, 1, 0, 1], np.int64)), init("v", F32(0.05))]
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 6])], inits), {}, {}
+
+
+def case_bad_pad_mode():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad",
+                                  mode="reflect"))
+    inits.append(init("pads", np.array([0, 1, 0, 1], np.int64)))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 6])], inits), {}, {}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
