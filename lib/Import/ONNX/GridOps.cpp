@@ -675,9 +675,9 @@ LogicalResult Importer::importResize() {
 LogicalResult Importer::importPad() {
   // pads and constant_value are inputs since opset 11.
   bool asInputs = opset >= 11;
-  if (failed(checkAttrs(asInputs ? ArrayRef<StringRef>{"mode"}
-                                 : ArrayRef<StringRef>{"mode", "pads",
-                                                       "value"})))
+  if (failed(checkAttrs(asInputs
+                            ? ArrayRef<StringRef>{"mode"}
+                            : ArrayRef<StringRef>{"mode", "pads", "value"})))
     return failure();
   std::string mode = attrString("mode").value_or("constant");
   if (mode != "constant")
@@ -762,9 +762,10 @@ LogicalResult Importer::importPad() {
                               elem),
         *q);
     padValue = arith::ConstantOp::create(
-        b, loc, b.getIntegerAttr(elem, APInt(elem.getIntOrFloatBitWidth(),
-                                             uint64_t(code), /*isSigned=*/true,
-                                             /*implicitTrunc=*/true)));
+        b, loc,
+        b.getIntegerAttr(elem, APInt(elem.getIntOrFloatBitWidth(),
+                                     uint64_t(code), /*isSigned=*/true,
+                                     /*implicitTrunc=*/true)));
   } else if (v->kind == Kind::Float) {
     auto f = floatValue(*v, out.nhwc);
     if (failed(f))
@@ -777,14 +778,14 @@ LogicalResult Importer::importPad() {
   auto srcType = cast<RankedTensorType>(src.getType());
   auto resultType =
       RankedTensorType::get(physicalShape(out), srcType.getElementType());
-  Value padded = tensor::PadOp::create(b, loc, resultType, src,
-                                       getAsIndexOpFoldResult(ctx, low),
-                                       getAsIndexOpFoldResult(ctx, high),
-                                       padValue)
+  Value padded = tensor::PadOp::create(
+                     b, loc, resultType, src, getAsIndexOpFoldResult(ctx, low),
+                     getAsIndexOpFoldResult(ctx, high), padValue)
                      .getResult();
-  out.value = v->isQuantized() ? quant::StorageCastOp::create(
-                                     b, loc, quantTensorType(out), padded)
-                               : padded;
+  out.value =
+      v->isQuantized()
+          ? quant::StorageCastOp::create(b, loc, quantTensorType(out), padded)
+          : padded;
   setOutput(0, std::move(out));
   return success();
 }
