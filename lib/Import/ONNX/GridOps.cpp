@@ -239,6 +239,21 @@ static FailureOr<Value> logicalValue(Importer &im, ImportedValue &v,
   return im.fail("unsupported input to " + op);
 }
 
+/// The codes of a quantized value as storage integers (quant.scast), in
+/// NHWC or logical layout: ops that only move codes work on these.
+static FailureOr<Value> storageInts(Importer &im, ImportedValue &v, bool nhwc) {
+  auto q = im.quantValue(v, nhwc);
+  if (failed(q))
+    return failure();
+  return quant::StorageCastOp::create(
+             im.b, im.loc,
+             RankedTensorType::get(
+                 cast<RankedTensorType>(q->getType()).getShape(),
+                 im.storageIntType(v.q)),
+             *q)
+      .getResult();
+}
+
 LogicalResult Importer::importSqueeze() {
   // axes: an input since opset 13, an attribute before; none: every
   // dimension of size 1.
@@ -627,15 +642,11 @@ LogicalResult Importer::importResize() {
   if (v->isQuantized()) {
     if (v->q.perAxis())
       return fail("Resize of a per-axis quantized tensor is not supported");
-    auto q = quantValue(*v, out.nhwc);
-    if (failed(q))
+    auto ints = storageInts(*this, *v, out.nhwc);
+    if (failed(ints))
       return failure();
+    src = *ints;
     elem = storageIntType(v->q);
-    src = quant::StorageCastOp::create(
-        b, loc,
-        RankedTensorType::get(cast<RankedTensorType>(q->getType()).getShape(),
-                              elem),
-        *q);
   } else if (v->kind == Kind::Float) {
     auto f = floatValue(*v, out.nhwc);
     if (failed(f))
@@ -752,15 +763,11 @@ LogicalResult Importer::importPad() {
         float(value))
       return fail("the pad value " + str(value) +
                   " is not on the input's quantization grid");
-    auto q = quantValue(*v, out.nhwc);
-    if (failed(q))
+    auto ints = storageInts(*this, *v, out.nhwc);
+    if (failed(ints))
       return failure();
+    src = *ints;
     Type elem = storageIntType(v->q);
-    src = quant::StorageCastOp::create(
-        b, loc,
-        RankedTensorType::get(cast<RankedTensorType>(q->getType()).getShape(),
-                              elem),
-        *q);
     padValue = arith::ConstantOp::create(
         b, loc,
         b.getIntegerAttr(elem, APInt(elem.getIntOrFloatBitWidth(),
