@@ -271,6 +271,13 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
     accValue =
         qnt::MatmulOp::create(b, loc, accType, *xv, *wv, bias).getResult();
 
+  // The rows of an A of rank > 2 take back its leading dimensions.
+  auto viewBack = [&](ImportedValue &v) {
+    if (p.resultShape.empty())
+      return;
+    v.shape.assign(p.resultShape.begin(), p.resultShape.end());
+    v.value = reshape(v.value, v.shape);
+  };
   if (!out) {
     // Raw accumulator (ConvInteger / MatMulInteger): int32 codes.
     result.kind = Kind::Int;
@@ -278,6 +285,7 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
     result.value = quant::StorageCastOp::create(
         b, loc, RankedTensorType::get(accType.getShape(), b.getIntegerType(32)),
         accValue);
+    viewBack(result);
     return result;
   }
   ImportedValue y = result;
@@ -289,6 +297,7 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
   auto [lo, hi] = clampCodes(p, *out);
   y.value = requantize(accValue, quantTensorType(y), lo, hi, *out);
   y.dtype = out->isSigned ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
+  viewBack(y);
   return y;
 }
 
@@ -349,6 +358,55 @@ static ImportedValue makePending(PendingInfo p, SmallVector<int64_t> shape) {
   v.shape = std::move(shape);
   v.pending = std::make_shared<PendingInfo>(std::move(p));
   return v;
+}
+
+/// A of a MatMul with rank > 2 as the 2-D matrix of its rows (the product
+/// of the leading dimensions x K): ONNX's MatMul broadcasts a 2-D B over
+/// the leading dimensions, which is one matmul on the rows.
+static FailureOr<ImportedValue> rowsOf(Importer &im, ImportedValue a) {
+  int64_t k = a.shape.back(), m = a.numElements() / k;
+  Value v;
+  if (!a.codes) {
+    if (a.isQuantized()) {
+      auto q = im.quantValue(a, /*nhwc=*/false);
+      if (failed(q))
+        return failure();
+      v = *q;
+    } else if (a.nhwc) {
+      return im.fail("MatMul of an NHWC integer tensor is not supported");
+    } else {
+      v = a.value;
+    }
+  }
+  a.shape = {m, k};
+  a.nhwc = false;
+  a.flattenedFromNhwc.clear();
+  if (v)
+    a.value = im.reshape(v, a.shape);
+  return a;
+}
+
+/// Sets the operands of a MatMul-like contraction of A (rank >= 2) and a
+/// 2-D B: A itself, or the rows of an A of rank > 2 with the result's shape
+/// in `p.resultShape`.
+static LogicalResult matmulOperands(Importer &im, const ImportedValue &a,
+                                    const ImportedValue &w, PendingInfo &p) {
+  if (a.shape.size() < 2 || w.shape.size() != 2)
+    return im.fail("MatMul needs an A of rank 2 or more and a 2-D B");
+  if (a.shape.back() != w.shape[0])
+    return im.fail("inner dimensions differ: " + Twine(a.shape.back()) +
+                   " vs " + Twine(w.shape[0]));
+  if (a.shape.size() == 2) {
+    p.operands = {a, w};
+    return success();
+  }
+  auto rows = rowsOf(im, a);
+  if (failed(rows))
+    return failure();
+  p.operands = {*rows, w};
+  p.resultShape.assign(a.shape.begin(), a.shape.end());
+  p.resultShape.back() = w.shape[1];
+  return success();
 }
 
 /// Checks that `w` is constant codes (weights must be known at compile
@@ -488,15 +546,13 @@ LogicalResult Importer::importMatMul() {
   auto w = requireQuantized(1, "weight B");
   if (failed(w) || failed(requireConstWeight(*this, **w)))
     return failure();
-  if ((*a)->shape.size() != 2 || (*w)->shape.size() != 2)
-    return fail("only 2-D MatMul is supported");
-  if ((*a)->shape[1] != (*w)->shape[0])
-    return fail("inner dimensions differ: " + Twine((*a)->shape[1]) + " vs " +
-                Twine((*w)->shape[0]));
   PendingInfo p;
   p.op = PendingOp::Contraction;
-  p.operands = {**a, **w};
-  SmallVector<int64_t> shape = {(*a)->shape[0], (*w)->shape[1]};
+  if (failed(matmulOperands(*this, **a, **w, p)))
+    return failure();
+  SmallVector<int64_t> shape = {p.operands[0].shape[0], (*w)->shape[1]};
+  if (!p.resultShape.empty())
+    shape.assign(p.resultShape.begin(), p.resultShape.end());
   setOutput(0, makePending(std::move(p), shape));
   return success();
 }
@@ -580,13 +636,10 @@ LogicalResult Importer::importQLinearMatMul() {
                      : qoperatorInput(*this, 3, 4, 5);
   if (failed(a) || failed(w) || failed(requireConstWeight(*this, *w)))
     return failure();
-  if (a->shape.size() != 2 || w->shape.size() != 2)
-    return fail("only 2-D QLinearMatMul is supported");
-  if (a->shape[1] != w->shape[0])
-    return fail("inner dimensions differ");
   PendingInfo p;
   p.op = PendingOp::Contraction;
-  p.operands = {*a, *w};
+  if (failed(matmulOperands(*this, *a, *w, p)))
+    return failure();
   auto out = readQParams(6, 7, 2);
   if (failed(out))
     return failure();
@@ -685,12 +738,13 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
   if (isConv) {
     if (failed(readConvAttrs(p, a, w)))
       return failure();
-  } else if (a.shape.size() != 2 || w.shape.size() != 2 ||
-             a.shape[1] != w.shape[0]) {
-    return fail("only 2-D MatMulInteger with matching inner dimensions is "
-                "supported");
+    p.operands = {a, w};
+  } else if (failed(matmulOperands(*this, a, w, p))) {
+    return failure();
   }
-  p.operands = {a, w};
+  // The rows' result is viewed back after the zero-point correction.
+  std::vector<int64_t> resultShape = std::move(p.resultShape);
+  p.resultShape.clear();
   auto y = emitContraction(p, nullptr);
   if (failed(y))
     return failure();
@@ -698,6 +752,10 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
     y->value = subtractRuntimeZeroPoint(*this, y->value, *runtimeZeroPoint,
                                         *w.codes, qb->zeroPoints,
                                         qa->isSigned);
+  if (!resultShape.empty()) {
+    y->shape.assign(resultShape.begin(), resultShape.end());
+    y->value = reshape(y->value, y->shape);
+  }
   setOutput(0, std::move(*y));
   return success();
 }

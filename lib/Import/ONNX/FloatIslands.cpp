@@ -160,7 +160,7 @@ FailureOr<ImportedValue> Importer::emitFloat(ImportedValue &v) {
     auto y = floatMatmul(*this, *x, p.operands[1], bias);
     if (failed(y))
       return failure();
-    result = *y;
+    result = p.resultShape.empty() ? *y : reshape(*y, p.resultShape);
     break;
   }
   case PendingOp::Add: {

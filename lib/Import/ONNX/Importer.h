@@ -84,6 +84,9 @@ struct PendingInfo {
   /// already at scale S_X * S_W (QLinearConv, DequantizeLinear'd int32).
   std::optional<std::vector<double>> floatBias;
   std::optional<std::vector<int64_t>> intBias;
+  /// MatMul of an A of rank > 2: the contraction runs on A's rows as a 2-D
+  /// matrix (operand 0 is that view) and its result has this shape.
+  std::vector<int64_t> resultShape;
   // AvgPool (kernel, strides, padding) and Concat (axis, logical).
   std::vector<int64_t> kernel;
   int64_t axis = 0;

@@ -302,11 +302,14 @@ LogicalResult Importer::importAdd() {
         !acc->pending->floatBias && !acc->pending->intBias &&
         !std::isfinite(acc->pending->lo) && !std::isfinite(acc->pending->hi) &&
         bias->kind == Kind::Const && !bias->f.empty()) {
-      int64_t channels = acc->shape.size() == 2 ? acc->shape[1] : -1;
+      int64_t channels = acc->shape.back();
       int64_t n = bias->numElements();
-      if (acc->pending->isConv || (n != channels && n != 1) ||
-          bias->shape.size() > 2 ||
-          (bias->shape.size() == 2 && bias->shape[0] != 1))
+      bool leadingOnes =
+          bias->shape.empty() ||
+          llvm::all_of(ArrayRef<int64_t>(bias->shape).drop_back(),
+                       [](int64_t d) { return d == 1; });
+      if (acc->pending->isConv || (n != channels && n != 1) || !leadingOnes ||
+          bias->shape.size() > acc->shape.size())
         return fail("only a per-column constant can be added to a MatMul "
                     "as its bias");
       ImportedValue out = *acc;

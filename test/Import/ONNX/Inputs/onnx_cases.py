@@ -1333,6 +1333,50 @@ def case_bad_pad_mode():
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 6])], inits), {}, {}
 
 
+def case_matmul_3d():
+    """MatMul of a 3-D A (batch x tokens x features, as transformers export
+    their linear layers) by a constant 2-D B: one matmul over the rows,
+    viewed back. QDQ MatMul + Add(bias) -> Q; QLinearMatMul; and ONNX
+    Runtime's dynamic quantization (DynamicQuantizeLinear -> MatMulInteger
+    with a run-time zero point)."""
+    r = rng(44)
+    x = r.uniform(-1, 2, (2, 3, 8)).astype(F32)
+    w = r.uniform(-1, 1, (8, 5)).astype(F32)
+    bias = r.uniform(-0.5, 0.5, (5,)).astype(F32)
+    w_s = (np.abs(w).max(axis=0) / 127).astype(F32)
+    x_s, x_z, y_s, y_z = 0.015, 70, 0.02, 128
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [
+        helper.make_node("QuantizeLinear", ["w", "w_s", "w_z"], ["wq"], axis=1),
+        helper.make_node("DequantizeLinear", ["wq", "w_s", "w_z"], ["wd"], axis=1),
+        helper.make_node("MatMul", ["xd", "wd"], ["mm"]),
+        helper.make_node("Add", ["mm", "bias"], ["mmb"]),
+        helper.make_node("QLinearMatMul", ["xq", "x_s", "x_z", "wq", "w_s", "w_z",
+                                           "y_s", "y_z"], ["ql"]),
+        helper.make_node("DynamicQuantizeLinear", ["x"], ["dq", "ds", "dz"]),
+        helper.make_node("MatMulInteger", ["dq", "wq", "dz"], ["mi"]),
+    ]
+    inits += [init("w", w), init("w_s", w_s), init("w_z", np.zeros(5, np.int8)),
+              init("bias", bias.reshape(1, 1, 5)), init("y_s", F32(y_s)),
+              init("y_z", np.uint8(y_z))]
+    qdq_out(nodes, inits, "mmb", "y1", y_s, y_z)
+    nodes.append(helper.make_node("DequantizeLinear", ["ql", "y_s", "y_z"], ["y2"]))
+    m = model(nodes, [tin("x", [2, 3, 8])],
+              [tin("y1", [2, 3, 5]), tin("y2", [2, 3, 5]),
+               tin("mi", [2, 3, 5], TensorProto.INT32)], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    wq = quantize(w, w_s, 0, np.int8, axis=1)
+    acc = (xq - x_z) @ wq
+    y2 = requantize(acc, F32(x_s) * w_s, y_s, y_z, np.uint8, axis=2)
+    y1 = requantize(acc + bias_codes(bias, x_s, w_s), F32(x_s) * w_s, y_s, y_z,
+                    np.uint8, axis=2)
+    codes, _, zp = dynamic_quantize_linear(x)
+    mi = (codes - zp) @ wq
+    return m, {"x": x}, {"y1": ("codes", y1, y_s, y_z),
+                         "y2": ("codes", y2, y_s, y_z), "mi": ("ints", mi)}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
