@@ -346,11 +346,25 @@ LogicalResult Importer::importCastOp() {
   if (v.kind != Kind::Const) {
     // torch exports QuantizeLinear -> Cast(uint8) -> DequantizeLinear: a
     // cast to the type a value already has moves nothing.
-    if (elementTypeOf(v) != *to)
-      return fail("Cast to another element type is supported on "
-                  "compile-time tensors only");
-    setOutput(0, std::move(v));
-    return success();
+    if (elementTypeOf(v) == *to) {
+      setOutput(0, std::move(v));
+      return success();
+    }
+    // ONNX Runtime's dynamic quantization: MatMulInteger -> Cast(float).
+    if (v.kind == Kind::Int && *to == onnx::TensorProto::FLOAT) {
+      auto f = runtimeIntToF32(v);
+      if (failed(f))
+        return failure();
+      ImportedValue out;
+      out.kind = Kind::Float;
+      out.dtype = onnx::TensorProto::FLOAT;
+      out.shape = v.shape;
+      out.value = *f;
+      setOutput(0, std::move(out));
+      return success();
+    }
+    return fail("Cast to another element type is supported on compile-time "
+                "tensors, and from run-time integers to float, only");
   }
   bool toFloat = isFloatType(*to);
   if (toFloat && v.f.empty())

@@ -35,7 +35,49 @@ bool isUnsignedType(int32_t dtype) {
   return dtype == onnx::TensorProto::UINT8 ||
          dtype == onnx::TensorProto::UINT16;
 }
+
+/// The raw codes of a run-time integer tensor in logical layout, typed as
+/// qnt's dynamic ops read them (`ui8` for uint8, signless otherwise).
+Value runtimeCodes(Importer &im, const ImportedValue &in) {
+  int64_t rank = in.shape.size();
+  Value src =
+      in.nhwc && rank == 4 ? im.transpose(in.value, {0, 3, 1, 2}) : in.value;
+  if (!isUnsignedType(in.dtype))
+    return src;
+  auto type = cast<RankedTensorType>(src.getType());
+  return tensor::BitcastOp::create(
+      im.b, im.loc,
+      RankedTensorType::get(type.getShape(),
+                            IntegerType::get(im.ctx,
+                                             type.getElementTypeBitWidth(),
+                                             IntegerType::Unsigned)),
+      src);
+}
+
+/// A per-tensor f32 parameter of `rank` dimensions, all 1.
+Value splatParam(Importer &im, int64_t rank, float v) {
+  auto type = RankedTensorType::get(SmallVector<int64_t>(rank, 1),
+                                    Float32Type::get(im.ctx));
+  return arith::ConstantOp::create(im.b, im.loc, type,
+                                   DenseElementsAttr::get(type, v));
+}
 } // namespace
+
+FailureOr<Value> Importer::runtimeIntToF32(const ImportedValue &in) {
+  int32_t dtype = in.dtype;
+  if (in.kind != Kind::Int ||
+      (dtype != onnx::TensorProto::INT8 && dtype != onnx::TensorProto::UINT8 &&
+       dtype != onnx::TensorProto::INT16 && dtype != onnx::TensorProto::INT32))
+    return fail("only run-time int8, uint8, int16 or int32 tensors convert "
+                "to float");
+  // Exact: (f32(x) - 0) * 1 is f32(x), which is ONNX's Cast.
+  int64_t rank = in.shape.size();
+  return qnt::DequantizeDynamicOp::create(
+             b, loc, RankedTensorType::get(in.shape, Float32Type::get(ctx)),
+             runtimeCodes(*this, in), splatParam(*this, rank, 1.0f),
+             splatParam(*this, rank, 0.0f))
+      .getResult();
+}
 
 LogicalResult Importer::importDynamicQuantizeLinear() {
   if (failed(checkAttrs({})))
@@ -140,39 +182,16 @@ LogicalResult Importer::importDequantizeLinearDynamic() {
           b, loc, paramType,
           DenseElementsAttr::get(paramType, ArrayRef<float>(values)));
     } else if (zp.kind == Kind::Int) {
-      SmallVector<int64_t> zpShape(zp.shape.begin(), zp.shape.end());
-      Value raw = zp.value;
-      if (isUnsignedType(dtype))
-        raw = tensor::BitcastOp::create(
-            b, loc,
-            RankedTensorType::get(
-                zpShape, IntegerType::get(ctx, cast<RankedTensorType>(
-                                                   raw.getType())
-                                                   .getElementTypeBitWidth(),
-                                          IntegerType::Unsigned)),
-            raw);
-      SmallVector<int64_t> ones(zpShape.size(), 1);
-      Value converted = qnt::DequantizeDynamicOp::create(
-          b, loc, RankedTensorType::get(zpShape, f32), raw,
-          zeroF32(ones, 1.0f), zeroF32(ones, 0.0f));
-      offset = toParamShape(*this, converted, paramShape);
+      auto converted = runtimeIntToF32(zp);
+      if (failed(converted))
+        return failure();
+      offset = toParamShape(*this, *converted, paramShape);
     } else {
       return fail("the zero point must be an integer tensor");
     }
   }
 
-  Value src = in.nhwc && rank == 4
-                  ? transpose(in.value, {0, 3, 1, 2})
-                  : in.value;
-  if (isUnsignedType(dtype))
-    src = tensor::BitcastOp::create(
-        b, loc,
-        RankedTensorType::get(
-            in.shape, IntegerType::get(
-                          ctx, cast<RankedTensorType>(src.getType())
-                                   .getElementTypeBitWidth(),
-                          IntegerType::Unsigned)),
-        src);
+  Value src = runtimeCodes(*this, in);
   ImportedValue out;
   out.kind = Kind::Float;
   out.dtype = onnx::TensorProto::FLOAT;

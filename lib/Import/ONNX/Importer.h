@@ -235,6 +235,9 @@ public:
   mlir::LogicalResult importDynamicQuantizeLinear();
   /// DequantizeLinear whose scale is not a compile-time constant.
   mlir::LogicalResult importDequantizeLinearDynamic();
+  /// f32(x) of a run-time integer tensor (int8, uint8, int16, int32) in
+  /// logical layout: ONNX's Cast to float.
+  mlir::FailureOr<mlir::Value> runtimeIntToF32(const ImportedValue &in);
 
   // Contractions.cpp.
   mlir::LogicalResult importConv();

@@ -1377,6 +1377,38 @@ def case_matmul_3d():
                          "y2": ("codes", y2, y_s, y_z), "mi": ("ints", mi)}
 
 
+def case_ort_dynamic_matmul():
+    """ONNX Runtime's quantize_dynamic of a transformer linear layer:
+    DynamicQuantizeLinear -> MatMulInteger (3-D A, run-time zero point) ->
+    Cast(float) -> Mul by x_scale * w_scale (a Mul of the run-time scale and
+    the constant) -> Add(bias); quantized at the end so that the f32 values
+    compare exactly. The numpy model follows the graph in f32."""
+    r = rng(45)
+    x = r.uniform(-1, 2, (2, 3, 8)).astype(F32)
+    wq = r.integers(-127, 128, (8, 5)).astype(np.int8)
+    w_s = F32(0.0123)
+    bias = r.uniform(-0.5, 0.5, (5,)).astype(F32)
+    nodes = [
+        helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"]),
+        helper.make_node("MatMulInteger", ["xq", "wq", "xz"], ["acc"]),
+        helper.make_node("Cast", ["acc"], ["accf"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["xs", "w_s"], ["scale"]),
+        helper.make_node("Mul", ["accf", "scale"], ["mm"]),
+        helper.make_node("Add", ["mm", "bias"], ["y"]),
+        helper.make_node("QuantizeLinear", ["y", "y_s", "y_z"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "y_s", "y_z"], ["yd"]),
+    ]
+    inits = [init("wq", wq), init("w_s", w_s), init("bias", bias),
+             init("y_s", F32(0.1)), init("y_z", np.int8(0))]
+    m = model(nodes, [tin("x", [2, 3, 8])], [tin("yd", [2, 3, 5])],
+              inits)
+    codes, xs, zp = dynamic_quantize_linear(x)
+    acc = (codes - zp) @ wq.astype(np.int64)
+    y = (acc.astype(F32) * (F32(xs) * w_s).astype(F32)).astype(F32) + bias
+    return m, {"x": x}, {"yd": ("codes", quantize(y.astype(F32), 0.1, 0, np.int8),
+                                0.1, 0)}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
