@@ -796,3 +796,86 @@ LogicalResult Importer::importPad() {
   setOutput(0, std::move(out));
   return success();
 }
+
+LogicalResult Importer::importSplit() {
+  // split: an input since opset 13, an attribute before.
+  bool asInput = opset >= 13;
+  if (failed(checkAttrs(asInput ? ArrayRef<StringRef>{"axis"}
+                                : ArrayRef<StringRef>{"axis", "split"})))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue *v = *in;
+  int64_t rank = v->shape.size();
+  int64_t axis = attrInt("axis").value_or(0);
+  if (axis < -rank || axis >= rank)
+    return fail("axis " + Twine(axis) + " out of range");
+  if (axis < 0)
+    axis += rank;
+  int64_t outputs = node->output_size();
+  std::vector<int64_t> sizes;
+  if (asInput && hasInput(1)) {
+    auto c = constInts(1);
+    if (failed(c))
+      return failure();
+    sizes = std::move(*c);
+  } else if (auto a = attrInts("split"); !asInput && a) {
+    sizes = std::move(*a);
+  } else {
+    if (v->shape[axis] % outputs != 0)
+      return fail("dimension " + Twine(v->shape[axis]) +
+                  " does not split into " + Twine(outputs) + " equal parts");
+    sizes.assign(outputs, v->shape[axis] / outputs);
+  }
+  if (int64_t(sizes.size()) != outputs)
+    return fail("split has " + Twine(sizes.size()) + " sizes for " +
+                Twine(outputs) + " outputs");
+  int64_t total = 0;
+  for (int64_t s : sizes) {
+    if (s <= 0 || s > v->shape[axis])
+      return fail("split sizes must be positive and fit the axis");
+    total += s;
+  }
+  if (total != v->shape[axis])
+    return fail("split sizes add up to " + Twine(total) + ", the axis has " +
+                Twine(v->shape[axis]));
+
+  if (failed(settleOrFloat(*this, *v)))
+    return failure();
+  if (v->kind == Kind::Const || v->codes)
+    return fail("Split of a constant is not supported");
+  if (v->isQuantized() && v->q.perAxis())
+    return fail("Split of a per-axis quantized tensor is not supported");
+  // Sliced in the value's own layout: an NHWC conv result stays NHWC.
+  bool nhwc = rank == 4 && v->nhwc && v->flattenedFromNhwc.empty();
+  FailureOr<Value> src = failure();
+  if (v->isQuantized())
+    src = quantValue(*v, nhwc);
+  else if (v->kind == Kind::Float)
+    src = floatValue(*v, nhwc);
+  else
+    return fail("unsupported input to Split");
+  if (failed(src))
+    return failure();
+  static const int64_t toNhwc[] = {0, 3, 1, 2};
+  int64_t physAxis = nhwc ? toNhwc[axis] : axis;
+  auto srcType = cast<RankedTensorType>(src->getType());
+  int64_t offset = 0;
+  for (int64_t k = 0; k < outputs; ++k) {
+    ImportedValue out = *v;
+    out.shape[axis] = sizes[k];
+    out.nhwc = nhwc;
+    out.flattenedFromNhwc.clear();
+    SmallVector<int64_t> offsets(rank, 0), shape(srcType.getShape()),
+        strides(rank, 1);
+    offsets[physAxis] = offset;
+    shape[physAxis] = sizes[k];
+    out.value = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get(shape, srcType.getElementType()), *src,
+        ValueRange{}, ValueRange{}, ValueRange{}, offsets, shape, strides);
+    offset += sizes[k];
+    setOutput(k, std::move(out));
+  }
+  return success();
+}

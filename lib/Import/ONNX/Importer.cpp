@@ -432,6 +432,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importSlice();
   if (op == "Squeeze")
     return importSqueeze();
+  if (op == "Split")
+    return importSplit();
   if (op == "Resize")
     return importResize();
   if (op == "Pad")

@@ -259,6 +259,9 @@ public:
   mlir::LogicalResult importTranspose();
   mlir::LogicalResult importSlice();
   mlir::LogicalResult importSqueeze();
+  /// Split along one axis: an extract_slice per output, in the value's own
+  /// layout.
+  mlir::LogicalResult importSplit();
   /// Output 0 is `v` with the logical shape `shape` (same element count):
   /// a reshape of the codes or of the f32 value; a pending value that does
   /// not settle runs as a float island.

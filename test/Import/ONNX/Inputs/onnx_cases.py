@@ -1409,6 +1409,48 @@ def case_ort_dynamic_matmul():
                                 0.1, 0)}
 
 
+def case_split():
+    """Split of a conv result along the channels (sizes [1, 3], in NHWC:
+    no transpose) and of dequantized codes along H into equal parts (no
+    split input): an extract_slice of the codes per output."""
+    r = rng(46)
+    x = r.uniform(-1, 1, (1, 2, 4, 4)).astype(F32)
+    w = r.integers(-127, 128, (4, 2, 1, 1)).astype(np.int8)
+    x_s, x_z, c_s, c_z, w_s = 0.01, 120, 0.02, 10, 0.005
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [
+        helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+        helper.make_node("Conv", ["xd", "wd"], ["c"]),
+        helper.make_node("QuantizeLinear", ["c", "c_s", "c_z"], ["cq"]),
+        helper.make_node("DequantizeLinear", ["cq", "c_s", "c_z"], ["cd"]),
+        helper.make_node("Split", ["cd", "sizes"], ["s1", "s2"], axis=1, name="split"),
+        helper.make_node("Split", ["xd"], ["h1", "h2"], axis=-2, name="halves"),
+    ]
+    inits += [init("w", w), init("w_s", F32(w_s)), init("c_s", F32(c_s)),
+              init("c_z", np.uint8(c_z)), init("sizes", np.array([1, 3], np.int64))]
+    m = model(nodes, [tin("x", [1, 2, 4, 4])],
+              [tin("s1", [1, 1, 4, 4]), tin("s2", [1, 3, 4, 4]),
+               tin("h1", [1, 2, 2, 4]), tin("h2", [1, 2, 2, 4])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    cq = requantize(conv_int(xq, w, x_z, 0), F32(x_s) * F32(w_s), c_s, c_z,
+                    np.uint8)
+    return m, {"x": x}, {"s1": ("codes", cq[:, :1], c_s, c_z),
+                         "s2": ("codes", cq[:, 1:], c_s, c_z),
+                         "h1": ("codes", xq[:, :, :2], x_s, x_z),
+                         "h2": ("codes", xq[:, :, 2:], x_s, x_z)}
+
+
+def case_bad_split_sizes():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Split", ["xd", "sizes"], ["a", "b"], axis=1,
+                                  name="split"))
+    inits.append(init("sizes", np.array([1, 2], np.int64)))
+    return model(nodes, [tin("x", [1, 4])], [tin("a", [1, 1]), tin("b", [1, 2])],
+                 inits), {}, {}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
