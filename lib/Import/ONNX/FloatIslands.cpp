@@ -410,6 +410,20 @@ LogicalResult Importer::importFloatActivation() {
         }
         if (op == "Tanh")
           return math::TanhOp::create(nb, l, x);
+        if (op == "Erf")
+          return math::ErfOp::create(nb, l, x);
+        if (op == "Sqrt")
+          return math::SqrtOp::create(nb, l, x);
+        if (op == "Exp")
+          return math::ExpOp::create(nb, l, x);
+        if (op == "Log")
+          return math::LogOp::create(nb, l, x);
+        if (op == "Neg")
+          return arith::NegFOp::create(nb, l, x);
+        if (op == "Abs")
+          return math::AbsFOp::create(nb, l, x);
+        if (op == "Reciprocal")
+          return arith::DivFOp::create(nb, l, constant(1), x);
         if (op == "LeakyRelu") {
           Value negative = arith::CmpFOp::create(
               nb, l, arith::CmpFPredicate::OLT, x, constant(0));
@@ -578,6 +592,82 @@ LogicalResult Importer::importFloatSoftmax() {
                           [](OpBuilder &nb, Location l, ValueRange a) {
                             return arith::DivFOp::create(nb, l, a[0], a[1]);
                           });
+  setOutput(0, std::move(out));
+  return success();
+}
+
+LogicalResult Importer::importFloatPow() {
+  if (failed(checkAttrs({})))
+    return failure();
+  auto in = input(0);
+  auto e = failed(in) ? FailureOr<ImportedValue *>(failure()) : input(1);
+  if (failed(in) || failed(e))
+    return failure();
+  ImportedValue &v = **in, &exponent = **e;
+  if (exponent.kind != Kind::Const || exponent.numElements() != 1)
+    return fail("only a constant scalar exponent is supported");
+  double p = exponent.f.empty() ? double(exponent.i[0]) : exponent.f[0];
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return fail("Pow of an integer tensor");
+  bool nhwc = v.nhwc && v.shape.size() == 4;
+  auto f = floatValue(v, nhwc);
+  if (failed(f))
+    return failure();
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = v.shape;
+  out.nhwc = nhwc;
+  out.value =
+      elementwise(*this, {*f}, cast<RankedTensorType>(f->getType()).getShape(),
+                  [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                    // x^2 (torch's LayerNorm variance) as one correctly rounded
+                    // product; any other exponent through powf.
+                    if (p == 2.0)
+                      return arith::MulFOp::create(nb, l, a[0], a[0]);
+                    Value c =
+                        arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(p));
+                    return math::PowFOp::create(nb, l, a[0], c);
+                  });
+  setOutput(0, std::move(out));
+  return success();
+}
+
+LogicalResult Importer::importFloatReduceMean(ImportedValue &v,
+                                              ArrayRef<int64_t> axes,
+                                              bool keepdims) {
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return fail("ReduceMean of an integer tensor");
+  auto f = floatValue(v, false);
+  if (failed(f))
+    return failure();
+  Value sum = *f;
+  int64_t count = 1;
+  SmallVector<int64_t> shape = v.shape;
+  for (int64_t axis : axes) {
+    sum = reduceAlong(*this, sum, axis, 0.0f,
+                      [](OpBuilder &nb, Location l, Value acc, Value e) {
+                        return arith::AddFOp::create(nb, l, acc, e);
+                      });
+    count *= shape[axis];
+    shape[axis] = 1;
+  }
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = shape;
+  float n = float(count);
+  out.value = elementwise(
+      *this, {sum}, shape, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value c = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(n));
+        return arith::DivFOp::create(nb, l, a[0], c);
+      });
+  if (!keepdims) {
+    SmallVector<int64_t> kept;
+    for (int64_t d = 0; d < int64_t(shape.size()); ++d)
+      if (!llvm::is_contained(axes, d))
+        kept.push_back(shape[d]);
+    out.value = reshape(out.value, kept);
+    out.shape = kept;
+  }
   setOutput(0, std::move(out));
   return success();
 }

@@ -447,8 +447,12 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   if (op == "Mul" || op == "Sub" || op == "Div")
     return importFloatArithmetic();
   if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" ||
-      op == "HardSwish" || op == "LeakyRelu")
+      op == "HardSwish" || op == "LeakyRelu" || op == "Erf" || op == "Sqrt" ||
+      op == "Exp" || op == "Log" || op == "Neg" || op == "Abs" ||
+      op == "Reciprocal")
     return importFloatActivation();
+  if (op == "Pow")
+    return importFloatPow();
   if (op == "Softmax")
     return importFloatSoftmax();
   if (op == "AveragePool")

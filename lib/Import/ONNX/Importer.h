@@ -291,9 +291,17 @@ public:
                                         llvm::StringRef op);
   /// Mul, Sub, Div nodes: always float (no quantized form).
   mlir::LogicalResult importFloatArithmetic();
-  /// Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu: f32 on the
-  /// dequantized input, as the graph computes them.
+  /// Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Erf, Sqrt, Exp,
+  /// Log, Neg, Abs, Reciprocal: f32 on the dequantized input, as the graph
+  /// computes them.
   mlir::LogicalResult importFloatActivation();
+  /// Pow by a constant scalar exponent, in f32 (2: x * x).
+  mlir::LogicalResult importFloatPow();
+  /// ReduceMean in f32 over any axes: the sum in index order, divided by
+  /// the count.
+  mlir::LogicalResult importFloatReduceMean(ImportedValue &v,
+                                            llvm::ArrayRef<int64_t> axes,
+                                            bool keepdims);
   /// Softmax over one axis in f32 (exp(x - max) / sum).
   mlir::LogicalResult importFloatSoftmax();
   mlir::LogicalResult importFloatClamp(ImportedValue &v, double lo, double hi);

@@ -145,18 +145,28 @@ LogicalResult Importer::importReduceMean() {
       return failure();
     axes = *c;
   }
-  for (int64_t &a : axes)
+  if (axes.empty())
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  for (int64_t &a : axes) {
+    if (a < -rank || a >= rank)
+      return fail("axis " + Twine(a) + " out of range");
     if (a < 0)
       a += rank;
+  }
   llvm::sort(axes);
-  // The mean over H and W of an NCHW tensor is a global average pool.
-  if (rank != 4 || axes != std::vector<int64_t>{2, 3})
-    return fail("ReduceMean is supported over the spatial axes (2, 3) of a "
-                "rank-4 tensor only");
+  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
+    return fail("an axis is repeated");
+  bool keepdims = attrInt("keepdims").value_or(1) != 0;
+  // The mean over H and W of quantized NCHW codes is a global average pool;
+  // any other mean runs in f32 (LayerNorm as torch exports it before
+  // opset 17).
+  if (rank != 4 || axes != std::vector<int64_t>{2, 3} || !isQuantizable(**x))
+    return importFloatReduceMean(**x, axes, keepdims);
   auto pool = averagePool(/*global=*/true);
   if (failed(pool))
     return failure();
-  if (attrInt("keepdims").value_or(1) != 0) {
+  if (keepdims) {
     setOutput(0, std::move(*pool));
     return success();
   }

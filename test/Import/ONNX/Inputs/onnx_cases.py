@@ -734,7 +734,8 @@ def case_reduce_mean():
 def case_bad_reduce_mean_axes():
     nodes, inits = [], []
     qdq_input(nodes, inits)
-    nodes.append(helper.make_node("ReduceMean", ["xd"], ["y"], name="rows", axes=[1]))
+    nodes.append(helper.make_node("ReduceMean", ["xd"], ["y"], name="rows",
+                                  axes=[1, -1]))
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 1])], inits), {}, {}
 
 
@@ -1449,6 +1450,75 @@ def case_bad_split_sizes():
     inits.append(init("sizes", np.array([1, 2], np.int64)))
     return model(nodes, [tin("x", [1, 4])], [tin("a", [1, 1]), tin("b", [1, 2])],
                  inits), {}, {}
+
+
+def case_float_math():
+    """The float ops of transformer graphs on dequantized codes (Erf, Sqrt,
+    Exp, Log, Neg, Abs, Reciprocal, Pow by 2 and by 3) and ReduceMean over
+    the last axis in f32 (summed in index order), then QuantizeLinear.
+    numpy evaluates them in f32 (erf in float64, rounded to f32)."""
+    import math
+    r = rng(47)
+    x = r.uniform(-2, 2, (2, 3, 8)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.02, 128)
+    nodes += [
+        helper.make_node("Erf", ["xd"], ["erf"]),
+        helper.make_node("Abs", ["xd"], ["abs"]),
+        helper.make_node("Sqrt", ["abs"], ["sqrt"]),
+        helper.make_node("Exp", ["xd"], ["exp"]),
+        helper.make_node("Add", ["abs", "one"], ["abs1"]),
+        helper.make_node("Log", ["abs1"], ["log"]),
+        helper.make_node("Neg", ["xd"], ["neg"]),
+        helper.make_node("Add", ["abs", "half"], ["absh"]),
+        helper.make_node("Reciprocal", ["absh"], ["rcp"]),
+        helper.make_node("Pow", ["xd", "two"], ["sq"]),
+        helper.make_node("Pow", ["xd", "three"], ["cube"]),
+        helper.make_node("ReduceMean", ["xd"], ["mean"], axes=[-1]),
+        helper.make_node("ReduceMean", ["xd"], ["mean0"], axes=[1, 2], keepdims=0),
+    ]
+    inits += [init("one", F32(1)), init("half", F32(0.5)), init("two", F32(2)),
+              init("three", F32(3))]
+    outs = [("erf", [2, 3, 8], 1.0 / 128, 0), ("sqrt", [2, 3, 8], 1.0 / 128, -128),
+            ("exp", [2, 3, 8], 0.05, -128), ("log", [2, 3, 8], 1.0 / 128, -128),
+            ("neg", [2, 3, 8], 0.02, 0), ("rcp", [2, 3, 8], 1.0 / 64, -128),
+            ("sq", [2, 3, 8], 1.0 / 32, -128), ("cube", [2, 3, 8], 1.0 / 16, 0),
+            ("mean", [2, 3, 1], 1.0 / 128, 0), ("mean0", [2], 1.0 / 128, 0)]
+    for src, _, sc, zp in outs:
+        qdq_out(nodes, inits, src, "y_" + src, sc, zp, np.int8)
+    m = model(nodes, [tin("x", [2, 3, 8])],
+              [tin("y_" + src, shape) for src, shape, _, _ in outs], inits)
+    xd = dequantize(quantize(x, 0.02, 128, np.uint8), 0.02, 128)
+    ad = np.abs(xd)
+
+    def mean_last(v):
+        total = np.zeros(v.shape[:-1], F32)
+        for i in range(v.shape[-1]):
+            total = (total + v[..., i]).astype(F32)
+        return total
+
+    # axes (1, 2): the sum over axis 1, then over axis 2, in index order.
+    part = np.zeros((2, 8), F32)
+    for i in range(3):
+        part = (part + xd[:, i, :]).astype(F32)
+    mean0 = (mean_last(part) / F32(24)).astype(F32)
+    vals = {
+        "erf": np.vectorize(lambda v: F32(math.erf(float(v))))(xd).astype(F32),
+        "sqrt": np.sqrt(ad),
+        "exp": np.exp(xd),
+        "log": np.log((ad + F32(1)).astype(F32)),
+        "neg": -xd,
+        "rcp": (F32(1) / (ad + F32(0.5)).astype(F32)).astype(F32),
+        "sq": (xd * xd).astype(F32),
+        "cube": np.power(xd, F32(3)).astype(F32),
+        "mean": (mean_last(xd) / F32(8)).astype(F32).reshape(2, 3, 1),
+        "mean0": mean0,
+    }
+    expected = {}
+    for src, _, sc, zp in outs:
+        assert vals[src].dtype == F32, src
+        expected["y_" + src] = ("codes", quantize(vals[src], sc, zp, np.int8), sc, zp)
+    return m, {"x": x}, expected
 
 
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
