@@ -528,16 +528,18 @@ LogicalResult Importer::importGemm() {
 
 LogicalResult Importer::importMatMul() {
   auto ain = input(0);
-  if (failed(ain))
+  auto win = failed(ain) ? FailureOr<ImportedValue *>(failure()) : input(1);
+  if (failed(ain) || failed(win))
     return failure();
+  // B computed at run time (attention's Q K^T and P V): f32, as ONNX's
+  // QDQ graph defines it; there are no weights to pack.
+  bool constantB =
+      (*win)->codes || ((*win)->kind == Kind::Const && !(*win)->f.empty());
+  if (!constantB)
+    return importFloatBatchMatmul(**ain, **win);
   if (!isQuantizable(**ain)) {
-    auto win = input(1);
-    if (failed(win))
-      return failure();
-    if ((*win)->shape.size() != 2 ||
-        (!(*win)->codes && ((*win)->kind != Kind::Const || (*win)->f.empty())))
-      return fail("non-constant weights: the weight must be a compile-time "
-                  "2-D tensor");
+    if ((*win)->shape.size() != 2)
+      return fail("a float MatMul needs a 2-D constant B");
     return importFloatContraction(**ain, **win, ~0u);
   }
   auto a = requireQuantized(0, "input A");

@@ -671,3 +671,73 @@ LogicalResult Importer::importFloatReduceMean(ImportedValue &v,
   setOutput(0, std::move(out));
   return success();
 }
+
+LogicalResult Importer::importFloatBatchMatmul(ImportedValue &a,
+                                               ImportedValue &c) {
+  int64_t ra = a.shape.size(), rc = c.shape.size();
+  if (ra < 2 || rc < 2)
+    return fail("MatMul of 1-D operands is not supported");
+  if (a.shape[ra - 1] != c.shape[rc - 2])
+    return fail("inner dimensions differ: " + Twine(a.shape[ra - 1]) + " vs " +
+                Twine(c.shape[rc - 2]));
+  // numpy's matmul: the leading (batch) dimensions broadcast.
+  auto batch = broadcastShapes(ArrayRef<int64_t>(a.shape).drop_back(2),
+                               ArrayRef<int64_t>(c.shape).drop_back(2));
+  if (!batch)
+    return fail("batch dimensions do not broadcast");
+  int64_t m = a.shape[ra - 2], n = c.shape[rc - 1];
+  int64_t nb = batch->size(), rank = nb + 2;
+  auto av = floatValue(a, false);
+  auto cv = failed(av) ? FailureOr<Value>(failure()) : floatValue(c, false);
+  if (failed(av) || failed(cv))
+    return failure();
+  // Loops (batch..., m, n, k); an operand's missing or size-1 batch
+  // dimensions read index 0.
+  auto operandMap = [&](const ImportedValue &v, AffineExpr row,
+                        AffineExpr col) {
+    int64_t r = v.shape.size();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < r - 2; ++d) {
+      int64_t loop = d + nb - (r - 2);
+      exprs.push_back(v.shape[d] == 1 && (*batch)[loop] != 1
+                          ? getAffineConstantExpr(0, ctx)
+                          : getAffineDimExpr(loop, ctx));
+    }
+    exprs.push_back(row);
+    exprs.push_back(col);
+    return AffineMap::get(rank + 1, 0, exprs, ctx);
+  };
+  AffineExpr dm = getAffineDimExpr(nb, ctx), dn = getAffineDimExpr(nb + 1, ctx),
+             dk = getAffineDimExpr(nb + 2, ctx);
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    outExprs.push_back(getAffineDimExpr(d, ctx));
+  SmallVector<AffineMap> maps = {operandMap(a, dm, dk), operandMap(c, dk, dn),
+                                 AffineMap::get(rank + 1, 0, outExprs, ctx)};
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  iters.push_back(utils::IteratorType::reduction);
+  SmallVector<int64_t> shape(*batch);
+  shape.push_back(m);
+  shape.push_back(n);
+  Type f32 = Float32Type::get(ctx);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  Value init = linalg::FillOp::create(
+                   b, loc, ValueRange{zero},
+                   ValueRange{tensor::EmptyOp::create(b, loc, shape, f32)})
+                   .getResult(0);
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = shape;
+  // Sums in k order, a product then an add (no fused multiply-add).
+  out.value = linalg::GenericOp::create(
+                  b, loc, TypeRange{init.getType()}, ValueRange{*av, *cv},
+                  ValueRange{init}, maps, iters,
+                  [](OpBuilder &nb, Location l, ValueRange args) {
+                    Value p = arith::MulFOp::create(nb, l, args[0], args[1]);
+                    Value sum = arith::AddFOp::create(nb, l, args[2], p);
+                    linalg::YieldOp::create(nb, l, sum);
+                  })
+                  .getResult(0);
+  setOutput(0, std::move(out));
+  return success();
+}

@@ -295,6 +295,10 @@ public:
   /// Log, Neg, Abs, Reciprocal: f32 on the dequantized input, as the graph
   /// computes them.
   mlir::LogicalResult importFloatActivation();
+  /// MatMul whose B is not compile-time data (attention's Q K^T and P V):
+  /// f32 on the dequantized operands, batch dimensions broadcast.
+  mlir::LogicalResult importFloatBatchMatmul(ImportedValue &a,
+                                             ImportedValue &c);
   /// Pow by a constant scalar exponent, in f32 (2: x * x).
   mlir::LogicalResult importFloatPow();
   /// ReduceMean in f32 over any axes: the sum in index order, divided by

@@ -877,7 +877,7 @@ def case_bad_runtime_weights():
     nodes, inits = [], []
     qdq_input(nodes, inits)
     qdq_input(nodes, [], "w")
-    nodes.append(helper.make_node("MatMul", ["xd", "wd"], ["y"], name="mm"))
+    nodes.append(helper.make_node("Gemm", ["xd", "wd"], ["y"], name="mm"))
     return model(nodes, [tin("x", [1, 4]), tin("w", [4, 2])], [tin("y", [1, 2])],
                  inits), {}, {}
 
@@ -1519,6 +1519,27 @@ def case_float_math():
         assert vals[src].dtype == F32, src
         expected["y_" + src] = ("codes", quantize(vals[src], sc, zp, np.int8), sc, zp)
     return m, {"x": x}, expected
+
+
+def case_float_batch_matmul():
+    """MatMul of two run-time tensors (attention's Q K^T and P V), 4-D with
+    a broadcast batch dimension, on dequantized codes: f32 as the QDQ graph
+    defines it, then QuantizeLinear. Values are multiples of 1/16 and 1/8
+    with short sums, so f32 is exact in any order."""
+    r = rng(48)
+    q = (r.integers(-16, 16, (2, 3, 4, 5)) / 16.0).astype(F32)
+    k = (r.integers(-8, 8, (1, 3, 5, 6)) / 8.0).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "q", 1.0 / 16, 0, np.int8)
+    qdq(nodes, inits, "k", 1.0 / 8, 0, np.int8)
+    nodes.append(helper.make_node("MatMul", ["qd", "kd"], ["s"], name="scores"))
+    qdq_out(nodes, inits, "s", "y", 1.0 / 16, 0, np.int8)
+    m = model(nodes, [tin("q", [2, 3, 4, 5]), tin("k", [1, 3, 5, 6])],
+              [tin("y", [2, 3, 4, 6])], inits)
+    s = np.matmul(q.astype(np.float64), k.astype(np.float64)).astype(F32)
+    y = quantize(s, 1.0 / 16, 0, np.int8)
+    assert (np.abs(y) < 127).mean() > 0.9  # mostly unsaturated
+    return m, {"q": q, "k": k}, {"y": ("codes", y, 1.0 / 16, 0)}
 
 
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
