@@ -285,7 +285,9 @@ def mut_op_type(m, rnd):
         "Concat", "Flatten", "Reshape", "Transpose", "Shape", "Gather",
         "Unsqueeze", "DynamicQuantizeLinear", "Identity", "Mul", "Sub", "Div",
         "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "LeakyRelu", "Slice",
-        "Softmax", "Squeeze", "Resize", "ReduceMean"] + MICROSOFT_OPS)
+        "Softmax", "Squeeze", "Resize", "ReduceMean", "Pad", "Split",
+        "ConstantOfShape", "Cast", "Erf", "Sqrt", "Exp", "Log", "Neg", "Abs",
+        "Reciprocal", "Pow"] + MICROSOFT_OPS)
     # ONNX Runtime's QOperator ops live in the com.microsoft domain.
     if n.op_type in MICROSOFT_OPS:
         n.domain = "com.microsoft"
