@@ -23,6 +23,8 @@ using namespace quantopt::onnx_import::detail;
 namespace {
 struct Window {
   std::vector<int64_t> kernel, strides, dilations, padding; // padding: t b l r
+  /// AveragePool's count_include_pad, as it applies to `padding`.
+  bool countIncludePad = false;
 };
 } // namespace
 
@@ -39,8 +41,8 @@ static FailureOr<Window> readWindow(Importer &im, const ImportedValue &x,
     w.padding = {0, 0, 0, 0};
     return w;
   }
-  if (im.attrInt("ceil_mode").value_or(0) != 0)
-    return im.fail("ceil_mode = 1 is not supported");
+  bool ceilMode = im.attrInt("ceil_mode").value_or(0) != 0;
+  w.countIncludePad = im.attrInt("count_include_pad").value_or(0) != 0;
   if (im.attrInt("storage_order").value_or(0) != 0)
     return im.fail("storage_order = 1 is not supported");
   auto k = im.attrInts("kernel_shape");
@@ -58,6 +60,7 @@ static FailureOr<Window> readWindow(Importer &im, const ImportedValue &x,
     return im.fail("unsupported auto_pad '" + autoPad + "'");
   if (w.strides.size() != 2 || w.dilations.size() != 2 || pads.size() != 4)
     return im.fail("strides / dilations / pads have the wrong length");
+  bool explicitPadding = llvm::any_of(pads, [](int64_t p) { return p != 0; });
   for (int d = 0; d < 2; ++d) {
     if (w.kernel[d] <= 0 || w.strides[d] <= 0 || w.dilations[d] <= 0)
       return im.fail("kernel, strides and dilations must be positive");
@@ -65,9 +68,35 @@ static FailureOr<Window> readWindow(Importer &im, const ImportedValue &x,
       return im.fail("negative padding");
     if (pads[d] >= w.kernel[d] || pads[d + 2] >= w.kernel[d])
       return im.fail("padding must be smaller than the kernel");
-    if (x.shape[2 + d] + pads[d] + pads[d + 2] <
-        (w.kernel[d] - 1) * w.dilations[d] + 1)
+    int64_t extent = (w.kernel[d] - 1) * w.dilations[d] + 1;
+    int64_t padded = x.shape[2 + d] + pads[d] + pads[d + 2];
+    if (padded < extent)
       return im.fail("the window is larger than the padded input");
+    if (!ceilMode)
+      continue;
+    // ceil_mode: the last window may run past the end; those positions are
+    // padding (never the max, not counted in the average).
+    int64_t windows = (padded - extent + w.strides[d] - 1) / w.strides[d] + 1;
+    // PyTorch (and the ONNX reference) drop a last window that would start
+    // past the input, others keep it: only unambiguous sizes are taken.
+    if ((windows - 1) * w.strides[d] >= x.shape[2 + d] + pads[d])
+      return im.fail("ceil_mode = 1 where the last window would start in the "
+                     "padding is not supported");
+    int64_t extra = (windows - 1) * w.strides[d] + extent - padded;
+    if (extra == 0)
+      continue;
+    // ONNX Runtime and PyTorch count explicit padding under
+    // count_include_pad but never these extra positions: without explicit
+    // padding that is count_include_pad = 0.
+    if (w.countIncludePad) {
+      if (explicitPadding)
+        return im.fail("ceil_mode = 1 with count_include_pad = 1 and "
+                       "explicit padding is not supported");
+      w.countIncludePad = false;
+    }
+    pads[d + 2] += extra;
+    if (pads[d + 2] >= w.kernel[d])
+      return im.fail("ceil_mode = 1 pads the end beyond the kernel");
   }
   w.padding = {pads[0], pads[2], pads[1], pads[3]};
   return w;
@@ -192,7 +221,7 @@ FailureOr<ImportedValue> Importer::averagePool(bool global) {
   p.kernel = w->kernel;
   p.strides = w->strides;
   p.padding = w->padding;
-  p.countIncludePad = attrInt("count_include_pad").value_or(0) != 0;
+  p.countIncludePad = w->countIncludePad;
   ImportedValue out;
   out.kind = Kind::Pending;
   out.shape = pooledShape(**x, w->kernel, w->strides, {1, 1}, w->padding);

@@ -1542,6 +1542,51 @@ def case_float_batch_matmul():
     return m, {"q": q, "k": k}, {"y": ("codes", y, 1.0 / 16, 0)}
 
 
+def case_pool_ceil():
+    """ceil_mode = 1 (SqueezeNet, GoogLeNet as torch exports them): the last
+    window runs past the input. MaxPool takes the max of the positions
+    inside; AveragePool (count_include_pad = 1, no explicit padding, as
+    torch's default) averages them only, as ONNX Runtime and PyTorch do:
+    qnt.avg_pool2d on the input grid (TFLite's rounding, ties away from
+    zero)."""
+    r = rng(49)
+    x = r.uniform(-1, 1, (1, 2, 8, 7)).astype(F32)
+    nodes, inits = [], []
+    x_s, x_z = 0.01, 120
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [helper.make_node("MaxPool", ["xd"], ["mp"], kernel_shape=[3, 3],
+                               strides=[2, 2], ceil_mode=1),
+              helper.make_node("AveragePool", ["xd"], ["ap"], kernel_shape=[3, 2],
+                               strides=[2, 2], ceil_mode=1, count_include_pad=1)]
+    qdq_out(nodes, inits, "mp", "y1", x_s, x_z)
+    qdq_out(nodes, inits, "ap", "y2", x_s, x_z)
+    m = model(nodes, [tin("x", [1, 2, 8, 7])],
+              [tin("y1", [1, 2, 4, 3]), tin("y2", [1, 2, 4, 4])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    y1 = np.zeros((1, 2, 4, 3), np.int64)
+    for i in range(4):
+        for j in range(3):
+            y1[:, :, i, j] = xq[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3].max(axis=(2, 3))
+    y2 = np.zeros((1, 2, 4, 4), np.int64)
+    for i in range(4):
+        for j in range(4):
+            win = xq[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 2] - x_z
+            total, count = win.sum(axis=(2, 3)), win.shape[2] * win.shape[3]
+            # round half away from zero by exact integer arithmetic
+            y2[:, :, i, j] = x_z + np.sign(total) * ((2 * np.abs(total) + count) // (2 * count))
+    return m, {"x": x}, {"y1": ("codes", y1, x_s, x_z), "y2": ("codes", y2, x_s, x_z)}
+
+
+def case_bad_pool_ceil_padding():
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.01, 120)
+    nodes.append(helper.make_node("AveragePool", ["xd"], ["y"], kernel_shape=[3, 3],
+                                  strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1,
+                                  count_include_pad=1, name="avg"))
+    return model(nodes, [tin("x", [1, 1, 6, 6])], [tin("y", [1, 1, 4, 4])],
+                 inits), {}, {}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
