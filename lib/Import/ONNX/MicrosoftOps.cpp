@@ -204,6 +204,34 @@ static LogicalResult expandQGemm(Expansion &e) {
   return e.quantize(out, 7, 8, /*like=*/0);
 }
 
+/// (A - a_zp) (B - b_zp) * a_scale * b_scale (+ bias) into the node's
+/// output, as ONNX Runtime's dynamic quantization writes it with standard
+/// ops: MatMulInteger, Cast to float, Mul by the scales' product, Add.
+/// Empty names are absent optional inputs.
+static void
+addIntegerMatmulToFloat(Expansion &e, const std::string &a,
+                        const std::string &b, const std::string &aScale,
+                        const std::string &bScale, const std::string &aZero,
+                        const std::string &bZero, const std::string &bias) {
+  std::string acc = e.fresh("acc"), accF = e.fresh("accf"),
+              scale = e.fresh("scale");
+  e.add("MatMulInteger", {a, b, aZero, bZero}, acc);
+  Expansion::setInt(e.add("Cast", {acc}, accF), "to", onnx::TensorProto::FLOAT);
+  e.add("Mul", {aScale, bScale}, scale);
+  if (bias.empty()) {
+    e.add("Mul", {accF, scale}, e.n.output(0));
+    return;
+  }
+  std::string scaled = e.fresh("scaled");
+  e.add("Mul", {accF, scale}, scaled);
+  e.add("Add", {scaled, bias}, e.n.output(0));
+}
+
+/// The input's name, or "" when absent.
+static std::string optionalInput(const Expansion &e, int idx) {
+  return e.has(idx) ? e.n.input(idx) : std::string();
+}
+
 /// data, data_scale, data_zero_point, reduced_scale, reduced_zero_point
 /// -> DQ, ReduceMean, Q.
 static LogicalResult expandReduceMean(Expansion &e) {
@@ -290,6 +318,31 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
     if (failed(checkAttrs({"axis"})))
       return failure();
     built = expandConcat(e);
+  } else if (op == "MatMulIntegerToFloat") {
+    // A, B, a_scale, b_scale, a_zero_point, b_zero_point, bias.
+    if (failed(checkAttrs({})))
+      return failure();
+    if (!e.has(0) || !e.has(1) || !e.has(2) || !e.has(3))
+      return fail("needs A, B, a_scale and b_scale (inputs 0-3)");
+    addIntegerMatmulToFloat(e, n.input(0), n.input(1), n.input(2), n.input(3),
+                            optionalInput(e, 4), optionalInput(e, 5),
+                            optionalInput(e, 6));
+    built = success();
+  } else if (op == "DynamicQuantizeMatMul") {
+    // A (f32), B, b_scale, b_zero_point, bias: A quantized per tensor at run
+    // time (DynamicQuantizeLinear), then MatMulIntegerToFloat.
+    if (failed(checkAttrs({})))
+      return failure();
+    if (!e.has(0) || !e.has(1) || !e.has(2))
+      return fail("needs A, B and b_scale (inputs 0-2)");
+    std::string codes = e.fresh("a_codes"), scale = e.fresh("a_scale"),
+                zero = e.fresh("a_zero_point");
+    onnx::NodeProto &dq = e.add("DynamicQuantizeLinear", {n.input(0)}, codes);
+    dq.add_output(scale);
+    dq.add_output(zero);
+    addIntegerMatmulToFloat(e, codes, n.input(1), scale, n.input(2), zero,
+                            optionalInput(e, 3), optionalInput(e, 4));
+    built = success();
   } else if (op == "QGemm") {
     if (failed(checkAttrs({"alpha", "transA", "transB"})))
       return failure();

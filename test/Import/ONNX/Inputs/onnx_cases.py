@@ -1587,6 +1587,42 @@ def case_bad_pool_ceil_padding():
                  inits), {}, {}
 
 
+def case_ms_dynamic_matmul():
+    """ONNX Runtime's fused dynamic-quantization ops (com.microsoft):
+    DynamicQuantizeMatMul (A in f32, quantized per tensor at run time) and
+    MatMulIntegerToFloat (codes, run-time scale and zero point), with
+    per-column weight scales and a bias; both are (A - a_zp) (B - b_zp) *
+    a_scale * b_scale + bias in f32. Quantized at the end so that the f32
+    values compare exactly."""
+    r = rng(50)
+    x = r.uniform(-1, 2, (2, 3, 8)).astype(F32)
+    wq = r.integers(-127, 128, (8, 5)).astype(np.int8)
+    w_s = r.uniform(0.005, 0.02, (5,)).astype(F32)
+    bias = r.uniform(-0.5, 0.5, (5,)).astype(F32)
+    nodes = [
+        helper.make_node("DynamicQuantizeMatMul", ["x", "wq", "w_s", "", "bias"],
+                         ["y1"], domain=MS, name="dqmm"),
+        helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"]),
+        helper.make_node("MatMulIntegerToFloat", ["xq", "wq", "xs", "w_s", "xz"],
+                         ["y2"], domain=MS, name="mmitf"),
+    ]
+    inits = [init("wq", wq), init("w_s", w_s), init("bias", bias)]
+    outs = []
+    for src in ("y1", "y2"):
+        nodes += [helper.make_node("QuantizeLinear", [src, "o_s", "o_z"], [src + "q"]),
+                  helper.make_node("DequantizeLinear", [src + "q", "o_s", "o_z"],
+                                   [src + "d"])]
+        outs.append(tin(src + "d", [2, 3, 5]))
+    inits += [init("o_s", F32(0.1)), init("o_z", np.int8(0))]
+    m = model(nodes, [tin("x", [2, 3, 8])], outs, inits, microsoft=True)
+    codes, xs, zp = dynamic_quantize_linear(x)
+    acc = (codes - zp) @ wq.astype(np.int64)
+    scaled = (acc.astype(F32) * (F32(xs) * w_s).astype(F32)).astype(F32)
+    y1 = quantize((scaled + bias).astype(F32), 0.1, 0, np.int8)
+    y2 = quantize(scaled, 0.1, 0, np.int8)
+    return m, {"x": x}, {"y1d": ("codes", y1, 0.1, 0), "y2d": ("codes", y2, 0.1, 0)}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
