@@ -271,7 +271,8 @@ def mut_node(m, rnd):
 MICROSOFT_OPS = ["QLinearAdd", "QLinearMul", "QLinearConcat",
                  "QLinearGlobalAveragePool", "QLinearAveragePool",
                  "QLinearReduceMean", "QLinearSigmoid", "QLinearLeakyRelu",
-                 "QLinearSoftmax", "QGemm"]
+                 "QLinearSoftmax", "QGemm", "MatMulIntegerToFloat",
+                 "DynamicQuantizeMatMul"]
 
 
 def mut_op_type(m, rnd):
