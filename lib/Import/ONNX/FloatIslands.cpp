@@ -741,3 +741,88 @@ LogicalResult Importer::importFloatBatchMatmul(ImportedValue &a,
   setOutput(0, std::move(out));
   return success();
 }
+
+LogicalResult Importer::importFloatLRN() {
+  if (failed(checkAttrs({"alpha", "beta", "bias", "size"})))
+    return failure();
+  auto sizeAttr = attrInt("size");
+  if (!sizeAttr)
+    return fail("missing attribute 'size'");
+  // The window is unrolled into one slice per tap.
+  constexpr int64_t kMaxSize = 256;
+  int64_t size = *sizeAttr;
+  if (size < 1 || size > kMaxSize)
+    return fail("size " + Twine(size) + " is not in [1, " + Twine(kMaxSize) +
+                "]");
+  float alpha = attrFloat("alpha").value_or(1e-4f);
+  float beta = attrFloat("beta").value_or(0.75f);
+  float bias = attrFloat("bias").value_or(1.0f);
+  if (!std::isfinite(alpha) || !std::isfinite(beta) || !std::isfinite(bias))
+    return fail("alpha, beta and bias must be finite");
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue &v = **in;
+  if (v.shape.size() < 2)
+    return fail("LRN needs an input of rank 2 or more");
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return fail("LRN of an integer tensor");
+  // Across the channels, in the layout the value has.
+  bool nhwc = v.nhwc && v.shape.size() == 4;
+  auto x = floatValue(v, nhwc);
+  if (failed(x))
+    return failure();
+  auto type = cast<RankedTensorType>(x->getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = shape.size(), axis = nhwc ? 3 : 1;
+  Value squares = elementwise(*this, {*x}, shape,
+                              [](OpBuilder &nb, Location l, ValueRange a) {
+                                return arith::MulFOp::create(nb, l, a[0], a[0]);
+                              });
+  // square_sum[c] = sum of squares over [c - (size-1)/2, c + ceil((size-1)/2)]
+  // clipped to the channels: zero padding, then the taps in ascending order.
+  SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0)),
+      high(rank, b.getIndexAttr(0));
+  low[axis] = b.getIndexAttr((size - 1) / 2);
+  high[axis] = b.getIndexAttr(size / 2);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  SmallVector<int64_t> paddedShape(shape);
+  paddedShape[axis] += size - 1;
+  Value padded =
+      tensor::PadOp::create(
+          b, loc, RankedTensorType::get(paddedShape, type.getElementType()),
+          squares, low, high, zero)
+          .getResult();
+  Value sum;
+  for (int64_t tap = 0; tap < size; ++tap) {
+    SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
+    offsets[axis] = tap;
+    Value slice = tensor::ExtractSliceOp::create(
+        b, loc, type, padded, ValueRange{}, ValueRange{}, ValueRange{}, offsets,
+        shape, strides);
+    sum = !sum ? slice
+               : elementwise(*this, {sum, slice}, shape,
+                             [](OpBuilder &nb, Location l, ValueRange a) {
+                               return arith::AddFOp::create(nb, l, a[0], a[1]);
+                             });
+  }
+  // y = x / (bias + alpha / size * square_sum)^beta.
+  float scale = alpha / float(size);
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = v.shape;
+  out.nhwc = nhwc;
+  out.value = elementwise(
+      *this, {*x, sum}, shape, [&](OpBuilder &nb, Location l, ValueRange a) {
+        auto constant = [&](float c) -> Value {
+          return arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(c));
+        };
+        Value base = arith::AddFOp::create(
+            nb, l, constant(bias),
+            arith::MulFOp::create(nb, l, constant(scale), a[1]));
+        return arith::DivFOp::create(
+            nb, l, a[0], math::PowFOp::create(nb, l, base, constant(beta)));
+      });
+  setOutput(0, std::move(out));
+  return success();
+}

@@ -453,6 +453,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importFloatActivation();
   if (op == "Pow")
     return importFloatPow();
+  if (op == "LRN")
+    return importFloatLRN();
   if (op == "Softmax")
     return importFloatSoftmax();
   if (op == "AveragePool")

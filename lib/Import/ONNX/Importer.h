@@ -299,6 +299,8 @@ public:
   /// f32 on the dequantized operands, batch dimensions broadcast.
   mlir::LogicalResult importFloatBatchMatmul(ImportedValue &a,
                                              ImportedValue &c);
+  /// LRN across the channels in f32 (AlexNet, GoogLeNet).
+  mlir::LogicalResult importFloatLRN();
   /// Pow by a constant scalar exponent, in f32 (2: x * x).
   mlir::LogicalResult importFloatPow();
   /// ReduceMean in f32 over any axes: the sum in index order, divided by

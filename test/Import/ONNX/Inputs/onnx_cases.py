@@ -1623,6 +1623,68 @@ def case_ms_dynamic_matmul():
     return m, {"x": x}, {"y1d": ("codes", y1, 0.1, 0), "y2d": ("codes", y2, 0.1, 0)}
 
 
+def lrn_f32(x, size, alpha, beta, bias, axis=1):
+    """ONNX LRN in f32: the squares of the channels in the window, summed in
+    ascending order, x / (bias + alpha / size * sum) ** beta."""
+    sq = (x * x).astype(F32)
+    c = x.shape[axis]
+    total = np.zeros_like(x)
+    lo, hi = (size - 1) // 2, size // 2
+    for k in range(c):
+        acc = np.zeros_like(np.take(x, k, axis=axis))
+        for j in range(k - lo, k + hi + 1):
+            if 0 <= j < c:
+                acc = (acc + np.take(sq, j, axis=axis)).astype(F32)
+        idx = [slice(None)] * x.ndim
+        idx[axis] = k
+        total[tuple(idx)] = acc
+    base = (F32(bias) + (F32(alpha) / F32(size)).astype(F32) * total).astype(F32)
+    return (x / np.power(base, F32(beta))).astype(F32)
+
+
+def case_lrn():
+    """LRN (AlexNet, GoogLeNet) between a DQ and a Q: f32 across the
+    channels, on a conv result (NHWC) and on dequantized codes (NCHW);
+    7 channels, so the window is clipped at both ends."""
+    r = rng(51)
+    x = r.uniform(-1, 1, (1, 7, 3, 3)).astype(F32)
+    w = r.integers(-127, 128, (7, 7, 1, 1)).astype(np.int8)
+    x_s, x_z, c_s, c_z, w_s = 0.01, 120, 0.02, 10, 0.01
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [
+        helper.make_node("LRN", ["xd"], ["l1"], size=5, alpha=0.5, beta=0.75,
+                         bias=1.0),
+        helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+        helper.make_node("Conv", ["xd", "wd"], ["c"]),
+        helper.make_node("QuantizeLinear", ["c", "c_s", "c_z"], ["cq"]),
+        helper.make_node("DequantizeLinear", ["cq", "c_s", "c_z"], ["cd"]),
+        helper.make_node("LRN", ["cd"], ["l2"], size=3, alpha=0.3, beta=0.5,
+                         bias=2.0),
+    ]
+    inits += [init("w", w), init("w_s", F32(w_s)), init("c_s", F32(c_s)),
+              init("c_z", np.uint8(c_z))]
+    qdq_out(nodes, inits, "l1", "y1", 1.0 / 128, 0, np.int8)
+    qdq_out(nodes, inits, "l2", "y2", 1.0 / 64, 0, np.int8)
+    m = model(nodes, [tin("x", [1, 7, 3, 3])],
+              [tin("y1", [1, 7, 3, 3]), tin("y2", [1, 7, 3, 3])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    cq = requantize(conv_int(xq, w, x_z, 0), F32(x_s) * F32(w_s), c_s, c_z,
+                    np.uint8)
+    l1 = lrn_f32(dequantize(xq, x_s, x_z), 5, 0.5, 0.75, 1.0)
+    l2 = lrn_f32(dequantize(cq, c_s, c_z), 3, 0.3, 0.5, 2.0)
+    return m, {"x": x}, {"y1": ("codes", quantize(l1, 1.0 / 128, 0, np.int8), 1.0 / 128, 0),
+                         "y2": ("codes", quantize(l2, 1.0 / 64, 0, np.int8), 1.0 / 64, 0)}
+
+
+def case_bad_lrn_size():
+    """LRN unrolls its window: a huge size is diagnosed, not unrolled."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("LRN", ["xd"], ["y"], size=1 << 30, name="lrn"))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
