@@ -31,6 +31,27 @@ LogicalResult Importer::importIdentity() {
   return success();
 }
 
+LogicalResult Importer::importDropout() {
+  // Inference graphs (AlexNet, GoogLeNet from the model zoo) keep their
+  // Dropout nodes; outside training they pass the input through.
+  if (failed(checkAttrs({"is_test", "ratio", "seed"})))
+    return failure();
+  if (attrInt("is_test").value_or(1) == 0)
+    return fail("Dropout in training mode (is_test = 0) is not supported");
+  if (hasInput(2)) {
+    auto training = input(2);
+    if (failed(training))
+      return failure();
+    if ((*training)->kind != Kind::Const || (*training)->numElements() != 1 ||
+        ((*training)->i.empty() ? (*training)->f[0] : (*training)->i[0]) != 0)
+      return fail("Dropout in training mode (training_mode not a constant "
+                  "false) is not supported");
+  }
+  if (node->output_size() > 1 && !node->output(1).empty())
+    return fail("the mask output of Dropout is not supported");
+  return importIdentity();
+}
+
 /// Relu / Clip with real bounds [lo, hi].
 static LogicalResult importClamp(Importer &im, double lo, double hi) {
   auto in = im.input(0);

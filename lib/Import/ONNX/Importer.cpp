@@ -388,6 +388,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importConstantOp();
   if (op == "Identity")
     return importIdentity();
+  if (op == "Dropout")
+    return importDropout();
   if (op == "Shape")
     return importShapeOp();
   if (op == "Gather")

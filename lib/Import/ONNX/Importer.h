@@ -253,6 +253,8 @@ public:
 
   // GridOps.cpp: ops that keep the quantization grid.
   mlir::LogicalResult importIdentity();
+  /// Dropout outside training: the input, unchanged.
+  mlir::LogicalResult importDropout();
   mlir::LogicalResult importRelu();
   mlir::LogicalResult importClip();
   mlir::LogicalResult importReshape(bool isFlatten);

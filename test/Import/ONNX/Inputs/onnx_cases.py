@@ -1055,7 +1055,8 @@ def case_qoperator_net():
     """A small residual network as ONNX Runtime's quantizer writes it in the
     QOperator format: QuantizeLinear, QLinearConv (per-channel weights),
     QLinearAdd, MaxPool on the codes, QLinearGlobalAveragePool, Flatten,
-    QGemm (transB, int32 bias), DequantizeLinear. The numpy model follows
+    Dropout (inference: nothing), QGemm (transB, int32 bias),
+    DequantizeLinear. The numpy model follows
     ONNX Runtime's kernels op by op."""
     r = rng(40)
     x = r.uniform(-1, 1, (1, 3, 6, 6)).astype(F32)
@@ -1087,7 +1088,9 @@ def case_qoperator_net():
         helper.make_node("QLinearGlobalAveragePool", ["mp", "a_s", "a_z", "g_s",
                                                       "g_z"], ["g"],
                          domain=MS, channels_last=0, name="gap"),
-        helper.make_node("Flatten", ["g"], ["f"]),
+        helper.make_node("Flatten", ["g"], ["f0"]),
+        # Inference graphs of the model zoo keep their Dropout nodes.
+        helper.make_node("Dropout", ["f0", "ratio"], ["f"]),
         helper.make_node("QGemm", ["f", "g_s", "g_z", "fw", "fw_s", "fw_z", "fb",
                                    "y_s", "y_z"], ["yq"],
                          domain=MS, transB=1, name="fc"),
@@ -1101,7 +1104,8 @@ def case_qoperator_net():
              init("a_s", F32(a_s)), init("a_z", np.uint8(a_z)),
              init("g_s", F32(g_s)), init("g_z", np.uint8(g_z)),
              init("fw", fw), init("fw_s", fw_s), init("fw_z", np.int8(0)),
-             init("fb", fb), init("y_s", F32(y_s)), init("y_z", np.uint8(y_z))]
+             init("fb", fb), init("y_s", F32(y_s)), init("y_z", np.uint8(y_z)),
+             init("ratio", F32(0.5))]
     m = model(nodes, [tin("x", [1, 3, 6, 6])], [tin("y", [1, 3])], inits,
               microsoft=True)
     xq = quantize(x, x_s, x_z, np.uint8)
@@ -1683,6 +1687,14 @@ def case_bad_lrn_size():
     qdq_input(nodes, inits)
     nodes.append(helper.make_node("LRN", ["xd"], ["y"], size=1 << 30, name="lrn"))
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
+
+
+def case_bad_dropout_mask():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Dropout", ["xd"], ["y", "mask"], name="drop"))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4]),
+                 tin("mask", [1, 4], TensorProto.BOOL)], inits), {}, {}
 
 
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
