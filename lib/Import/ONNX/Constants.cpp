@@ -240,8 +240,14 @@ LogicalResult Importer::importGatherOp() {
   if (failed(checkAttrs({"axis"})))
     return failure();
   auto data = input(0);
+  auto indices =
+      failed(data) ? FailureOr<ImportedValue *>(failure()) : input(1);
+  if (failed(data) || failed(indices))
+    return failure();
+  if ((*indices)->kind == Kind::Int)
+    return importRuntimeGather(**data, **indices);
   auto idx = constInts(1);
-  if (failed(data) || failed(idx))
+  if (failed(idx))
     return failure();
   ImportedValue &d = **data;
   if (d.kind != Kind::Const || d.shape.size() != 1 ||

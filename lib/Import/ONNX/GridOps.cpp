@@ -900,3 +900,98 @@ LogicalResult Importer::importSplit() {
   }
   return success();
 }
+
+LogicalResult Importer::importRuntimeGather(ImportedValue &data,
+                                            ImportedValue &indices) {
+  if (indices.dtype != onnx::TensorProto::INT64 &&
+      indices.dtype != onnx::TensorProto::INT32)
+    return fail("run-time indices must be int32 or int64");
+  int64_t rank = data.shape.size(), q = indices.shape.size();
+  if (rank == 0)
+    return fail("Gather from a scalar");
+  int64_t axis = attrInt("axis").value_or(0);
+  if (axis < -rank || axis >= rank)
+    return fail("axis " + Twine(axis) + " out of range");
+  if (axis < 0)
+    axis += rank;
+  if (indices.nhwc && q == 4)
+    return fail("Gather with NHWC indices is not supported");
+  if (failed(settleOrFloat(*this, data)))
+    return failure();
+  if (data.isQuantized() && data.q.perAxis())
+    return fail("Gather from a per-axis quantized tensor is not supported");
+  // The table in logical layout: the codes as storage integers, or f32.
+  FailureOr<Value> table = failure();
+  if (data.isQuantized())
+    table = storageInts(*this, data, /*nhwc=*/false);
+  else if (data.kind == Kind::Float ||
+           (data.kind == Kind::Const && !data.f.empty()))
+    table = floatValue(data, /*nhwc=*/false);
+  else
+    return fail("Gather of run-time indices needs float or quantized data");
+  if (failed(table))
+    return failure();
+  Type elem = cast<RankedTensorType>(table->getType()).getElementType();
+
+  SmallVector<int64_t> shape(data.shape.begin(), data.shape.begin() + axis);
+  shape.append(indices.shape.begin(), indices.shape.end());
+  shape.append(data.shape.begin() + axis + 1, data.shape.end());
+  int64_t outRank = shape.size();
+  SmallVector<AffineExpr> idxExprs;
+  for (int64_t d = 0; d < q; ++d)
+    idxExprs.push_back(getAffineDimExpr(axis + d, ctx));
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(outRank, 0, idxExprs, ctx),
+      AffineMap::getMultiDimIdentityMap(outRank, ctx)};
+  SmallVector<utils::IteratorType> iters(outRank,
+                                         utils::IteratorType::parallel);
+  Value init = tensor::EmptyOp::create(b, loc, shape, elem);
+  int64_t dim = data.shape[axis];
+  Value gathered =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()}, ValueRange{indices.value},
+          ValueRange{init}, maps, iters,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            // ONNX's negative indices count from the end. Out-of-range ones
+            // are an error at run time in ONNX Runtime; here they clamp to
+            // the table (a defined read, never out of bounds).
+            Value i =
+                arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[0]);
+            auto index = [&](int64_t v) -> Value {
+              return arith::ConstantIndexOp::create(nb, l, v);
+            };
+            Value negative = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt, i, index(0));
+            i = arith::SelectOp::create(
+                nb, l, negative, arith::AddIOp::create(nb, l, i, index(dim)),
+                i);
+            i = arith::MaxSIOp::create(nb, l, i, index(0));
+            i = arith::MinSIOp::create(nb, l, i, index(dim - 1));
+            SmallVector<Value> coords;
+            for (int64_t d = 0; d < axis; ++d)
+              coords.push_back(linalg::IndexOp::create(nb, l, d));
+            coords.push_back(i);
+            for (int64_t d = axis + q; d < outRank; ++d)
+              coords.push_back(linalg::IndexOp::create(nb, l, d));
+            Value v = tensor::ExtractOp::create(nb, l, *table, coords);
+            linalg::YieldOp::create(nb, l, v);
+          })
+          .getResult(0);
+  ImportedValue out = data;
+  out.shape = shape;
+  out.nhwc = false;
+  out.flattenedFromNhwc.clear();
+  out.codes.reset();
+  out.i.clear();
+  out.f.clear();
+  if (data.isQuantized()) {
+    out.value =
+        quant::StorageCastOp::create(b, loc, quantTensorType(out), gathered);
+  } else {
+    out.kind = Kind::Float;
+    out.dtype = onnx::TensorProto::FLOAT;
+    out.value = gathered;
+  }
+  setOutput(0, std::move(out));
+  return success();
+}

@@ -364,6 +364,8 @@ static std::optional<Type> elementTypeFor(MLIRContext *ctx, int32_t dtype) {
     return IntegerType::get(ctx, 16);
   case onnx::TensorProto::INT32:
     return IntegerType::get(ctx, 32);
+  case onnx::TensorProto::INT64: // token ids for Gather
+    return IntegerType::get(ctx, 64);
   default:
     return std::nullopt;
   }

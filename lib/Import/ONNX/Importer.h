@@ -253,6 +253,10 @@ public:
 
   // GridOps.cpp: ops that keep the quantization grid.
   mlir::LogicalResult importIdentity();
+  /// Gather with run-time indices (embedding tables): a linalg.generic
+  /// reading the table (codes or f32) at each index.
+  mlir::LogicalResult importRuntimeGather(ImportedValue &data,
+                                          ImportedValue &indices);
   /// Dropout outside training: the input, unchanged.
   mlir::LogicalResult importDropout();
   mlir::LogicalResult importRelu();

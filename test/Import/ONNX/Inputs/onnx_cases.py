@@ -1697,6 +1697,45 @@ def case_bad_dropout_mask():
                  tin("mask", [1, 4], TensorProto.BOOL)], inits), {}, {}
 
 
+def case_gather():
+    """Gather with run-time indices (a transformer's token embedding): from
+    a float table (int64 ids, negative ones counting from the end, out of
+    range ones clamped), from
+    int8 codes through DequantizeLinear (the codes gathered, still on their
+    grid), and along axis 1 of a run-time tensor (int32 indices)."""
+    r = rng(52)
+    table = (r.integers(-32, 32, (10, 4)) / 16.0).astype(F32)
+    codes = r.integers(-127, 128, (10, 4)).astype(np.int8)
+    # 12 and -11 are out of range: ONNX Runtime stops with an error; here
+    # they read the nearest end of the table (a defined read).
+    ids = np.array([[0, 9, -1], [12, -11, -10]], np.int64)
+    at = np.clip(np.where(ids < 0, ids + 10, ids), 0, 9)
+    cols = np.array([4, 0], np.int32)
+    x = (r.integers(-32, 32, (3, 5)) / 16.0).astype(F32)
+    nodes = [
+        helper.make_node("Gather", ["table", "ids"], ["e1"], name="embed"),
+        helper.make_node("DequantizeLinear", ["codes", "c_s"], ["cd"]),
+        helper.make_node("Gather", ["cd", "ids"], ["e2"], name="embed_q"),
+        helper.make_node("QuantizeLinear", ["e2", "c_s", "c_z"], ["e2q"]),
+        helper.make_node("DequantizeLinear", ["e2q", "c_s", "c_z"], ["y2"]),
+        helper.make_node("Gather", ["x", "cols"], ["e3"], axis=1, name="pick"),
+    ]
+    inits = [init("table", table), init("codes", codes), init("c_s", F32(0.05)),
+             init("c_z", np.int8(0))]
+    qdq_out(nodes, inits, "e1", "y1", 1.0 / 16, 0, np.int8)
+    qdq_out(nodes, inits, "e3", "y3", 1.0 / 16, 0, np.int8)
+    m = model(nodes, [tin("ids", [2, 3], TensorProto.INT64),
+                      tin("cols", [2], TensorProto.INT32), tin("x", [3, 5])],
+              [tin("y1", [2, 3, 4]), tin("y2", [2, 3, 4]), tin("y3", [3, 2])],
+              inits)
+    y1 = quantize(table[at], 1.0 / 16, 0, np.int8)
+    y3 = quantize(x[:, cols], 1.0 / 16, 0, np.int8)
+    return m, {"ids": ids, "cols": cols, "x": x}, {
+        "y1": ("codes", y1, 1.0 / 16, 0),
+        "y2": ("codes", codes[at].astype(np.int64), 0.05, 0),
+        "y3": ("codes", y3, 1.0 / 16, 0)}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
