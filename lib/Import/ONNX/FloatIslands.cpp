@@ -355,6 +355,30 @@ LogicalResult Importer::importFloatArithmetic() {
   return importFloatBinary(**a, **c, node->op_type());
 }
 
+/// Output 0 of the current node: `body` applied elementwise in f32 to the
+/// (dequantized) value `v`, in the layout `v` has.
+static LogicalResult
+setFloatUnary(Importer &im, ImportedValue &v, StringRef op,
+              function_ref<Value(OpBuilder &, Location, Value)> body) {
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return im.fail(op + " of an integer tensor");
+  bool nhwc = v.nhwc && v.shape.size() == 4;
+  auto f = im.floatValue(v, nhwc);
+  if (failed(f))
+    return failure();
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = v.shape;
+  out.nhwc = nhwc;
+  out.value = elementwise(im, {*f},
+                          cast<RankedTensorType>(f->getType()).getShape(),
+                          [&](OpBuilder &nb, Location l, ValueRange a) {
+                            return body(nb, l, a[0]);
+                          });
+  im.setOutput(0, std::move(out));
+  return success();
+}
+
 LogicalResult Importer::importFloatActivation() {
   StringRef op = node->op_type();
   // ONNX's defaults; HardSwish is HardSigmoid(alpha = 1/6, beta = 1/2)
@@ -382,23 +406,8 @@ LogicalResult Importer::importFloatActivation() {
   auto in = input(0);
   if (failed(in))
     return failure();
-  ImportedValue &v = **in;
-  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
-    return fail(op + " of an integer tensor");
-  // Elementwise: the value stays in the layout it has.
-  bool nhwc = v.nhwc && v.shape.size() == 4;
-  auto f = floatValue(v, nhwc);
-  if (failed(f))
-    return failure();
-  ImportedValue out;
-  out.kind = Kind::Float;
-  out.shape = v.shape;
-  out.nhwc = nhwc;
-  auto type = cast<RankedTensorType>(f->getType());
-  out.value = elementwise(
-      *this, {*f}, type.getShape(),
-      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
-        Value x = a[0];
+  return setFloatUnary(
+      *this, **in, op, [&](OpBuilder &nb, Location l, Value x) -> Value {
         auto constant = [&](float c) -> Value {
           return arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(c));
         };
@@ -440,8 +449,6 @@ LogicalResult Importer::importFloatActivation() {
             constant(0));
         return op == "HardSwish" ? arith::MulFOp::create(nb, l, x, h) : h;
       });
-  setOutput(0, std::move(out));
-  return success();
 }
 
 bool Importer::isQuantizable(ImportedValue &v) {
@@ -603,33 +610,19 @@ LogicalResult Importer::importFloatPow() {
   auto e = failed(in) ? FailureOr<ImportedValue *>(failure()) : input(1);
   if (failed(in) || failed(e))
     return failure();
-  ImportedValue &v = **in, &exponent = **e;
+  ImportedValue &exponent = **e;
   if (exponent.kind != Kind::Const || exponent.numElements() != 1)
     return fail("only a constant scalar exponent is supported");
   double p = exponent.f.empty() ? double(exponent.i[0]) : exponent.f[0];
-  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
-    return fail("Pow of an integer tensor");
-  bool nhwc = v.nhwc && v.shape.size() == 4;
-  auto f = floatValue(v, nhwc);
-  if (failed(f))
-    return failure();
-  ImportedValue out;
-  out.kind = Kind::Float;
-  out.shape = v.shape;
-  out.nhwc = nhwc;
-  out.value =
-      elementwise(*this, {*f}, cast<RankedTensorType>(f->getType()).getShape(),
-                  [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
-                    // x^2 (torch's LayerNorm variance) as one correctly rounded
-                    // product; any other exponent through powf.
-                    if (p == 2.0)
-                      return arith::MulFOp::create(nb, l, a[0], a[0]);
-                    Value c =
-                        arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(p));
-                    return math::PowFOp::create(nb, l, a[0], c);
-                  });
-  setOutput(0, std::move(out));
-  return success();
+  return setFloatUnary(
+      *this, **in, "Pow", [&](OpBuilder &nb, Location l, Value x) -> Value {
+        // x^2 (torch's LayerNorm variance) as one correctly rounded
+        // product; any other exponent through powf.
+        if (p == 2.0)
+          return arith::MulFOp::create(nb, l, x, x);
+        Value c = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(p));
+        return math::PowFOp::create(nb, l, x, c);
+      });
 }
 
 LogicalResult Importer::importFloatReduceMean(ImportedValue &v,
