@@ -55,6 +55,7 @@ DTYPES = [TensorProto.INT8, TensorProto.UINT8, TensorProto.INT16,
 
 def load_cases():
     path = os.path.join(ROOT, "test/Import/ONNX/Inputs/onnx_cases.py")
+    sys.path.insert(0, os.path.dirname(path))  # its helper modules
     spec = importlib.util.spec_from_file_location("onnx_cases", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -25,6 +25,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from transcript import printed_tensors
+
 F32 = np.float32
 MS = "com.microsoft"
 
@@ -1857,16 +1859,13 @@ def driver(prefix):
 
 def compare(prefix, transcript):
     data = np.load(prefix + ".npz")
-    blocks = open(transcript).read().split("Unranked Memref")[1:]
+    printed = printed_tensors(transcript)
     outputs = list(data["outputs"])
-    if len(blocks) != len(outputs):
-        print("FAIL: printed %d tensors, expected %d" % (len(blocks), len(outputs)))
+    if len(printed) != len(outputs):
+        print("FAIL: printed %d tensors, expected %d" % (len(printed), len(outputs)))
         return 1
     bad = 0
-    for name, block in zip(outputs, blocks):
-        vals = re.findall(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)",
-                          block.partition("data =")[2])
-        got = np.array([float(v) for v in vals])
+    for name, got in zip(outputs, printed):
         want = data["out_" + str(name)]
         if ("scale_" + str(name)) in data:
             s, z = float(data["scale_" + str(name)]), int(data["zp_" + str(name)])

@@ -17,9 +17,10 @@ Weights are random (seeded), observers calibrated on random inputs.
 import os
 import sys
 
-import re
 
 import numpy as np
+
+from transcript import printed_tensors
 
 try:
     import torch
@@ -92,10 +93,7 @@ def compare(npz, transcript):
     a step: the bar is torch's class everywhere, every probability within
     0.005 and at least 80% of them equal to f32 precision (1e-6)."""
     want = np.load(npz)["out_probs"]
-    block = open(transcript).read().split("Unranked Memref")[1]
-    got = np.array([float(v) for v in re.findall(
-        r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)",
-        block.partition("data =")[2])])
+    got = printed_tensors(transcript)[0]
     if got.size != want.size:
         print("FAIL: %d values, expected %d" % (got.size, want.size))
         return 1

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """A small residual network quantized by torch's eager post-training
 quantization (torch.ao.quantization.convert: real int8 modules run by the
-oneDNN engine, Debian torch's x86 backend), exported to ONNX, and the int8 logits torch's engine
-computes for a few inputs: the reference for torch-ptq.test.
+oneDNN engine, Debian torch's x86 backend), exported to ONNX, and the int8
+logits torch's engine computes for a few inputs: the reference for
+torch-ptq.test.
 
   torch_ptq.py build OUTDIR
       writes OUTDIR/torch_ptq.onnx and OUTDIR/torch_ptq.npz (needs Debian's
@@ -18,10 +19,11 @@ int32 biases through DequantizeLinear (with ConstantOfShape zero points).
 Weights are random (seeded), observers calibrated on random inputs.
 """
 import os
-import re
 import sys
 
 import numpy as np
+
+from transcript import printed_tensors
 
 try:
     import torch
@@ -90,10 +92,7 @@ def compare(npz, transcript):
     data = np.load(npz)
     want = data["out_logits"]
     s, z = float(data["scale_logits"]), int(data["zp_logits"])
-    block = open(transcript).read().split("Unranked Memref")[1]
-    got = np.array([float(v) for v in re.findall(
-        r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)",
-        block.partition("data =")[2])])
+    got = printed_tensors(transcript)[0]
     if got.size != want.size:
         print("FAIL: %d values, expected %d" % (got.size, want.size))
         return 1

@@ -21,10 +21,11 @@ ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add.
 Weights are random (seeded), observers calibrated on random inputs.
 """
 import os
-import re
 import sys
 
 import numpy as np
+
+from transcript import printed_tensors
 
 try:
     import torch
@@ -114,10 +115,7 @@ def compare(npz, transcript):
     (fake-quant against the float layer), in max and in mean."""
     data = np.load(npz)
     want, ref = data["out_out"], data["float_out"]
-    block = open(transcript).read().split("Unranked Memref")[1]
-    got = np.array([float(v) for v in re.findall(
-        r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)",
-        block.partition("data =")[2])])
+    got = printed_tensors(transcript)[0]
     if got.size != want.size:
         print("FAIL: %d values, expected %d" % (got.size, want.size))
         return 1
