@@ -235,9 +235,13 @@ FailureOr<ImportedValue> Importer::emitFloat(ImportedValue &v) {
     result = *f;
     break;
   }
-  case PendingOp::Concat:
-    return fail("a float result of Concat (no QuantizeLinear after it) is "
-                "not supported");
+  case PendingOp::Concat: {
+    auto f = floatConcat(p.operands, p.axis);
+    if (failed(f))
+      return failure();
+    result = *f;
+    break;
+  }
   }
   out.value = clampFloat(*this, result, p.lo, p.hi);
   return out;
@@ -818,4 +822,16 @@ LogicalResult Importer::importFloatLRN() {
       });
   setOutput(0, std::move(out));
   return success();
+}
+
+FailureOr<Value> Importer::floatConcat(MutableArrayRef<ImportedValue> operands,
+                                       int64_t axis) {
+  SmallVector<Value> values;
+  for (ImportedValue &v : operands) {
+    auto f = floatValue(v, /*nhwc=*/false);
+    if (failed(f))
+      return failure();
+    values.push_back(*f);
+  }
+  return tensor::ConcatOp::create(b, loc, axis, values).getResult();
 }

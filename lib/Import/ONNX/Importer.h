@@ -305,6 +305,10 @@ public:
   /// f32 on the dequantized operands, batch dimensions broadcast.
   mlir::LogicalResult importFloatBatchMatmul(ImportedValue &a,
                                              ImportedValue &c);
+  /// The f32 values of `operands` concatenated along `axis` (logical
+  /// layout).
+  mlir::FailureOr<mlir::Value>
+  floatConcat(llvm::MutableArrayRef<ImportedValue> operands, int64_t axis);
   /// LRN across the channels in f32 (AlexNet, GoogLeNet).
   mlir::LogicalResult importFloatLRN();
   /// Pow by a constant scalar exponent, in f32 (2: x * x).

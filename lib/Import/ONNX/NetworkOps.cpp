@@ -447,12 +447,12 @@ LogicalResult Importer::importConcat() {
     return fail("missing attribute 'axis'");
   PendingInfo p;
   p.op = PendingOp::Concat;
+  bool quantized = true;
   for (int k = 0; k < node->input_size(); ++k) {
-    auto in = requireQuantized(k, "input " + std::to_string(k));
+    auto in = input(k);
     if (failed(in))
       return failure();
-    if ((*in)->q.perAxis())
-      return fail("Concat of per-axis quantized values is not supported");
+    quantized &= isQuantizable(**in);
     p.operands.push_back(**in);
   }
   const ImportedValue &first = p.operands[0];
@@ -462,7 +462,6 @@ LogicalResult Importer::importConcat() {
     return fail("axis out of range");
   SmallVector<int64_t> shape = first.shape;
   shape[axis] = 0;
-  bool sameParams = true;
   for (const ImportedValue &v : p.operands) {
     if (int64_t(v.shape.size()) != rank)
       return fail("inputs have different ranks");
@@ -470,7 +469,28 @@ LogicalResult Importer::importConcat() {
       if (d != axis && v.shape[d] != first.shape[d])
         return fail("inputs differ outside the concatenation axis");
     shape[axis] += v.shape[axis];
-    sameParams &= v.q == first.q;
+  }
+  if (!quantized) {
+    // A float operand: the concatenation runs in f32.
+    auto f = floatConcat(p.operands, axis);
+    if (failed(f))
+      return failure();
+    ImportedValue out;
+    out.kind = Kind::Float;
+    out.shape = shape;
+    out.value = *f;
+    setOutput(0, std::move(out));
+    return success();
+  }
+  bool sameParams = true;
+  for (int k = 0; k < node->input_size(); ++k) {
+    auto in = requireQuantized(k, "input " + std::to_string(k));
+    if (failed(in))
+      return failure();
+    if ((*in)->q.perAxis())
+      return fail("Concat of per-axis quantized values is not supported");
+    p.operands[k] = **in;
+    sameParams &= (*in)->q == p.operands[0].q;
   }
   p.axis = axis;
   ImportedValue out;

@@ -1738,6 +1738,35 @@ def case_gather():
         "y3": ("codes", y3, 1.0 / 16, 0)}
 
 
+def case_float_concat():
+    """Concat with a float operand runs in f32 (tensor.concat of the
+    dequantized values); so does a Concat of codes on different grids that
+    no QuantizeLinear follows (a float graph output). Dyadic scales, so the
+    printed floats compare exactly."""
+    r = rng(53)
+    f = (r.integers(-16, 16, (1, 2, 3)) / 8.0).astype(F32)
+    x = r.uniform(-1, 1, (1, 1, 3)).astype(F32)
+    a = r.uniform(-1, 1, (1, 2, 2)).astype(F32)
+    bb = r.uniform(-1, 1, (1, 1, 2)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 1.0 / 16, 3, np.int8)
+    qdq(nodes, inits, "a", 1.0 / 32, 0, np.int8)
+    qdq(nodes, inits, "b", 1.0 / 8, -2, np.int8)
+    nodes += [helper.make_node("Concat", ["f", "xd"], ["c1"], axis=1),
+              helper.make_node("Concat", ["ad", "bd"], ["y2"], axis=-2)]
+    qdq_out(nodes, inits, "c1", "y1", 1.0 / 16, 0, np.int8)
+    m = model(nodes, [tin("f", [1, 2, 3]), tin("x", [1, 1, 3]), tin("a", [1, 2, 2]),
+                      tin("b", [1, 1, 2])], [tin("y1", [1, 3, 3]), tin("y2", [1, 3, 2])],
+              inits)
+    xd = dequantize(quantize(x, 1.0 / 16, 3, np.int8), 1.0 / 16, 3)
+    y1 = quantize(np.concatenate([f, xd], axis=1), 1.0 / 16, 0, np.int8)
+    y2 = np.concatenate([dequantize(quantize(a, 1.0 / 32, 0, np.int8), 1.0 / 32, 0),
+                         dequantize(quantize(bb, 1.0 / 8, -2, np.int8), 1.0 / 8, -2)],
+                        axis=1)
+    return m, {"f": f, "x": x, "a": a, "b": bb}, {"y1": ("codes", y1, 1.0 / 16, 0),
+                                                  "y2": ("ints", y2)}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
