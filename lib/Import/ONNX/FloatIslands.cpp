@@ -835,3 +835,67 @@ FailureOr<Value> Importer::floatConcat(MutableArrayRef<ImportedValue> operands,
   }
   return tensor::ConcatOp::create(b, loc, axis, values).getResult();
 }
+
+LogicalResult Importer::importFloatBatchNorm() {
+  if (failed(checkAttrs({"epsilon", "momentum", "spatial", "training_mode"})))
+    return failure();
+  if (attrInt("training_mode").value_or(0) != 0)
+    return fail("BatchNormalization in training mode is not supported");
+  if (node->output_size() > 1)
+    return fail("the running mean and variance outputs are not supported");
+  float epsilon = attrFloat("epsilon").value_or(1e-5f);
+  if (!std::isfinite(epsilon))
+    return fail("epsilon must be finite");
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue &v = **in;
+  if (v.shape.size() < 2)
+    return fail("BatchNormalization needs an input of rank 2 or more");
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return fail("BatchNormalization of an integer tensor");
+  int64_t channels = v.shape[1];
+  // scale, B, mean, var: constants of one value per channel.
+  SmallVector<Value> params;
+  bool nhwc = v.nhwc && v.shape.size() == 4;
+  int64_t rank = v.shape.size();
+  SmallVector<int64_t> paramShape(rank, 1);
+  paramShape[nhwc ? 3 : 1] = channels;
+  auto paramType = RankedTensorType::get(paramShape, Float32Type::get(ctx));
+  for (unsigned k = 1; k <= 4; ++k) {
+    auto p = input(k);
+    if (failed(p))
+      return failure();
+    if ((*p)->kind != Kind::Const || (*p)->f.empty() ||
+        (*p)->numElements() != channels)
+      return fail("scale, B, mean and var must be compile-time float "
+                  "tensors of one value per channel");
+    SmallVector<float> data((*p)->f.begin(), (*p)->f.end());
+    params.push_back(arith::ConstantOp::create(
+        b, loc, paramType,
+        DenseElementsAttr::get(paramType, ArrayRef<float>(data))));
+  }
+  auto x = floatValue(v, nhwc);
+  if (failed(x))
+    return failure();
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = v.shape;
+  out.nhwc = nhwc;
+  // (x - mean) / sqrt(var + epsilon) * scale + B, in f32 as ONNX writes it.
+  out.value = elementwise(
+      *this, {*x, params[0], params[1], params[2], params[3]},
+      cast<RankedTensorType>(x->getType()).getShape(),
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value eps =
+            arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(epsilon));
+        Value centered = arith::SubFOp::create(nb, l, a[0], a[3]);
+        Value stddev = math::SqrtOp::create(
+            nb, l, arith::AddFOp::create(nb, l, a[4], eps));
+        Value normalized = arith::DivFOp::create(nb, l, centered, stddev);
+        return arith::AddFOp::create(
+            nb, l, arith::MulFOp::create(nb, l, normalized, a[1]), a[2]);
+      });
+  setOutput(0, std::move(out));
+  return success();
+}

@@ -459,6 +459,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importFloatPow();
   if (op == "LRN")
     return importFloatLRN();
+  if (op == "BatchNormalization")
+    return importFloatBatchNorm();
   if (op == "Softmax")
     return importFloatSoftmax();
   if (op == "AveragePool")

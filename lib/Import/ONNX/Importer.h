@@ -309,6 +309,8 @@ public:
   /// layout).
   mlir::FailureOr<mlir::Value>
   floatConcat(llvm::MutableArrayRef<ImportedValue> operands, int64_t axis);
+  /// BatchNormalization (inference) in f32 on the dequantized input.
+  mlir::LogicalResult importFloatBatchNorm();
   /// LRN across the channels in f32 (AlexNet, GoogLeNet).
   mlir::LogicalResult importFloatLRN();
   /// Pow by a constant scalar exponent, in f32 (2: x * x).

@@ -1767,6 +1767,54 @@ def case_float_concat():
                                                   "y2": ("ints", y2)}
 
 
+def batch_norm_f32(x, scale, bias, mean, var, eps):
+    """ONNX BatchNormalization (inference) in f32, in its written order."""
+    shape = [1, -1] + [1] * (x.ndim - 2)
+    p = [np.asarray(t, F32).reshape(shape) for t in (scale, bias, mean, var)]
+    std = np.sqrt((p[3] + F32(eps)).astype(F32))
+    return ((((x - p[2]).astype(F32) / std).astype(F32) * p[0]).astype(F32)
+            + p[1]).astype(F32)
+
+
+def case_batch_norm():
+    """BatchNormalization left unfolded (an exporter that did not fuse it):
+    f32 per channel on a dequantized conv result (NHWC) and on a float
+    rank-3 input, then QuantizeLinear."""
+    r = rng(54)
+    x = r.uniform(-1, 1, (1, 2, 3, 3)).astype(F32)
+    w = r.integers(-127, 128, (3, 2, 1, 1)).astype(np.int8)
+    f = r.uniform(-2, 2, (2, 3, 4)).astype(F32)
+    bn = [r.uniform(0.5, 1.5, 3).astype(F32), r.uniform(-0.5, 0.5, 3).astype(F32),
+          r.uniform(-0.2, 0.2, 3).astype(F32), r.uniform(0.5, 2, 3).astype(F32)]
+    x_s, x_z, c_s, c_z, w_s = 0.01, 120, 0.02, 10, 0.01
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [
+        helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+        helper.make_node("Conv", ["xd", "wd"], ["c"]),
+        helper.make_node("QuantizeLinear", ["c", "c_s", "c_z"], ["cq"]),
+        helper.make_node("DequantizeLinear", ["cq", "c_s", "c_z"], ["cd"]),
+        helper.make_node("BatchNormalization", ["cd", "g", "b", "m", "v"], ["n1"],
+                         epsilon=1e-3),
+        helper.make_node("BatchNormalization", ["f", "g", "b", "m", "v"], ["n2"]),
+    ]
+    inits += [init("w", w), init("w_s", F32(w_s)), init("c_s", F32(c_s)),
+              init("c_z", np.uint8(c_z)), init("g", bn[0]), init("b", bn[1]),
+              init("m", bn[2]), init("v", bn[3])]
+    qdq_out(nodes, inits, "n1", "y1", 1.0 / 32, 0, np.int8)
+    qdq_out(nodes, inits, "n2", "y2", 1.0 / 32, 0, np.int8)
+    m = model(nodes, [tin("x", [1, 2, 3, 3]), tin("f", [2, 3, 4])],
+              [tin("y1", [1, 3, 3, 3]), tin("y2", [2, 3, 4])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    cq = requantize(conv_int(xq, w, x_z, 0), F32(x_s) * F32(w_s), c_s, c_z,
+                    np.uint8)
+    n1 = batch_norm_f32(dequantize(cq, c_s, c_z), *bn, 1e-3)
+    n2 = batch_norm_f32(f, *bn, 1e-5)
+    return m, {"x": x, "f": f}, {
+        "y1": ("codes", quantize(n1, 1.0 / 32, 0, np.int8), 1.0 / 32, 0),
+        "y2": ("codes", quantize(n2, 1.0 / 32, 0, np.int8), 1.0 / 32, 0)}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
