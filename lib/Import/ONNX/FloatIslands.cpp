@@ -841,6 +841,8 @@ LogicalResult Importer::importFloatBatchNorm() {
     return failure();
   if (attrInt("training_mode").value_or(0) != 0)
     return fail("BatchNormalization in training mode is not supported");
+  if (attrInt("spatial").value_or(1) == 0)
+    return fail("spatial = 0 (statistics per element) is not supported");
   if (node->output_size() > 1)
     return fail("the running mean and variance outputs are not supported");
   float epsilon = attrFloat("epsilon").value_or(1e-5f);
