@@ -560,8 +560,9 @@ LogicalResult Importer::importResize() {
   std::string rounding =
       attrString("nearest_mode")
           .value_or(opset >= 11 ? "round_prefer_floor" : "floor");
-  if (mode != "nearest")
-    return fail("Resize mode '" + mode + "' is not supported (nearest only)");
+  if (mode != "nearest" && mode != "linear")
+    return fail("Resize mode '" + mode +
+                "' is not supported (nearest and linear only)");
   if (attrInt("antialias").value_or(0) != 0)
     return fail("Resize with antialias is not supported");
   if (attrString("keep_aspect_ratio_policy").value_or("stretch") != "stretch")
@@ -621,6 +622,9 @@ LogicalResult Importer::importResize() {
                   " elements along dimension " + Twine(d) +
                   " is not supported (at most " + Twine(kMaxResizedLength) +
                   ")");
+
+  if (mode == "linear")
+    return importResizeLinear(*v, outShape, scales, transform);
 
   // Supported: each output index reads input index floor(x / f) for an
   // integer factor f per axis (an affine floordiv map), which is what the
@@ -992,6 +996,133 @@ LogicalResult Importer::importRuntimeGather(ImportedValue &data,
     out.dtype = onnx::TensorProto::FLOAT;
     out.value = gathered;
   }
+  setOutput(0, std::move(out));
+  return success();
+}
+
+/// The source coordinate of output index `x` along an axis under ONNX's
+/// coordinate transformation `transform`; nullopt for an unknown one.
+static std::optional<double> sourceCoordinate(int64_t x, double scale,
+                                              int64_t outLen, int64_t inLen,
+                                              StringRef transform) {
+  if (transform == "half_pixel")
+    return (x + 0.5) / scale - 0.5;
+  if (transform == "pytorch_half_pixel")
+    return outLen > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
+  if (transform == "asymmetric")
+    return x / scale;
+  if (transform == "align_corners")
+    return outLen > 1 ? double(x) * (inLen - 1) / (outLen - 1) : 0.0;
+  return std::nullopt;
+}
+
+LogicalResult Importer::importResizeLinear(ImportedValue &v,
+                                           ArrayRef<int64_t> outShape,
+                                           ArrayRef<double> scales,
+                                           StringRef transform) {
+  int64_t rank = v.shape.size();
+  if (rank != 4 || outShape[0] != v.shape[0] || outShape[1] != v.shape[1])
+    return fail("linear Resize is supported over H and W of a rank-4 tensor "
+                "only");
+  // One table entry per output row and column.
+  constexpr int64_t kMaxLinearLength = int64_t(1) << 16;
+  if (outShape[2] > kMaxLinearLength || outShape[3] > kMaxLinearLength)
+    return fail("linear Resize to more than " + Twine(kMaxLinearLength) +
+                " rows or columns is not supported");
+  if (failed(settleOrFloat(*this, v)))
+    return failure();
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return fail("Resize of an integer tensor");
+  // Per output row / column: the two source indices (clamped to the input,
+  // which is ONNX's edge padding) and their f32 weights.
+  struct Taps {
+    SmallVector<int32_t> lo, hi;
+    SmallVector<float> wLo, wHi;
+  };
+  Taps taps[2];
+  for (int axis = 0; axis < 2; ++axis) {
+    int64_t inLen = v.shape[2 + axis], outLen = outShape[2 + axis];
+    for (int64_t x = 0; x < outLen; ++x) {
+      std::optional<double> c =
+          sourceCoordinate(x, scales[2 + axis], outLen, inLen, transform);
+      if (!c)
+        return fail("coordinate_transformation_mode '" + transform +
+                    "' is not supported for linear Resize");
+      double clamped = std::clamp(*c, 0.0, double(inLen - 1));
+      double lo = std::floor(clamped);
+      taps[axis].lo.push_back(int32_t(lo));
+      taps[axis].hi.push_back(int32_t(std::min<double>(lo + 1, inLen - 1)));
+      taps[axis].wHi.push_back(float(clamped - lo));
+      taps[axis].wLo.push_back(float(1.0 - (clamped - lo)));
+    }
+  }
+  // In the value's own layout: an NHWC conv result stays NHWC.
+  bool nhwc = v.nhwc && v.flattenedFromNhwc.empty();
+  auto x = floatValue(v, nhwc);
+  if (failed(x))
+    return failure();
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape.assign(outShape.begin(), outShape.end());
+  out.nhwc = nhwc;
+  SmallVector<int64_t> physical = physicalShape(out);
+  int64_t hDim = nhwc ? 1 : 2, wDim = nhwc ? 2 : 3;
+  auto table = [&](auto data) -> Value {
+    using T = typename decltype(data)::value_type;
+    Type elem = std::is_same_v<T, float> ? Type(Float32Type::get(ctx))
+                                         : Type(b.getIntegerType(32));
+    auto type = RankedTensorType::get({int64_t(data.size())}, elem);
+    return arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, ArrayRef<T>(data)));
+  };
+  Value tables[2][4];
+  for (int axis = 0; axis < 2; ++axis) {
+    tables[axis][0] = table(taps[axis].lo);
+    tables[axis][1] = table(taps[axis].hi);
+    tables[axis][2] = table(taps[axis].wLo);
+    tables[axis][3] = table(taps[axis].wHi);
+  }
+  Value init = tensor::EmptyOp::create(b, loc, physical, Float32Type::get(ctx));
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(4, ctx)};
+  SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
+  out.value =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()}, ValueRange{}, ValueRange{init},
+          maps, iters,
+          [&](OpBuilder &nb, Location l, ValueRange) {
+            SmallVector<Value> idx;
+            for (int64_t d = 0; d < 4; ++d)
+              idx.push_back(linalg::IndexOp::create(nb, l, d));
+            // lo / hi source index and weights of this output row, column.
+            auto tap = [&](int axis, int k) -> Value {
+              Value at = idx[axis == 0 ? hDim : wDim];
+              Value t = tensor::ExtractOp::create(nb, l, tables[axis][k], at);
+              return k < 2 ? arith::IndexCastOp::create(nb, l,
+                                                        nb.getIndexType(), t)
+                                 .getResult()
+                           : t;
+            };
+            auto read = [&](Value h, Value w) -> Value {
+              SmallVector<Value> at(idx);
+              at[hDim] = h;
+              at[wDim] = w;
+              return tensor::ExtractOp::create(nb, l, *x, at);
+            };
+            auto lerp = [&](Value a, Value wa, Value c, Value wc) -> Value {
+              return arith::AddFOp::create(nb, l,
+                                           arith::MulFOp::create(nb, l, a, wa),
+                                           arith::MulFOp::create(nb, l, c, wc));
+            };
+            Value h0 = tap(0, 0), h1 = tap(0, 1), w0 = tap(1, 0),
+                  w1 = tap(1, 1);
+            Value wx0 = tap(1, 2), wx1 = tap(1, 3);
+            // Along W in each of the two rows, then along H.
+            Value top = lerp(read(h0, w0), wx0, read(h0, w1), wx1);
+            Value bottom = lerp(read(h1, w0), wx0, read(h1, w1), wx1);
+            linalg::YieldOp::create(nb, l,
+                                    lerp(top, tap(0, 2), bottom, tap(0, 3)));
+          })
+          .getResult(0);
   setOutput(0, std::move(out));
   return success();
 }

@@ -275,6 +275,11 @@ public:
                                         llvm::ArrayRef<int64_t> shape);
   /// Resize, mode "nearest", by an integer factor per axis.
   mlir::LogicalResult importResize();
+  /// Resize, mode "linear" (bilinear over H and W) in f32.
+  mlir::LogicalResult importResizeLinear(ImportedValue &v,
+                                         llvm::ArrayRef<int64_t> outShape,
+                                         llvm::ArrayRef<double> scales,
+                                         llvm::StringRef transform);
   /// Pad, mode "constant": tensor.pad of the codes with the code of the pad
   /// value (which must lie on the grid), or of the f32 value.
   mlir::LogicalResult importPad();

@@ -1815,6 +1815,82 @@ def case_batch_norm():
         "y2": ("codes", quantize(n2, 1.0 / 32, 0, np.int8), 1.0 / 32, 0)}
 
 
+def resize_linear_f32(x, out_h, out_w, transform, scales=None):
+    """Bilinear Resize over H, W in f32: the source coordinate (ONNX's
+    transformation with the given scale, else out / in, in float64) clamped
+    to the input, two taps per axis with weights rounded to f32, along W in
+    each row, then along H."""
+    def taps(in_len, out_len, scale):
+        scale = scale or out_len / in_len
+        lo, hi, w_lo, w_hi = [], [], [], []
+        for o in range(out_len):
+            if transform == "half_pixel":
+                c = (o + 0.5) / scale - 0.5
+            elif transform == "align_corners":
+                c = o * (in_len - 1) / (out_len - 1) if out_len > 1 else 0.0
+            else:  # asymmetric
+                c = o / scale
+            c = min(max(c, 0.0), in_len - 1)
+            f = np.floor(c)
+            lo.append(int(f))
+            hi.append(int(min(f + 1, in_len - 1)))
+            w_hi.append(F32(c - f))
+            w_lo.append(F32(1.0 - (c - f)))
+        return lo, hi, np.array(w_lo, F32), np.array(w_hi, F32)
+
+    sh, sw = scales or (None, None)
+    h0, h1, wy0, wy1 = taps(x.shape[2], out_h, sh)
+    c0, c1, wx0, wx1 = taps(x.shape[3], out_w, sw)
+    rows = lambda r: ((x[:, :, r][:, :, :, c0] * wx0).astype(F32) +
+                      (x[:, :, r][:, :, :, c1] * wx1).astype(F32)).astype(F32)
+    top, bottom = rows(h0), rows(h1)
+    return ((top * wy0[:, None]).astype(F32) +
+            (bottom * wy1[:, None]).astype(F32)).astype(F32)
+
+
+def case_resize_linear():
+    """Resize, mode linear (bilinear upsampling of FPN and segmentation
+    heads): f32 on the dequantized values; by 2 with half_pixel on a conv
+    result (NHWC), to 5 x 7 with align_corners and by 1.5 asymmetric on
+    dequantized codes (NCHW), then QuantizeLinear."""
+    r = rng(55)
+    x = r.uniform(-1, 1, (1, 2, 3, 4)).astype(F32)
+    w = r.integers(-127, 128, (2, 2, 1, 1)).astype(np.int8)
+    x_s, x_z, c_s, c_z, w_s = 0.01, 120, 0.02, 10, 0.01
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [
+        helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+        helper.make_node("Conv", ["xd", "wd"], ["c"]),
+        helper.make_node("QuantizeLinear", ["c", "c_s", "c_z"], ["cq"]),
+        helper.make_node("DequantizeLinear", ["cq", "c_s", "c_z"], ["cd"]),
+        helper.make_node("Resize", ["cd", "", "s2"], ["r1"], mode="linear"),
+        helper.make_node("Resize", ["xd", "", "", "sizes"], ["r2"], mode="linear",
+                         coordinate_transformation_mode="align_corners"),
+        helper.make_node("Resize", ["xd", "", "s3"], ["r3"], mode="linear",
+                         coordinate_transformation_mode="asymmetric"),
+    ]
+    inits += [init("w", w), init("w_s", F32(w_s)), init("c_s", F32(c_s)),
+              init("c_z", np.uint8(c_z)),
+              init("s2", np.array([1, 1, 2, 2], F32)),
+              init("sizes", np.array([1, 2, 5, 7], np.int64)),
+              init("s3", np.array([1, 1, 1.5, 1.5], F32))]
+    for src, name in (("r1", "y1"), ("r2", "y2"), ("r3", "y3")):
+        qdq_out(nodes, inits, src, name, 1.0 / 128, 0, np.int8)
+    m = model(nodes, [tin("x", [1, 2, 3, 4])],
+              [tin("y1", [1, 2, 6, 8]), tin("y2", [1, 2, 5, 7]),
+               tin("y3", [1, 2, 4, 6])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    cq = requantize(conv_int(xq, w, x_z, 0), F32(x_s) * F32(w_s), c_s, c_z,
+                    np.uint8)
+    xd, cd = dequantize(xq, x_s, x_z), dequantize(cq, c_s, c_z)
+    outs = {"y1": resize_linear_f32(cd, 6, 8, "half_pixel"),
+            "y2": resize_linear_f32(xd, 5, 7, "align_corners"),
+            "y3": resize_linear_f32(xd, 4, 6, "asymmetric", (1.5, 1.5))}
+    return m, {"x": x}, {k: ("codes", quantize(v, 1.0 / 128, 0, np.int8), 1.0 / 128, 0)
+                         for k, v in outs.items()}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
