@@ -538,9 +538,11 @@ LogicalResult Importer::importMatMul() {
   if (!constantB)
     return importFloatBatchMatmul(**ain, **win);
   if (!isQuantizable(**ain)) {
-    if ((*win)->shape.size() != 2)
-      return fail("a float MatMul needs a 2-D constant B");
-    return importFloatContraction(**ain, **win, ~0u);
+    // A float A: the 2-D contraction of a float island (its bias fuses), or
+    // any other shape as a batched f32 matmul.
+    if ((*win)->shape.size() == 2 && (*ain)->shape.size() == 2)
+      return importFloatContraction(**ain, **win, ~0u);
+    return importFloatBatchMatmul(**ain, **win);
   }
   auto a = requireQuantized(0, "input A");
   if (failed(a))

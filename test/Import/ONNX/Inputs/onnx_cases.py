@@ -1540,12 +1540,21 @@ def case_float_batch_matmul():
     qdq(nodes, inits, "k", 1.0 / 8, 0, np.int8)
     nodes.append(helper.make_node("MatMul", ["qd", "kd"], ["s"], name="scores"))
     qdq_out(nodes, inits, "s", "y", 1.0 / 16, 0, np.int8)
-    m = model(nodes, [tin("q", [2, 3, 4, 5]), tin("k", [1, 3, 5, 6])],
-              [tin("y", [2, 3, 4, 6])], inits)
+    # A float 3-D A by a constant B: the same batched f32 matmul.
+    nodes.append(helper.make_node("MatMul", ["f", "wc"], ["fw"], name="float_a"))
+    inits.append(init("wc", (r.integers(-8, 8, (5, 2)) / 8.0).astype(F32)))
+    qdq_out(nodes, inits, "fw", "y2", 1.0 / 16, 0, np.int8)
+    m = model(nodes, [tin("q", [2, 3, 4, 5]), tin("k", [1, 3, 5, 6]), tin("f", [2, 3, 5])],
+              [tin("y", [2, 3, 4, 6]), tin("y2", [2, 3, 2])], inits)
     s = np.matmul(q.astype(np.float64), k.astype(np.float64)).astype(F32)
     y = quantize(s, 1.0 / 16, 0, np.int8)
     assert (np.abs(y) < 127).mean() > 0.9  # mostly unsaturated
-    return m, {"q": q, "k": k}, {"y": ("codes", y, 1.0 / 16, 0)}
+    f = (r.integers(-16, 16, (2, 3, 5)) / 16.0).astype(F32)
+    wc = numpy_helper.to_array([i for i in inits if i.name == "wc"][0])
+    fw = np.matmul(f.astype(np.float64), wc.astype(np.float64)).astype(F32)
+    return m, {"q": q, "k": k, "f": f}, {
+        "y": ("codes", y, 1.0 / 16, 0),
+        "y2": ("codes", quantize(fw, 1.0 / 16, 0, np.int8), 1.0 / 16, 0)}
 
 
 def case_pool_ceil():
