@@ -302,32 +302,10 @@ LogicalResult Importer::importUnsqueezeOp() {
     setOutput(0, v);
     return success();
   }
-  if (v.kind == Kind::Pending)
-    return fail("Unsqueeze of a pending result is not supported");
-  // A reshape on the logical layout.
-  ImportedValue src = **in;
-  if (src.isQuantized()) {
-    auto q = quantValue(src, false);
-    if (failed(q))
-      return failure();
-    v.codes = src.codes;
-    if (!src.codes) {
-      ImportedValue tmp = v;
-      tmp.nhwc = false;
-      v.value = reshape(*q, physicalShape(tmp));
-    }
-  } else {
-    auto f = floatValue(src, false);
-    if (failed(f))
-      return failure();
-    v.kind = Kind::Float;
-    v.value = reshape(*f, v.shape);
-  }
-  v.nhwc = false;
-  if (v.q.perAxis())
-    return fail("Unsqueeze of a per-axis quantized tensor is not supported");
-  setOutput(0, v);
-  return success();
+  // A reshape of the codes or the f32 value; a pending result settles on
+  // its grid or runs in f32.
+  (void)settle(**in);
+  return setReshapedOutput(**in, v.shape);
 }
 
 /// The ONNX element type a value holds: its codes' type when quantized.

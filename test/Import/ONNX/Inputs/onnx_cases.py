@@ -1433,19 +1433,25 @@ def case_split():
         helper.make_node("DequantizeLinear", ["cq", "c_s", "c_z"], ["cd"]),
         helper.make_node("Split", ["cd", "sizes"], ["s1", "s2"], axis=1, name="split"),
         helper.make_node("Split", ["xd"], ["h1", "h2"], axis=-2, name="halves"),
+        # Unsqueeze of a pending Relu on the codes: it settles on the grid.
+        helper.make_node("Relu", ["xd"], ["rx"]),
+        helper.make_node("Unsqueeze", ["rx", "ax"], ["u"]),
     ]
     inits += [init("w", w), init("w_s", F32(w_s)), init("c_s", F32(c_s)),
-              init("c_z", np.uint8(c_z)), init("sizes", np.array([1, 3], np.int64))]
+              init("c_z", np.uint8(c_z)), init("sizes", np.array([1, 3], np.int64)),
+              init("ax", np.array([0], np.int64))]
     m = model(nodes, [tin("x", [1, 2, 4, 4])],
               [tin("s1", [1, 1, 4, 4]), tin("s2", [1, 3, 4, 4]),
-               tin("h1", [1, 2, 2, 4]), tin("h2", [1, 2, 2, 4])], inits)
+               tin("h1", [1, 2, 2, 4]), tin("h2", [1, 2, 2, 4]),
+               tin("u", [1, 1, 2, 4, 4])], inits)
     xq = quantize(x, x_s, x_z, np.uint8)
     cq = requantize(conv_int(xq, w, x_z, 0), F32(x_s) * F32(w_s), c_s, c_z,
                     np.uint8)
     return m, {"x": x}, {"s1": ("codes", cq[:, :1], c_s, c_z),
                          "s2": ("codes", cq[:, 1:], c_s, c_z),
                          "h1": ("codes", xq[:, :, :2], x_s, x_z),
-                         "h2": ("codes", xq[:, :, 2:], x_s, x_z)}
+                         "h2": ("codes", xq[:, :, 2:], x_s, x_z),
+                         "u": ("codes", np.maximum(xq, x_z)[None], x_s, x_z)}
 
 
 def case_bad_split_sizes():
