@@ -422,6 +422,19 @@ static LogicalResult requireConstWeight(Importer &im, const ImportedValue &w) {
 }
 
 LogicalResult Importer::importConv() {
+  auto xin = input(0);
+  auto win = failed(xin) ? FailureOr<ImportedValue *>(failure()) : input(1);
+  if (failed(xin) || failed(win))
+    return failure();
+  // A float input or float weights (a layer left out of quantization, e.g.
+  // ONNX Runtime's nodes_to_exclude): the conv runs in f32.
+  bool floatWeights = (*win)->kind == Kind::Const && !(*win)->f.empty();
+  if (floatWeights || !isQuantizable(**xin)) {
+    PendingInfo p;
+    if (failed(readConvAttrs(p, **xin, **win)))
+      return failure();
+    return importFloatConv(**xin, **win, p, /*biasIdx=*/2);
+  }
   auto x = requireQuantized(0, "input X");
   if (failed(x))
     return failure();

@@ -901,3 +901,123 @@ LogicalResult Importer::importFloatBatchNorm() {
   setOutput(0, std::move(out));
   return success();
 }
+
+LogicalResult Importer::importFloatConv(ImportedValue &x,
+                                        const ImportedValue &w,
+                                        const PendingInfo &p,
+                                        unsigned biasIdx) {
+  if (x.kind == Kind::Int || (x.kind == Kind::Const && x.f.empty()))
+    return fail("Conv of an integer tensor");
+  auto reals = weightReals(*this, w);
+  if (failed(reals))
+    return failure();
+  int64_t f = w.shape[0], cg = w.shape[1], kh = w.shape[2], kw = w.shape[3];
+  int64_t groups = p.groups, fg = f / groups;
+  // Weights HWCF (C the channels of one group), from OIHW.
+  Type f32 = Float32Type::get(ctx);
+  std::vector<float> hwcf(reals->size());
+  for (int64_t o = 0; o < f; ++o)
+    for (int64_t c = 0; c < cg; ++c)
+      for (int64_t i = 0; i < kh; ++i)
+        for (int64_t j = 0; j < kw; ++j)
+          hwcf[((i * kw + j) * cg + c) * f + o] =
+              (*reals)[((o * cg + c) * kh + i) * kw + j];
+  // F = g * Fg + fg is the innermost dimension: the same data as
+  // KH x KW x C x G x Fg, which keeps every loop a plain dimension.
+  auto wType = RankedTensorType::get({kh, kw, cg, groups, fg}, f32);
+  Value wv = arith::ConstantOp::create(
+      b, loc, wType, DenseElementsAttr::get(wType, ArrayRef<float>(hwcf)));
+  auto in = floatValue(x, /*nhwc=*/true);
+  if (failed(in))
+    return failure();
+  // Real zero in the padding.
+  Value src = *in;
+  if (llvm::any_of(p.padding, [](int64_t v) { return v != 0; })) {
+    auto type = cast<RankedTensorType>(src.getType());
+    SmallVector<int64_t> padded(type.getShape());
+    padded[1] += p.padding[0] + p.padding[1];
+    padded[2] += p.padding[2] + p.padding[3];
+    SmallVector<OpFoldResult> low = {b.getIndexAttr(0),
+                                     b.getIndexAttr(p.padding[0]),
+                                     b.getIndexAttr(p.padding[2]),
+                                     b.getIndexAttr(0)},
+                              high = {b.getIndexAttr(0),
+                                      b.getIndexAttr(p.padding[1]),
+                                      b.getIndexAttr(p.padding[3]),
+                                      b.getIndexAttr(0)};
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    src = tensor::PadOp::create(b, loc, RankedTensorType::get(padded, f32), src,
+                                low, high, zero)
+              .getResult();
+  }
+  int64_t oh = (x.shape[2] + p.padding[0] + p.padding[1] -
+                ((kh - 1) * p.dilations[0] + 1)) /
+                   p.strides[0] +
+               1;
+  int64_t ow = (x.shape[3] + p.padding[2] + p.padding[3] -
+                ((kw - 1) * p.dilations[1] + 1)) /
+                   p.strides[1] +
+               1;
+  // The input's channels as G x C (groups outermost, as ONNX orders them).
+  {
+    auto type = cast<RankedTensorType>(src.getType());
+    src = reshape(src, {type.getDimSize(0), type.getDimSize(1),
+                        type.getDimSize(2), groups, cg});
+  }
+  // Loops (n, oh, ow, g, fg, kh, kw, c): sums over the window and the
+  // group's channels in that order, a product then an add.
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(8, 0,
+                     {d(0), d(1) * p.strides[0] + d(5) * p.dilations[0],
+                      d(2) * p.strides[1] + d(6) * p.dilations[1], d(3), d(7)},
+                     ctx),
+      AffineMap::get(8, 0, {d(5), d(6), d(7), d(3), d(4)}, ctx),
+      AffineMap::get(8, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx)};
+  SmallVector<utils::IteratorType> iters(5, utils::IteratorType::parallel);
+  iters.append(3, utils::IteratorType::reduction);
+  SmallVector<int64_t> shape = {x.shape[0], oh, ow, f};
+  SmallVector<int64_t> groupedShape = {x.shape[0], oh, ow, groups, fg};
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  Value init =
+      linalg::FillOp::create(
+          b, loc, ValueRange{zero},
+          ValueRange{tensor::EmptyOp::create(b, loc, groupedShape, f32)})
+          .getResult(0);
+  Value y = linalg::GenericOp::create(
+                b, loc, TypeRange{init.getType()}, ValueRange{src, wv},
+                ValueRange{init}, maps, iters,
+                [](OpBuilder &nb, Location l, ValueRange a) {
+                  Value prod = arith::MulFOp::create(nb, l, a[0], a[1]);
+                  Value sum = arith::AddFOp::create(nb, l, a[2], prod);
+                  linalg::YieldOp::create(nb, l, sum);
+                })
+                .getResult(0);
+  y = reshape(y, shape);
+  if (hasInput(biasIdx)) {
+    auto bias = input(biasIdx);
+    if (failed(bias))
+      return failure();
+    auto biasReals = weightReals(*this, **bias);
+    if (failed(biasReals))
+      return failure();
+    if (int64_t(biasReals->size()) != f)
+      return fail("bias has " + Twine(biasReals->size()) +
+                  " elements, expected " + Twine(f));
+    auto bType = RankedTensorType::get({1, 1, 1, f}, f32);
+    Value bv = arith::ConstantOp::create(
+        b, loc, bType,
+        DenseElementsAttr::get(bType, ArrayRef<float>(*biasReals)));
+    y = elementwise(*this, {y, bv}, shape,
+                    [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                      return arith::AddFOp::create(nb, l, a[0], a[1]);
+                    });
+  }
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = {x.shape[0], f, oh, ow};
+  out.nhwc = true;
+  out.value = y;
+  setOutput(0, std::move(out));
+  return success();
+}

@@ -314,6 +314,10 @@ public:
   /// layout).
   mlir::FailureOr<mlir::Value>
   floatConcat(llvm::MutableArrayRef<ImportedValue> operands, int64_t axis);
+  /// Conv in f32 (a float input, or float weights): a linalg.generic over
+  /// NHWC with the constant weights' real values, zero padding, groups.
+  mlir::LogicalResult importFloatConv(ImportedValue &x, const ImportedValue &w,
+                                      const PendingInfo &p, unsigned biasIdx);
   /// BatchNormalization (inference) in f32 on the dequantized input.
   mlir::LogicalResult importFloatBatchNorm();
   /// LRN across the channels in f32 (AlexNet, GoogLeNet).

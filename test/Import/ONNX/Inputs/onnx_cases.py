@@ -928,11 +928,61 @@ def case_bad_pool_sum_scale():
 
 
 def case_bad_float_conv():
-    """A Conv on a float input (no DequantizeLinear before it)."""
+    """A float Conv whose weights are a graph input (not compile-time)."""
     nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="float_conv")]
-    inits = [init("w", np.ones((1, 1, 1, 1), F32))]
-    return model(nodes, [tin("x", [1, 1, 2, 2])], [tin("y", [1, 1, 2, 2])],
-                 inits), {}, {}
+    return model(nodes, [tin("x", [1, 1, 2, 2]), tin("w", [1, 1, 1, 1])],
+                 [tin("y", [1, 1, 2, 2])], []), {}, {}
+
+
+def case_float_conv():
+    """Conv in f32: a layer left out of quantization (float weights on
+    dequantized codes, grouped, strided, padded, with a bias) and a conv on
+    a float graph input with int8 weights through DequantizeLinear. Values
+    are dyadic, so the f32 sums are exact in any order."""
+    r = rng(56)
+    x = (r.integers(-16, 16, (1, 4, 5, 5)) / 16.0).astype(F32)
+    wf = (r.integers(-8, 8, (6, 2, 3, 3)) / 8.0).astype(F32)
+    bf = (r.integers(-8, 8, (6,)) / 4.0).astype(F32)
+    wq = r.integers(-127, 128, (3, 4, 1, 1)).astype(np.int8)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 1.0 / 16, 0, np.int8)
+    nodes += [helper.make_node("Conv", ["xd", "wf", "bf"], ["c1"], group=2,
+                               strides=[2, 1], pads=[1, 0, 1, 2]),
+              helper.make_node("DequantizeLinear", ["wq", "w_s"], ["wd"]),
+              helper.make_node("Conv", ["f", "wd"], ["c2"])]
+    inits += [init("wf", wf), init("bf", bf), init("wq", wq),
+              init("w_s", F32(1.0 / 64))]
+    qdq_out(nodes, inits, "c1", "y1", 1.0 / 4, 0, np.int8)
+    qdq_out(nodes, inits, "c2", "y2", 1.0 / 4, 0, np.int8)
+    f = (r.integers(-16, 16, (1, 4, 2, 3)) / 16.0).astype(F32)
+    m = model(nodes, [tin("x", [1, 4, 5, 5]), tin("f", [1, 4, 2, 3])],
+              [tin("y1", [1, 6, 3, 5]), tin("y2", [1, 3, 2, 3])], inits)
+    xd = dequantize(quantize(x, 1.0 / 16, 0, np.int8), 1.0 / 16, 0)
+
+    def conv_f64(x, w, strides=(1, 1), pads=(0, 0, 0, 0), group=1):
+        n, c, h, wd = x.shape
+        fo, cg, kh, kw = w.shape
+        xp = np.zeros((n, c, h + pads[0] + pads[2], wd + pads[1] + pads[3]))
+        xp[:, :, pads[0]:pads[0] + h, pads[1]:pads[1] + wd] = x
+        oh = (xp.shape[2] - kh) // strides[0] + 1
+        ow = (xp.shape[3] - kw) // strides[1] + 1
+        out = np.zeros((n, fo, oh, ow))
+        fpg = fo // group
+        for o in range(fo):
+            g = o // fpg
+            for i in range(oh):
+                for j in range(ow):
+                    win = xp[:, g * cg:(g + 1) * cg, i * strides[0]:i * strides[0] + kh,
+                             j * strides[1]:j * strides[1] + kw]
+                    out[:, o, i, j] = (win * w[o]).sum(axis=(1, 2, 3))
+        return out
+
+    c1 = conv_f64(xd.astype(np.float64), wf.astype(np.float64), (2, 1),
+                  (1, 0, 1, 2), 2) + bf.reshape(1, 6, 1, 1)
+    c2 = conv_f64(f.astype(np.float64), wq.astype(np.float64) / 64)
+    return m, {"x": x, "f": f}, {
+        "y1": ("codes", quantize(c1.astype(F32), 1.0 / 4, 0, np.int8), 1.0 / 4, 0),
+        "y2": ("codes", quantize(c2.astype(F32), 1.0 / 4, 0, np.int8), 1.0 / 4, 0)}
 
 
 def case_bad_dynamic():
