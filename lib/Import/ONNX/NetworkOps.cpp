@@ -174,9 +174,13 @@ LogicalResult Importer::importReduceMean() {
       return failure();
     axes = *c;
   }
-  if (axes.empty())
+  if (axes.empty()) {
+    // No axes: every axis, or (opset 18, noop_with_empty_axes) none.
+    if (axesInput && attrInt("noop_with_empty_axes").value_or(0) != 0)
+      return importIdentity();
     for (int64_t d = 0; d < rank; ++d)
       axes.push_back(d);
+  }
   for (int64_t &a : axes) {
     if (a < -rank || a >= rank)
       return fail("axis " + Twine(a) + " out of range");
