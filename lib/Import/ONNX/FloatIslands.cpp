@@ -11,6 +11,8 @@
 
 #include "Importer.h"
 
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -142,9 +144,43 @@ FailureOr<ImportedValue> Importer::emitFloat(ImportedValue &v) {
   Value result;
   switch (p.op) {
   case PendingOp::Contraction: {
-    if (p.isConv)
-      return fail("a float result of Conv (no QuantizeLinear after it) is "
-                  "not supported");
+    if (p.isConv) {
+      // No QuantizeLinear after the conv (TensorRT-style QDQ puts them on
+      // inputs only): the exact int32 sum of the codes, times S_x * S_w in
+      // f32, plus a float bias in f32.
+      PendingInfo sum = p;
+      sum.floatBias.reset();
+      sum.lo = -std::numeric_limits<double>::infinity();
+      sum.hi = std::numeric_limits<double>::infinity();
+      auto acc = emitContraction(sum, /*out=*/nullptr);
+      if (failed(acc))
+        return failure();
+      const QParams &xq = p.operands[0].q, &wq = p.operands[1].q;
+      int64_t channels = v.shape[1];
+      SmallVector<float> scales, zeros(channels, 0.0f);
+      for (int64_t c = 0; c < channels; ++c)
+        scales.push_back(float(xq.scales[0] * wq.scales[wq.perAxis() ? c : 0]));
+      auto paramType =
+          RankedTensorType::get({1, 1, 1, channels}, Float32Type::get(ctx));
+      auto param = [&](ArrayRef<float> data) -> Value {
+        return arith::ConstantOp::create(
+            b, loc, paramType, DenseElementsAttr::get(paramType, data));
+      };
+      auto accType = cast<RankedTensorType>(acc->value.getType());
+      result = qnt::DequantizeDynamicOp::create(
+          b, loc,
+          RankedTensorType::get(accType.getShape(), Float32Type::get(ctx)),
+          acc->value, param(scales), param(zeros));
+      if (p.floatBias) {
+        SmallVector<float> bias(p.floatBias->begin(), p.floatBias->end());
+        result = elementwise(*this, {result, param(bias)}, accType.getShape(),
+                             [](OpBuilder &nb, Location l, ValueRange a) {
+                               return arith::AddFOp::create(nb, l, a[0], a[1]);
+                             });
+      }
+      out.nhwc = true;
+      break;
+    }
     auto x = floatValue(p.operands[0], false);
     if (failed(x))
       return failure();

@@ -1956,6 +1956,46 @@ def case_resize_linear():
                          for k, v in outs.items()}
 
 
+def case_conv_float_output():
+    """A conv with no QuantizeLinear after it (TensorRT-style explicit
+    quantization puts Q/DQ on conv inputs only; here the graph output):
+    its result is float, the exact int32 sum of the codes times S_x * S_w
+    in f32, plus the float bias in f32. The first conv is closed by Relu
+    and the next conv's QuantizeLinear, the usual integer path. Scales and
+    biases are powers of two, so every f32 step is exact."""
+    r = rng(57)
+    x = r.uniform(-1, 1, (1, 2, 4, 4)).astype(F32)
+    w1 = r.integers(-127, 128, (3, 2, 3, 3)).astype(np.int8)
+    b1 = (r.integers(-16, 16, (3,)) / 16.0).astype(F32)
+    w2 = r.integers(-127, 128, (2, 3, 1, 1)).astype(np.int8)
+    b2 = (r.integers(-16, 16, (2,)) / 8.0).astype(F32)
+    x_s, w_s, a_s = 1.0 / 16, 1.0 / 64, 1.0 / 8
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, 0, np.int8)
+    nodes += [
+        helper.make_node("DequantizeLinear", ["w1", "w_s"], ["w1d"]),
+        helper.make_node("Conv", ["xd", "w1d", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("QuantizeLinear", ["r1", "a_s", "a_z"], ["aq"]),
+        helper.make_node("DequantizeLinear", ["aq", "a_s", "a_z"], ["ad"]),
+        helper.make_node("DequantizeLinear", ["w2", "w_s"], ["w2d"]),
+        helper.make_node("Conv", ["ad", "w2d", "b2"], ["y"]),
+    ]
+    inits += [init("w1", w1), init("w_s", F32(w_s)), init("b1", b1),
+              init("a_s", F32(a_s)), init("a_z", np.int8(0)), init("w2", w2),
+              init("b2", b2)]
+    m = model(nodes, [tin("x", [1, 2, 4, 4])], [tin("y", [1, 2, 4, 4])], inits)
+    xq = quantize(x, x_s, 0, np.int8)
+    c1 = (conv_int(xq, w1, 0, 0, pads=(1, 1, 1, 1)).astype(F32) * F32(x_s * w_s)
+          + b1.reshape(1, 3, 1, 1)).astype(F32)
+    aq = quantize(np.maximum(c1, F32(0)), a_s, 0, np.int8)
+    y = (conv_int(aq, w2, 0, 0).astype(F32) * F32(a_s * w_s)
+         + b2.reshape(1, 2, 1, 1)).astype(F32)
+    # As codes of 2^-10 (exact multiples), robust to the printed digits.
+    return m, {"x": x}, {"y": ("codes", np.rint(y * 1024).astype(np.int64),
+                               1.0 / 1024, 0)}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
