@@ -13,9 +13,13 @@
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -116,12 +120,133 @@ static SmallVector<int64_t> pooledShape(const ImportedValue &x,
   return s;
 }
 
+/// A pool in f32 on the (dequantized) NHWC value of `x`: the max, or the
+/// sum divided by the count of each window (its taps inside the input, or
+/// all of them with count_include_pad). Padding never wins the max.
+static FailureOr<ImportedValue> floatPool(Importer &im, ImportedValue &x,
+                                          const Window &w, bool isMax) {
+  auto in = im.floatValue(x, /*nhwc=*/true);
+  if (failed(in))
+    return failure();
+  OpBuilder &b = im.b;
+  Location loc = im.loc;
+  MLIRContext *ctx = im.ctx;
+  Type f32 = Float32Type::get(ctx);
+  auto type = cast<RankedTensorType>((*in).getType());
+  int64_t h = x.shape[2], wd = x.shape[3];
+  float padValue = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+  Value src = *in;
+  if (llvm::any_of(w.padding, [](int64_t v) { return v != 0; })) {
+    SmallVector<int64_t> padded(type.getShape());
+    padded[1] += w.padding[0] + w.padding[1];
+    padded[2] += w.padding[2] + w.padding[3];
+    SmallVector<OpFoldResult> low = {b.getIndexAttr(0),
+                                     b.getIndexAttr(w.padding[0]),
+                                     b.getIndexAttr(w.padding[2]),
+                                     b.getIndexAttr(0)},
+                              high = {b.getIndexAttr(0),
+                                      b.getIndexAttr(w.padding[1]),
+                                      b.getIndexAttr(w.padding[3]),
+                                      b.getIndexAttr(0)};
+    Value pv = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(padValue));
+    src = tensor::PadOp::create(b, loc, RankedTensorType::get(padded, f32), src,
+                                low, high, pv)
+              .getResult();
+  }
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = pooledShape(x, w.kernel, w.strides, w.dilations, w.padding);
+  out.nhwc = true;
+  int64_t oh = out.shape[2], ow = out.shape[3];
+  SmallVector<int64_t> shape = {x.shape[0], oh, ow, x.shape[1]};
+  // Loops (n, oh, ow, c, kh, kw); the window operand only gives kh, kw
+  // their bounds (as upstream's pooling ops do).
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0,
+                     {d(0), d(1) * w.strides[0] + d(4) * w.dilations[0],
+                      d(2) * w.strides[1] + d(5) * w.dilations[1], d(3)},
+                     ctx),
+      AffineMap::get(6, 0, {d(4), d(5)}, ctx),
+      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+  SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
+  iters.append(2, utils::IteratorType::reduction);
+  Value window = tensor::EmptyOp::create(b, loc, w.kernel, f32);
+  Value start = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(padValue));
+  Value init = linalg::FillOp::create(
+                   b, loc, ValueRange{start},
+                   ValueRange{tensor::EmptyOp::create(b, loc, shape, f32)})
+                   .getResult(0);
+  Value y =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()}, ValueRange{src, window},
+          ValueRange{init}, maps, iters,
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            Value r =
+                isMax ? arith::MaximumFOp::create(nb, l, a[2], a[0]).getResult()
+                      : arith::AddFOp::create(nb, l, a[2], a[0]).getResult();
+            linalg::YieldOp::create(nb, l, r);
+          })
+          .getResult(0);
+  if (!isMax) {
+    // The count of each output position, at compile time.
+    SmallVector<float> counts;
+    for (int64_t i = 0; i < oh; ++i)
+      for (int64_t j = 0; j < ow; ++j) {
+        int64_t n = 0;
+        for (int64_t ki = 0; ki < w.kernel[0]; ++ki)
+          for (int64_t kj = 0; kj < w.kernel[1]; ++kj) {
+            int64_t r = i * w.strides[0] + ki * w.dilations[0] - w.padding[0];
+            int64_t c = j * w.strides[1] + kj * w.dilations[1] - w.padding[2];
+            n += w.countIncludePad || (r >= 0 && r < h && c >= 0 && c < wd);
+          }
+        counts.push_back(float(n));
+      }
+    auto cType = RankedTensorType::get({1, oh, ow, 1}, f32);
+    Value cv = arith::ConstantOp::create(
+        b, loc, cType, DenseElementsAttr::get(cType, ArrayRef<float>(counts)));
+    SmallVector<AffineMap> divMaps = {
+        AffineMap::getMultiDimIdentityMap(4, ctx),
+        AffineMap::get(4, 0,
+                       {getAffineConstantExpr(0, ctx), d(1), d(2),
+                        getAffineConstantExpr(0, ctx)},
+                       ctx),
+        AffineMap::getMultiDimIdentityMap(4, ctx)};
+    Value empty = tensor::EmptyOp::create(b, loc, shape, f32);
+    y = linalg::GenericOp::create(
+            b, loc, TypeRange{empty.getType()}, ValueRange{y, cv},
+            ValueRange{empty}, divMaps,
+            SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+            [](OpBuilder &nb, Location l, ValueRange a) {
+              linalg::YieldOp::create(
+                  nb, l, arith::DivFOp::create(nb, l, a[0], a[1]).getResult());
+            })
+            .getResult(0);
+  }
+  out.value = y;
+  return out;
+}
+
 LogicalResult Importer::importMaxPool() {
   if (failed(checkAttrs({"auto_pad", "ceil_mode", "dilations", "kernel_shape",
                          "pads", "storage_order", "strides"})))
     return failure();
   if (node->output_size() > 1 && !node->output(1).empty())
     return fail("the Indices output is not supported");
+  auto xin = input(0);
+  if (failed(xin))
+    return failure();
+  if (!isQuantizable(**xin)) {
+    // A float input (e.g. after a conv with no Q): the max in f32.
+    auto w = readWindow(*this, **xin, /*global=*/false);
+    if (failed(w))
+      return failure();
+    auto pool = floatPool(*this, **xin, *w, /*isMax=*/true);
+    if (failed(pool))
+      return failure();
+    setOutput(0, std::move(*pool));
+    return success();
+  }
   auto x = requireQuantized(0, "input X");
   if (failed(x))
     return failure();
@@ -210,6 +335,16 @@ LogicalResult Importer::importReduceMean() {
 }
 
 FailureOr<ImportedValue> Importer::averagePool(bool global) {
+  auto xin = input(0);
+  if (failed(xin))
+    return failure();
+  if (!isQuantizable(**xin)) {
+    // A float input: the average in f32.
+    auto w = readWindow(*this, **xin, global);
+    if (failed(w))
+      return failure();
+    return floatPool(*this, **xin, *w, /*isMax=*/false);
+  }
   auto x = requireQuantized(0, "input X");
   if (failed(x))
     return failure();

@@ -1996,6 +1996,61 @@ def case_conv_float_output():
                                1.0 / 1024, 0)}
 
 
+def pool_f64(x, kernel, strides, pads, mode, count_include_pad=False):
+    """Max / average pooling of NCHW x in float64 (pads: t, l, b, r as
+    ONNX orders them); the average counts the taps inside the input unless
+    count_include_pad."""
+    n, c, h, w = x.shape
+    oh = (h + pads[0] + pads[2] - kernel[0]) // strides[0] + 1
+    ow = (w + pads[1] + pads[3] - kernel[1]) // strides[1] + 1
+    out = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            r0, c0 = i * strides[0] - pads[0], j * strides[1] - pads[1]
+            rs = [r for r in range(r0, r0 + kernel[0]) if 0 <= r < h]
+            cs = [q for q in range(c0, c0 + kernel[1]) if 0 <= q < w]
+            win = x[:, :, rs][:, :, :, cs].astype(np.float64)
+            if mode == "max":
+                out[:, :, i, j] = win.max(axis=(2, 3))
+            else:
+                count = kernel[0] * kernel[1] if count_include_pad else len(rs) * len(cs)
+                out[:, :, i, j] = win.sum(axis=(2, 3)) / count
+    return out
+
+
+def case_float_pool():
+    """Windowed pools on float values (after a conv with no Q, or on a
+    float graph input): MaxPool (padded; padding never wins) and
+    AveragePool with and without count_include_pad, and GlobalAveragePool,
+    in f32. Values are multiples of 1/16, so the sums are exact and the one
+    division by the count rounds as numpy's float64 quotient rounded to
+    f32 does."""
+    r = rng(58)
+    f = (r.integers(-16, 16, (1, 2, 5, 5)) / 16.0).astype(F32)
+    nodes = [
+        helper.make_node("MaxPool", ["f"], ["m"], kernel_shape=[3, 3],
+                         strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("AveragePool", ["f"], ["a0"], kernel_shape=[3, 3],
+                         strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("AveragePool", ["f"], ["a1"], kernel_shape=[2, 2],
+                         strides=[1, 1], pads=[1, 0, 0, 1], count_include_pad=1),
+        helper.make_node("GlobalAveragePool", ["f"], ["g"]),
+    ]
+    inits = []
+    for src, name in (("m", "y1"), ("a0", "y2"), ("a1", "y3"), ("g", "y4")):
+        qdq_out(nodes, inits, src, name, 1.0 / 128, 0, np.int8)
+    m = model(nodes, [tin("f", [1, 2, 5, 5])],
+              [tin("y1", [1, 2, 3, 3]), tin("y2", [1, 2, 3, 3]),
+               tin("y3", [1, 2, 5, 5]), tin("y4", [1, 2, 1, 1])], inits)
+    outs = {"y1": pool_f64(f, (3, 3), (2, 2), (1, 1, 1, 1), "max"),
+            "y2": pool_f64(f, (3, 3), (2, 2), (1, 1, 1, 1), "avg"),
+            "y3": pool_f64(f, (2, 2), (1, 1), (1, 0, 0, 1), "avg", True),
+            "y4": pool_f64(f, (5, 5), (1, 1), (0, 0, 0, 0), "avg")}
+    return m, {"f": f}, {k: ("codes", quantize(v.astype(F32), 1.0 / 128, 0,
+                                               np.int8), 1.0 / 128, 0)
+                         for k, v in outs.items()}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
