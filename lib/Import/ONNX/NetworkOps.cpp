@@ -24,6 +24,10 @@
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
 
+/// Compile-time tables of the pools (weights of ones, counts) are built
+/// from activation shapes, which the model's data does not bound.
+static constexpr int64_t kMaxPoolTable = int64_t(1) << 22;
+
 namespace {
 struct Window {
   std::vector<int64_t> kernel, strides, dilations, padding; // padding: t b l r
@@ -190,6 +194,10 @@ static FailureOr<ImportedValue> floatPool(Importer &im, ImportedValue &x,
           .getResult(0);
   if (!isMax) {
     // The count of each output position, at compile time.
+    if (oh > kMaxPoolTable / ow)
+      return im.fail("average pooling to " + Twine(oh) + " x " + Twine(ow) +
+                     " positions is too large for the count table (at most " +
+                     Twine(kMaxPoolTable) + ")");
     SmallVector<float> counts;
     for (int64_t i = 0; i < oh; ++i)
       for (int64_t j = 0; j < ow; ++j) {
@@ -392,6 +400,14 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
     // M = S_x / (count * S_y).
     int64_t channels = x.shape[1];
     int64_t count = p.kernel[0] * p.kernel[1];
+    // The weights are a compile-time constant of count x channels ones;
+    // activation shapes are not bounded by the model's data.
+    if (count > kMaxPoolTable / channels)
+      return fail("average pooling of " + Twine(count) + " positions x " +
+                  Twine(channels) +
+                  " channels is too large for the exact sum "
+                  "(at most " +
+                  Twine(kMaxPoolTable) + " weights)");
     QParams ones;
     ones.width = 8;
     ones.isSigned = true;

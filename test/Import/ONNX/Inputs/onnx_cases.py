@@ -2051,6 +2051,18 @@ def case_float_pool():
                          for k, v in outs.items()}
 
 
+def case_bad_pool_huge_channels():
+    """A global average pool to another grid sums with a constant of ones
+    per position and channel; 2^31 channels (a hostile shape, found by
+    utils/onnx-mutate-fuzz.py) are diagnosed, not allocated."""
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.01, 128)
+    nodes.append(helper.make_node("GlobalAveragePool", ["xd"], ["p"], name="gap"))
+    qdq_out(nodes, inits, "p", "y", 0.02, 128)
+    return model(nodes, [tin("x", [1, 1 << 31, 4, 4])],
+                 [tin("y", [1, 1 << 31, 1, 1])], inits), {}, {}
+
+
 def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
     """One com.microsoft node on the codes of input x (uint8, scale 0.1,
     zero point 128) and its scale / zero point."""
