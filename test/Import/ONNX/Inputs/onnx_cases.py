@@ -358,6 +358,24 @@ def qdq(nodes, inits, name, s, z, dtype=np.uint8):
     inits += [init(name + "_s", F32(s)), init(name + "_z", np.asarray(z, dtype))]
 
 
+def qdq_conv(w, w_s, c_s, c_z):
+    """The nodes and initializers of a quantized conv on the dequantized
+    input "xd": DQ(w) -> Conv -> Q -> DQ into "cd" (uint8 output)."""
+    nodes = [helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+             helper.make_node("Conv", ["xd", "wd"], ["c"]),
+             helper.make_node("QuantizeLinear", ["c", "c_s", "c_z"], ["cq"]),
+             helper.make_node("DequantizeLinear", ["cq", "c_s", "c_z"], ["cd"])]
+    inits = [init("w", w), init("w_s", F32(w_s)), init("c_s", F32(c_s)),
+             init("c_z", np.uint8(c_z))]
+    return nodes, inits
+
+
+def conv_codes(xq, w, x_s, x_z, w_s, c_s, c_z):
+    """The codes qdq_conv's "cd" holds for input codes xq (unpadded)."""
+    return requantize(conv_int(xq, w, x_z, 0), F32(x_s) * F32(w_s), c_s, c_z,
+                      np.uint8)
+
+
 def qdq_out(nodes, inits, src, name, s, z, dtype=np.uint8):
     nodes += [helper.make_node("QuantizeLinear", [src, name + "_s", name + "_z"], [name + "q"]),
               helper.make_node("DequantizeLinear", [name + "q", name + "_s", name + "_z"], [name])]
@@ -1329,22 +1347,19 @@ def case_pad():
     x = r.uniform(-1, 1, (1, 2, 3, 4)).astype(F32)
     w = r.integers(-127, 128, (3, 2, 1, 1)).astype(np.int8)
     x_s, x_z, c_s, c_z, w_s = 0.01, 120, 0.02, 10, 0.005
+    conv_nodes, conv_inits = qdq_conv(w, w_s, c_s, c_z)
     nodes, inits = [], []
     qdq(nodes, inits, "x", x_s, x_z)
     nodes += [
         helper.make_node("Pad", ["xd", "pads1", "half"], ["p1"], name="pad1"),
-        helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
-        helper.make_node("Conv", ["xd", "wd"], ["c"]),
-        helper.make_node("QuantizeLinear", ["c", "c_s", "c_z"], ["cq"]),
-        helper.make_node("DequantizeLinear", ["cq", "c_s", "c_z"], ["cd"]),
+        *conv_nodes,
         helper.make_node("Pad", ["cd", "pads2"], ["p2"], name="pad2"),
         helper.make_node("Conv", ["p2", "wd2"], ["c2"]),
     ]
     w2 = r.integers(-127, 128, (2, 3, 2, 2)).astype(np.int8)
     inits += [init("pads1", np.array([0, 0, 1, 2, 0, 0, 2, 1], np.int64)),
               init("half", F32(0.5)),
-              init("w", w), init("w_s", F32(w_s)),
-              init("c_s", F32(c_s)), init("c_z", np.uint8(c_z)),
+              *conv_inits,
               init("pads2", np.array([0, 0, 0, 1, 0, 0, 2, 0], np.int64)),
               init("w2q", w2), init("w2_s", F32(0.01))]
     nodes.insert(-1, helper.make_node("DequantizeLinear", ["w2q", "w2_s"], ["wd2"]))
@@ -1361,8 +1376,7 @@ def case_pad():
     f = (r.integers(-32, 32, (2, 3)) / 16.0).astype(F32)
     xq = quantize(x, x_s, x_z, np.uint8)
     y1 = np.pad(xq, ((0, 0), (0, 0), (1, 2), (2, 1)), constant_values=x_z + 50)
-    cq = requantize(conv_int(xq, w, x_z, 0), F32(x_s) * F32(w_s), c_s, c_z,
-                    np.uint8)
+    cq = conv_codes(xq, w, x_s, x_z, w_s, c_s, c_z)
     p2 = np.pad(cq, ((0, 0), (0, 0), (0, 2), (1, 0)), constant_values=c_z)
     y2 = requantize(conv_int(p2, w2, c_z, 0), F32(c_s) * F32(0.01), y2_s, y2_z,
                     np.uint8)
@@ -1474,29 +1488,25 @@ def case_split():
     x = r.uniform(-1, 1, (1, 2, 4, 4)).astype(F32)
     w = r.integers(-127, 128, (4, 2, 1, 1)).astype(np.int8)
     x_s, x_z, c_s, c_z, w_s = 0.01, 120, 0.02, 10, 0.005
+    conv_nodes, conv_inits = qdq_conv(w, w_s, c_s, c_z)
     nodes, inits = [], []
     qdq(nodes, inits, "x", x_s, x_z)
     nodes += [
-        helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
-        helper.make_node("Conv", ["xd", "wd"], ["c"]),
-        helper.make_node("QuantizeLinear", ["c", "c_s", "c_z"], ["cq"]),
-        helper.make_node("DequantizeLinear", ["cq", "c_s", "c_z"], ["cd"]),
+        *conv_nodes,
         helper.make_node("Split", ["cd", "sizes"], ["s1", "s2"], axis=1, name="split"),
         helper.make_node("Split", ["xd"], ["h1", "h2"], axis=-2, name="halves"),
         # Unsqueeze of a pending Relu on the codes: it settles on the grid.
         helper.make_node("Relu", ["xd"], ["rx"]),
         helper.make_node("Unsqueeze", ["rx", "ax"], ["u"]),
     ]
-    inits += [init("w", w), init("w_s", F32(w_s)), init("c_s", F32(c_s)),
-              init("c_z", np.uint8(c_z)), init("sizes", np.array([1, 3], np.int64)),
+    inits += [*conv_inits, init("sizes", np.array([1, 3], np.int64)),
               init("ax", np.array([0], np.int64))]
     m = model(nodes, [tin("x", [1, 2, 4, 4])],
               [tin("s1", [1, 1, 4, 4]), tin("s2", [1, 3, 4, 4]),
                tin("h1", [1, 2, 2, 4]), tin("h2", [1, 2, 2, 4]),
                tin("u", [1, 1, 2, 4, 4])], inits)
     xq = quantize(x, x_s, x_z, np.uint8)
-    cq = requantize(conv_int(xq, w, x_z, 0), F32(x_s) * F32(w_s), c_s, c_z,
-                    np.uint8)
+    cq = conv_codes(xq, w, x_s, x_z, w_s, c_s, c_z)
     return m, {"x": x}, {"s1": ("codes", cq[:, :1], c_s, c_z),
                          "s2": ("codes", cq[:, 1:], c_s, c_z),
                          "h1": ("codes", xq[:, :, :2], x_s, x_z),
@@ -1721,27 +1731,23 @@ def case_lrn():
     x = r.uniform(-1, 1, (1, 7, 3, 3)).astype(F32)
     w = r.integers(-127, 128, (7, 7, 1, 1)).astype(np.int8)
     x_s, x_z, c_s, c_z, w_s = 0.01, 120, 0.02, 10, 0.01
+    conv_nodes, conv_inits = qdq_conv(w, w_s, c_s, c_z)
     nodes, inits = [], []
     qdq(nodes, inits, "x", x_s, x_z)
     nodes += [
         helper.make_node("LRN", ["xd"], ["l1"], size=5, alpha=0.5, beta=0.75,
                          bias=1.0),
-        helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
-        helper.make_node("Conv", ["xd", "wd"], ["c"]),
-        helper.make_node("QuantizeLinear", ["c", "c_s", "c_z"], ["cq"]),
-        helper.make_node("DequantizeLinear", ["cq", "c_s", "c_z"], ["cd"]),
+        *conv_nodes,
         helper.make_node("LRN", ["cd"], ["l2"], size=3, alpha=0.3, beta=0.5,
                          bias=2.0),
     ]
-    inits += [init("w", w), init("w_s", F32(w_s)), init("c_s", F32(c_s)),
-              init("c_z", np.uint8(c_z))]
+    inits += conv_inits
     qdq_out(nodes, inits, "l1", "y1", 1.0 / 128, 0, np.int8)
     qdq_out(nodes, inits, "l2", "y2", 1.0 / 64, 0, np.int8)
     m = model(nodes, [tin("x", [1, 7, 3, 3])],
               [tin("y1", [1, 7, 3, 3]), tin("y2", [1, 7, 3, 3])], inits)
     xq = quantize(x, x_s, x_z, np.uint8)
-    cq = requantize(conv_int(xq, w, x_z, 0), F32(x_s) * F32(w_s), c_s, c_z,
-                    np.uint8)
+    cq = conv_codes(xq, w, x_s, x_z, w_s, c_s, c_z)
     l1 = lrn_f32(dequantize(xq, x_s, x_z), 5, 0.5, 0.75, 1.0)
     l2 = lrn_f32(dequantize(cq, c_s, c_z), 3, 0.3, 0.5, 2.0)
     return m, {"x": x}, {"y1": ("codes", quantize(l1, 1.0 / 128, 0, np.int8), 1.0 / 128, 0),
@@ -1852,27 +1858,23 @@ def case_batch_norm():
     bn = [r.uniform(0.5, 1.5, 3).astype(F32), r.uniform(-0.5, 0.5, 3).astype(F32),
           r.uniform(-0.2, 0.2, 3).astype(F32), r.uniform(0.5, 2, 3).astype(F32)]
     x_s, x_z, c_s, c_z, w_s = 0.01, 120, 0.02, 10, 0.01
+    conv_nodes, conv_inits = qdq_conv(w, w_s, c_s, c_z)
     nodes, inits = [], []
     qdq(nodes, inits, "x", x_s, x_z)
     nodes += [
-        helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
-        helper.make_node("Conv", ["xd", "wd"], ["c"]),
-        helper.make_node("QuantizeLinear", ["c", "c_s", "c_z"], ["cq"]),
-        helper.make_node("DequantizeLinear", ["cq", "c_s", "c_z"], ["cd"]),
+        *conv_nodes,
         helper.make_node("BatchNormalization", ["cd", "g", "b", "m", "v"], ["n1"],
                          epsilon=1e-3),
         helper.make_node("BatchNormalization", ["f", "g", "b", "m", "v"], ["n2"]),
     ]
-    inits += [init("w", w), init("w_s", F32(w_s)), init("c_s", F32(c_s)),
-              init("c_z", np.uint8(c_z)), init("g", bn[0]), init("b", bn[1]),
+    inits += [*conv_inits, init("g", bn[0]), init("b", bn[1]),
               init("m", bn[2]), init("v", bn[3])]
     qdq_out(nodes, inits, "n1", "y1", 1.0 / 32, 0, np.int8)
     qdq_out(nodes, inits, "n2", "y2", 1.0 / 32, 0, np.int8)
     m = model(nodes, [tin("x", [1, 2, 3, 3]), tin("f", [2, 3, 4])],
               [tin("y1", [1, 3, 3, 3]), tin("y2", [2, 3, 4])], inits)
     xq = quantize(x, x_s, x_z, np.uint8)
-    cq = requantize(conv_int(xq, w, x_z, 0), F32(x_s) * F32(w_s), c_s, c_z,
-                    np.uint8)
+    cq = conv_codes(xq, w, x_s, x_z, w_s, c_s, c_z)
     n1 = batch_norm_f32(dequantize(cq, c_s, c_z), *bn, 1e-3)
     n2 = batch_norm_f32(f, *bn, 1e-5)
     return m, {"x": x, "f": f}, {
@@ -1922,21 +1924,18 @@ def case_resize_linear():
     x = r.uniform(-1, 1, (1, 2, 3, 4)).astype(F32)
     w = r.integers(-127, 128, (2, 2, 1, 1)).astype(np.int8)
     x_s, x_z, c_s, c_z, w_s = 0.01, 120, 0.02, 10, 0.01
+    conv_nodes, conv_inits = qdq_conv(w, w_s, c_s, c_z)
     nodes, inits = [], []
     qdq(nodes, inits, "x", x_s, x_z)
     nodes += [
-        helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
-        helper.make_node("Conv", ["xd", "wd"], ["c"]),
-        helper.make_node("QuantizeLinear", ["c", "c_s", "c_z"], ["cq"]),
-        helper.make_node("DequantizeLinear", ["cq", "c_s", "c_z"], ["cd"]),
+        *conv_nodes,
         helper.make_node("Resize", ["cd", "", "s2"], ["r1"], mode="linear"),
         helper.make_node("Resize", ["xd", "", "", "sizes"], ["r2"], mode="linear",
                          coordinate_transformation_mode="align_corners"),
         helper.make_node("Resize", ["xd", "", "s3"], ["r3"], mode="linear",
                          coordinate_transformation_mode="asymmetric"),
     ]
-    inits += [init("w", w), init("w_s", F32(w_s)), init("c_s", F32(c_s)),
-              init("c_z", np.uint8(c_z)),
+    inits += [*conv_inits,
               init("s2", np.array([1, 1, 2, 2], F32)),
               init("sizes", np.array([1, 2, 5, 7], np.int64)),
               init("s3", np.array([1, 1, 1.5, 1.5], F32))]
@@ -1946,8 +1945,7 @@ def case_resize_linear():
               [tin("y1", [1, 2, 6, 8]), tin("y2", [1, 2, 5, 7]),
                tin("y3", [1, 2, 4, 6])], inits)
     xq = quantize(x, x_s, x_z, np.uint8)
-    cq = requantize(conv_int(xq, w, x_z, 0), F32(x_s) * F32(w_s), c_s, c_z,
-                    np.uint8)
+    cq = conv_codes(xq, w, x_s, x_z, w_s, c_s, c_z)
     xd, cd = dequantize(xq, x_s, x_z), dequantize(cq, c_s, c_z)
     outs = {"y1": resize_linear_f32(cd, 6, 8, "half_pixel"),
             "y2": resize_linear_f32(xd, 5, 7, "align_corners"),
