@@ -967,25 +967,7 @@ LogicalResult Importer::importFloatConv(ImportedValue &x,
   if (failed(in))
     return failure();
   // Real zero in the padding.
-  Value src = *in;
-  if (llvm::any_of(p.padding, [](int64_t v) { return v != 0; })) {
-    auto type = cast<RankedTensorType>(src.getType());
-    SmallVector<int64_t> padded(type.getShape());
-    padded[1] += p.padding[0] + p.padding[1];
-    padded[2] += p.padding[2] + p.padding[3];
-    SmallVector<OpFoldResult> low = {b.getIndexAttr(0),
-                                     b.getIndexAttr(p.padding[0]),
-                                     b.getIndexAttr(p.padding[2]),
-                                     b.getIndexAttr(0)},
-                              high = {b.getIndexAttr(0),
-                                      b.getIndexAttr(p.padding[1]),
-                                      b.getIndexAttr(p.padding[3]),
-                                      b.getIndexAttr(0)};
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-    src = tensor::PadOp::create(b, loc, RankedTensorType::get(padded, f32), src,
-                                low, high, zero)
-              .getResult();
-  }
+  Value src = padSpatialNhwc(*in, p.padding, 0.0f);
   int64_t oh = (x.shape[2] + p.padding[0] + p.padding[1] -
                 ((kh - 1) * p.dilations[0] + 1)) /
                    p.strides[0] +
@@ -1056,4 +1038,26 @@ LogicalResult Importer::importFloatConv(ImportedValue &x,
   out.value = y;
   setOutput(0, std::move(out));
   return success();
+}
+
+Value Importer::padSpatialNhwc(Value nhwc, ArrayRef<int64_t> padding,
+                               float value) {
+  if (llvm::all_of(padding, [](int64_t v) { return v == 0; }))
+    return nhwc;
+  auto type = cast<RankedTensorType>(nhwc.getType());
+  SmallVector<int64_t> padded(type.getShape());
+  padded[1] += padding[0] + padding[1];
+  padded[2] += padding[2] + padding[3];
+  SmallVector<OpFoldResult> low = {b.getIndexAttr(0),
+                                   b.getIndexAttr(padding[0]),
+                                   b.getIndexAttr(padding[2]),
+                                   b.getIndexAttr(0)},
+                            high = {
+                                b.getIndexAttr(0), b.getIndexAttr(padding[1]),
+                                b.getIndexAttr(padding[3]), b.getIndexAttr(0)};
+  Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+  return tensor::PadOp::create(
+             b, loc, RankedTensorType::get(padded, type.getElementType()), nhwc,
+             low, high, pad)
+      .getResult();
 }

@@ -189,6 +189,10 @@ public:
   /// The f32 MLIR value of a Float / Dequant / Const value, logical layout
   /// unless `nhwc`.
   mlir::FailureOr<mlir::Value> floatValue(ImportedValue &v, bool nhwc);
+  /// An f32 NHWC tensor padded along H and W (`padding`: top, bottom, left,
+  /// right) with `value`; the tensor itself without padding.
+  mlir::Value padSpatialNhwc(mlir::Value nhwc, llvm::ArrayRef<int64_t> padding,
+                             float value);
   /// Permutes a tensor value (any element type).
   mlir::Value transpose(mlir::Value value, llvm::ArrayRef<int64_t> perm);
   /// Reshapes a tensor to `shape` with the same number of elements.

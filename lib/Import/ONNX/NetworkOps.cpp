@@ -136,27 +136,9 @@ static FailureOr<ImportedValue> floatPool(Importer &im, ImportedValue &x,
   Location loc = im.loc;
   MLIRContext *ctx = im.ctx;
   Type f32 = Float32Type::get(ctx);
-  auto type = cast<RankedTensorType>((*in).getType());
   int64_t h = x.shape[2], wd = x.shape[3];
   float padValue = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
-  Value src = *in;
-  if (llvm::any_of(w.padding, [](int64_t v) { return v != 0; })) {
-    SmallVector<int64_t> padded(type.getShape());
-    padded[1] += w.padding[0] + w.padding[1];
-    padded[2] += w.padding[2] + w.padding[3];
-    SmallVector<OpFoldResult> low = {b.getIndexAttr(0),
-                                     b.getIndexAttr(w.padding[0]),
-                                     b.getIndexAttr(w.padding[2]),
-                                     b.getIndexAttr(0)},
-                              high = {b.getIndexAttr(0),
-                                      b.getIndexAttr(w.padding[1]),
-                                      b.getIndexAttr(w.padding[3]),
-                                      b.getIndexAttr(0)};
-    Value pv = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(padValue));
-    src = tensor::PadOp::create(b, loc, RankedTensorType::get(padded, f32), src,
-                                low, high, pv)
-              .getResult();
-  }
+  Value src = im.padSpatialNhwc(*in, w.padding, padValue);
   ImportedValue out;
   out.kind = Kind::Float;
   out.shape = pooledShape(x, w.kernel, w.strides, w.dilations, w.padding);
