@@ -54,10 +54,9 @@ class Net(nn.Module if torch else object):
         return F.softmax(self.dq3(x), dim=1)                # Softmax over channels
 
 
-def build(outdir):
-    torch.manual_seed(0)
-    torch.backends.quantized.engine = "qnnpack"
-    model = Net()
+def qat_qconfig():
+    """Eager QAT: u8 per-tensor activations, s8 symmetric per-channel
+    weights (axis 0), moving-average observers."""
     act = tq.FakeQuantize.with_args(
         observer=tq.MovingAverageMinMaxObserver, quant_min=0, quant_max=255,
         dtype=torch.quint8, qscheme=torch.per_tensor_affine)
@@ -65,7 +64,14 @@ def build(outdir):
         observer=tq.MovingAveragePerChannelMinMaxObserver, quant_min=-128,
         quant_max=127, dtype=torch.qint8, qscheme=torch.per_channel_symmetric,
         ch_axis=0)
-    model.qconfig = tq.QConfig(activation=act, weight=weight)
+    return tq.QConfig(activation=act, weight=weight)
+
+
+def build(outdir):
+    torch.manual_seed(0)
+    torch.backends.quantized.engine = "qnnpack"
+    model = Net()
+    model.qconfig = qat_qconfig()
     model.train()
     tq.prepare_qat(model, inplace=True)
     with torch.no_grad():

@@ -26,6 +26,7 @@ import sys
 import numpy as np
 
 from transcript import printed_tensors
+from torch_float_ops import qat_qconfig
 
 try:
     import torch
@@ -70,14 +71,7 @@ def build(outdir):
     torch.manual_seed(0)
     torch.backends.quantized.engine = "qnnpack"
     model = Block()
-    act = tq.FakeQuantize.with_args(
-        observer=tq.MovingAverageMinMaxObserver, quant_min=0, quant_max=255,
-        dtype=torch.quint8, qscheme=torch.per_tensor_affine)
-    weight = tq.FakeQuantize.with_args(
-        observer=tq.MovingAveragePerChannelMinMaxObserver, quant_min=-128,
-        quant_max=127, dtype=torch.qint8, qscheme=torch.per_channel_symmetric,
-        ch_axis=0)
-    model.qconfig = tq.QConfig(activation=act, weight=weight)
+    model.qconfig = qat_qconfig()
     model.norm1.qconfig = model.norm2.qconfig = None
     model.train()
     tq.prepare_qat(model, inplace=True)
