@@ -289,7 +289,9 @@ def mut_op_type(m, rnd):
         "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "LeakyRelu", "Slice",
         "Softmax", "Squeeze", "Resize", "ReduceMean", "Pad", "Split",
         "ConstantOfShape", "Cast", "Erf", "Sqrt", "Exp", "Log", "Neg", "Abs",
-        "Reciprocal", "Pow", "LRN", "Dropout", "BatchNormalization"] +
+        "Reciprocal", "Pow", "LRN", "Dropout", "BatchNormalization",
+        "LayerNormalization", "InstanceNormalization", "PRelu", "Max", "Min",
+        "ReduceSum", "ReduceMax", "ReduceMin"] +
         MICROSOFT_OPS)
     # ONNX Runtime's QOperator ops live in the com.microsoft domain.
     if n.op_type in MICROSOFT_OPS:

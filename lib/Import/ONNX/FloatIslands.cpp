@@ -25,11 +25,9 @@
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
 
-/// An elementwise linalg.generic over f32 tensors of equal rank; size-1
-/// dimensions of the inputs broadcast (numpy style).
-static Value
-elementwise(Importer &im, ArrayRef<Value> inputs, ArrayRef<int64_t> shape,
-            function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+Value quantopt::onnx_import::detail::elementwise(
+    Importer &im, ArrayRef<Value> inputs, ArrayRef<int64_t> shape,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
   MLIRContext *ctx = im.ctx;
   int64_t rank = shape.size();
   SmallVector<AffineMap> maps;
@@ -283,9 +281,22 @@ FailureOr<ImportedValue> Importer::emitFloat(ImportedValue &v) {
   return out;
 }
 
-/// `op` ("Add", "Sub", "Mul", "Div") of two f32 values.
+/// `op` ("Add", "Sub", "Mul", "Div", "Max", "Min", "PRelu") of two f32
+/// values. Max and Min propagate NaN, as numpy's maximum / minimum do.
 static Value binaryFloat(OpBuilder &nb, Location l, StringRef op, Value x,
                          Value y) {
+  if (op == "Max")
+    return arith::MaximumFOp::create(nb, l, x, y);
+  if (op == "Min")
+    return arith::MinimumFOp::create(nb, l, x, y);
+  if (op == "PRelu") {
+    // x < 0 ? slope * x : x (NaN is not < 0 and stays).
+    Value zero = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0.0f));
+    Value negative =
+        arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT, x, zero);
+    return arith::SelectOp::create(nb, l, negative,
+                                   arith::MulFOp::create(nb, l, y, x), x);
+  }
   if (op == "Add")
     return arith::AddFOp::create(nb, l, x, y);
   if (op == "Sub")
@@ -296,6 +307,15 @@ static Value binaryFloat(OpBuilder &nb, Location l, StringRef op, Value x,
 }
 
 static float binaryFloat(StringRef op, float x, float y) {
+  if (std::isnan(x) || std::isnan(y))
+    if (op == "Max" || op == "Min")
+      return std::numeric_limits<float>::quiet_NaN();
+  if (op == "Max")
+    return std::max(x, y);
+  if (op == "Min")
+    return std::min(x, y);
+  if (op == "PRelu")
+    return x < 0 ? y * x : x;
   if (op == "Add")
     return x + y;
   if (op == "Sub")
@@ -320,7 +340,8 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
   for (int64_t d : *shape)
     count = d > 0 && count <= kMaxFolded / d ? count * d : kMaxFolded + 1;
   bool floats = !a.f.empty() && !c.f.empty();
-  bool ints = !a.i.empty() && !c.i.empty() && op != "Div";
+  bool ints = !a.i.empty() && !c.i.empty() &&
+              (op == "Add" || op == "Sub" || op == "Mul");
   if (a.kind == Kind::Const && c.kind == Kind::Const && (floats || ints) &&
       count <= kMaxFolded) {
     out.kind = Kind::Const;
@@ -361,10 +382,16 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
   // Two rank-4 operands, one of them NHWC (a conv's result: SiLU's
   // x * Sigmoid(x), a squeeze-excitation scale): computed in NHWC, so that
   // no transpose goes to NCHW and back around the op.
-  out.nhwc = shape->size() == 4 && a.shape.size() == 4 &&
-             c.shape.size() == 4 && (a.nhwc || c.nhwc);
+  // A constant of lower rank (PRelu's slope [C, 1, 1]) takes the result's
+  // rank: leading 1s do not move its data.
+  ImportedValue ranked[2] = {a, c};
+  for (ImportedValue &o : ranked)
+    if (o.kind == Kind::Const && o.shape.size() < shape->size())
+      o.shape.insert(o.shape.begin(), shape->size() - o.shape.size(), 1);
+  out.nhwc = shape->size() == 4 && ranked[0].shape.size() == 4 &&
+             ranked[1].shape.size() == 4 && (a.nhwc || c.nhwc);
   SmallVector<Value> ins;
-  for (ImportedValue *o : {&a, &c}) {
+  for (ImportedValue *o : {&ranked[0], &ranked[1]}) {
     auto f = floatValue(*o, out.nhwc);
     if (failed(f))
       return failure();
@@ -388,11 +415,25 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
 LogicalResult Importer::importFloatArithmetic() {
   if (failed(checkAttrs({})))
     return failure();
+  StringRef op = node->op_type();
+  // Max and Min take 1 to N inputs; one is the identity.
+  if ((op == "Max" || op == "Min") && node->input_size() != 2) {
+    if (node->input_size() == 1)
+      return importIdentity();
+    return fail(op + " of " + Twine(node->input_size()) +
+                " inputs is not supported (1 or 2)");
+  }
   auto a = input(0);
   auto c = failed(a) ? FailureOr<ImportedValue *>(failure()) : input(1);
   if (failed(a) || failed(c))
     return failure();
-  return importFloatBinary(**a, **c, node->op_type());
+  if (op == "PRelu") {
+    // The slope broadcasts to X, never X to the slope.
+    auto shape = broadcastShapes((*a)->shape, (*c)->shape);
+    if (shape && ArrayRef<int64_t>(*shape) != ArrayRef<int64_t>((*a)->shape))
+      return fail("slope does not broadcast to X's shape");
+  }
+  return importFloatBinary(**a, **c, op);
 }
 
 /// Output 0 of the current node: `body` applied elementwise in f32 to the
@@ -554,12 +595,9 @@ LogicalResult Importer::importFloatClamp(ImportedValue &v, double lo,
   return success();
 }
 
-/// `combine` over dimension `axis` of the f32 tensor `x`, from `init`: the
-/// result keeps that dimension with size 1 (so that elementwise() broadcasts
-/// it back).
-static Value
-reduceAlong(Importer &im, Value x, int64_t axis, float init,
-            function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+Value quantopt::onnx_import::detail::reduceAlong(
+    Importer &im, Value x, int64_t axis, float init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
   MLIRContext *ctx = im.ctx;
   auto type = cast<RankedTensorType>(x.getType());
   int64_t rank = type.getRank();
@@ -665,39 +703,70 @@ LogicalResult Importer::importFloatPow() {
       });
 }
 
-LogicalResult Importer::importFloatReduceMean(ImportedValue &v,
-                                              ArrayRef<int64_t> axes,
-                                              bool keepdims) {
-  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
-    return fail("ReduceMean of an integer tensor");
-  auto f = floatValue(v, false);
-  if (failed(f))
-    return failure();
-  Value sum = *f;
+Value quantopt::onnx_import::detail::reduceAxes(
+    Importer &im, Value x, ArrayRef<int64_t> axes, float init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  for (int64_t axis : axes)
+    x = reduceAlong(im, x, axis, init, combine);
+  return x;
+}
+
+static Value addF(OpBuilder &nb, Location l, Value acc, Value e) {
+  return arith::AddFOp::create(nb, l, acc, e);
+}
+
+Value quantopt::onnx_import::detail::meanAlong(Importer &im, Value x,
+                                               ArrayRef<int64_t> axes) {
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getType()).getShape();
   int64_t count = 1;
-  SmallVector<int64_t> shape = v.shape;
-  for (int64_t axis : axes) {
-    sum = reduceAlong(*this, sum, axis, 0.0f,
-                      [](OpBuilder &nb, Location l, Value acc, Value e) {
-                        return arith::AddFOp::create(nb, l, acc, e);
-                      });
+  for (int64_t axis : axes)
     count *= shape[axis];
-    shape[axis] = 1;
-  }
-  ImportedValue out;
-  out.kind = Kind::Float;
-  out.shape = shape;
+  Value sum = reduceAxes(im, x, axes, 0.0f, addF);
   float n = float(count);
-  out.value = elementwise(
-      *this, {sum}, shape, [&](OpBuilder &nb, Location l, ValueRange a) {
+  return elementwise(
+      im, {sum}, cast<RankedTensorType>(sum.getType()).getShape(),
+      [&](OpBuilder &nb, Location l, ValueRange a) {
         Value c = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(n));
         return arith::DivFOp::create(nb, l, a[0], c);
       });
+}
+
+LogicalResult Importer::importFloatReduce(ImportedValue &v,
+                                          ArrayRef<int64_t> axes,
+                                          bool keepdims) {
+  StringRef op = node->op_type();
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return fail(op + " of an integer tensor");
+  auto f = floatValue(v, false);
+  if (failed(f))
+    return failure();
+  Value reduced;
+  if (op == "ReduceMean") {
+    reduced = meanAlong(*this, *f, axes);
+  } else if (op == "ReduceSum") {
+    reduced = reduceAxes(*this, *f, axes, 0.0f, addF);
+  } else {
+    // NaN propagates (arith.maximumf / minimumf), as numpy's max does.
+    bool max = op == "ReduceMax";
+    float inf = std::numeric_limits<float>::infinity();
+    reduced =
+        reduceAxes(*this, *f, axes, max ? -inf : inf,
+                   [&](OpBuilder &nb, Location l, Value acc, Value e) -> Value {
+                     if (max)
+                       return arith::MaximumFOp::create(nb, l, acc, e);
+                     return arith::MinimumFOp::create(nb, l, acc, e);
+                   });
+  }
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape =
+      llvm::to_vector(cast<RankedTensorType>(reduced.getType()).getShape());
+  out.value = reduced;
   if (!keepdims) {
     SmallVector<int64_t> kept;
-    for (int64_t d = 0; d < int64_t(shape.size()); ++d)
+    for (int64_t d = 0; d < int64_t(out.shape.size()); ++d)
       if (!llvm::is_contained(axes, d))
-        kept.push_back(shape[d]);
+        kept.push_back(out.shape[d]);
     out.value = reshape(out.value, kept);
     out.shape = kept;
   }

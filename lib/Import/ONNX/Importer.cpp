@@ -448,8 +448,13 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importConcat();
   if (op == "Add")
     return importAdd();
-  if (op == "Mul" || op == "Sub" || op == "Div")
+  if (op == "Mul" || op == "Sub" || op == "Div" || op == "Max" || op == "Min" ||
+      op == "PRelu")
     return importFloatArithmetic();
+  if (op == "LayerNormalization")
+    return importLayerNorm();
+  if (op == "InstanceNormalization")
+    return importInstanceNorm();
   if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" ||
       op == "HardSwish" || op == "LeakyRelu" || op == "Erf" || op == "Sqrt" ||
       op == "Exp" || op == "Log" || op == "Neg" || op == "Abs" ||
@@ -467,8 +472,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importAveragePool(/*global=*/false);
   if (op == "GlobalAveragePool")
     return importAveragePool(/*global=*/true);
-  if (op == "ReduceMean")
-    return importReduceMean();
+  if (op == "ReduceMean" || op == "ReduceSum" || op == "ReduceMax" ||
+      op == "ReduceMin")
+    return importReduce();
   return fail("unsupported operator");
 }
 

@@ -304,8 +304,13 @@ public:
   /// (floats in f32; Add / Sub / Mul of integers in int64).
   mlir::LogicalResult importFloatBinary(ImportedValue &a, ImportedValue &c,
                                         llvm::StringRef op);
-  /// Mul, Sub, Div nodes: always float (no quantized form).
+  /// Mul, Sub, Div, Max, Min, PRelu nodes: always float (no quantized
+  /// form).
   mlir::LogicalResult importFloatArithmetic();
+  /// Normalization.cpp: LayerNormalization (opset 17) and
+  /// InstanceNormalization in f32, statistics computed at run time.
+  mlir::LogicalResult importLayerNorm();
+  mlir::LogicalResult importInstanceNorm();
   /// Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Erf, Sqrt, Exp,
   /// Log, Neg, Abs, Reciprocal: f32 on the dequantized input, as the graph
   /// computes them.
@@ -328,11 +333,11 @@ public:
   mlir::LogicalResult importFloatLRN();
   /// Pow by a constant scalar exponent, in f32 (2: x * x).
   mlir::LogicalResult importFloatPow();
-  /// ReduceMean in f32 over any axes: the sum in index order, divided by
-  /// the count.
-  mlir::LogicalResult importFloatReduceMean(ImportedValue &v,
-                                            llvm::ArrayRef<int64_t> axes,
-                                            bool keepdims);
+  /// ReduceMean (the sum along each axis in turn, divided by the count),
+  /// ReduceSum, ReduceMax or ReduceMin in f32 over any axes.
+  mlir::LogicalResult importFloatReduce(ImportedValue &v,
+                                        llvm::ArrayRef<int64_t> axes,
+                                        bool keepdims);
   /// Softmax over one axis in f32 (exp(x - max) / sum).
   mlir::LogicalResult importFloatSoftmax();
   mlir::LogicalResult importFloatClamp(ImportedValue &v, double lo, double hi);
@@ -341,8 +346,9 @@ public:
   mlir::LogicalResult importAdd();
   mlir::LogicalResult importAveragePool(bool global);
   /// ReduceMean over H and W (axes 2, 3 of a rank-4 tensor): a global
-  /// average pool.
-  mlir::LogicalResult importReduceMean();
+  /// average pool; ReduceMean over other axes, ReduceSum, ReduceMax and
+  /// ReduceMin: importFloatReduce.
+  mlir::LogicalResult importReduce();
   /// The pending average pool of input 0 (global: over all of H and W).
   mlir::FailureOr<ImportedValue> averagePool(bool global);
   mlir::FailureOr<ImportedValue> emitAdd(PendingInfo &p, const QParams &out);
@@ -378,6 +384,38 @@ int32_t codeElementType(const QParams &q);
 
 /// round_half_even(f32(x) / f32(s)) + z, saturated: ONNX QuantizeLinear.
 int64_t quantizeLinear(double x, double scale, int64_t zp, const QParams &q);
+
+/// An elementwise linalg.generic over f32 tensors of equal rank; size-1
+/// dimensions of the inputs broadcast (numpy style).
+mlir::Value
+elementwise(Importer &im, llvm::ArrayRef<mlir::Value> inputs,
+            llvm::ArrayRef<int64_t> shape,
+            llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                           mlir::ValueRange)>
+                body);
+
+/// `combine` over dimension `axis` of the f32 tensor `x`, from `init`, in
+/// index order: the result keeps that dimension with size 1 (so that
+/// elementwise() broadcasts it back).
+mlir::Value
+reduceAlong(Importer &im, mlir::Value x, int64_t axis, float init,
+            llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                           mlir::Value, mlir::Value)>
+                combine);
+
+/// reduceAlong over each of `axes` in turn (ascending).
+mlir::Value
+reduceAxes(Importer &im, mlir::Value x, llvm::ArrayRef<int64_t> axes,
+           float init,
+           llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                          mlir::Value, mlir::Value)>
+               combine);
+
+/// The f32 mean of `x` over `axes` (ReduceMean's rule): the sum along each
+/// axis in turn, then one division by the element count. The reduced
+/// dimensions stay, with size 1.
+mlir::Value meanAlong(Importer &im, mlir::Value x,
+                      llvm::ArrayRef<int64_t> axes);
 
 /// numpy broadcasting of two shapes (ranks aligned on the right); nullopt
 /// when they do not broadcast.

@@ -269,9 +269,10 @@ LogicalResult Importer::importAveragePool(bool global) {
   return success();
 }
 
-LogicalResult Importer::importReduceMean() {
-  // axes: an attribute before opset 18, an input since.
-  bool axesInput = opset >= 18;
+LogicalResult Importer::importReduce() {
+  // axes: an attribute before opset 18 (ReduceSum: 13), an input since.
+  bool isMean = node->op_type() == "ReduceMean";
+  bool axesInput = opset >= (node->op_type() == "ReduceSum" ? 13 : 18);
   if (failed(checkAttrs(
           axesInput ? ArrayRef<StringRef>{"keepdims", "noop_with_empty_axes"}
                     : ArrayRef<StringRef>{"axes", "keepdims"})))
@@ -309,8 +310,9 @@ LogicalResult Importer::importReduceMean() {
   // The mean over H and W of quantized NCHW codes is a global average pool;
   // any other mean runs in f32 (LayerNorm as torch exports it before
   // opset 17).
-  if (rank != 4 || axes != std::vector<int64_t>{2, 3} || !isQuantizable(**x))
-    return importFloatReduceMean(**x, axes, keepdims);
+  if (!isMean || rank != 4 || axes != std::vector<int64_t>{2, 3} ||
+      !isQuantizable(**x))
+    return importFloatReduce(**x, axes, keepdims);
   auto pool = averagePool(/*global=*/true);
   if (failed(pool))
     return failure();

@@ -1770,6 +1770,48 @@ def case_bad_dropout_mask():
                  tin("mask", [1, 4], TensorProto.BOOL)], inits), {}, {}
 
 
+def bad_normalization(op, inputs, x_shape=(1, 4), outputs=("y",), extra=(),
+                      **attrs):
+    """One opset-17 `op` node named 'norm' on the dequantized input "xd"."""
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.1, 128)
+    nodes.append(helper.make_node(op, list(inputs), list(outputs), name="norm",
+                                  **attrs))
+    return model(nodes, [tin("x", list(x_shape))],
+                 [tin(o, list(x_shape)) for o in outputs], inits + list(extra),
+                 opset=17), {}, {}
+
+
+def case_bad_layer_norm_stash():
+    return bad_normalization("LayerNormalization", ("xd", "g"), stash_type=0,
+                             extra=[init("g", np.ones(4, F32))])
+
+
+def case_bad_layer_norm_outputs():
+    return bad_normalization("LayerNormalization", ("xd", "g"), outputs=("y", "mean"),
+                             extra=[init("g", np.ones(4, F32))])
+
+
+def case_bad_layer_norm_scale():
+    return bad_normalization("LayerNormalization", ("xd", "g"),
+                             extra=[init("g", np.ones(3, F32))])
+
+
+def case_bad_instance_norm_scale():
+    return bad_normalization("InstanceNormalization", ("xd", "g", "b"),
+                             x_shape=(1, 2, 3),
+                             extra=[init("g", np.ones(3, F32)), init("b", np.ones(3, F32))])
+
+
+def case_bad_prelu_slope():
+    return bad_normalization("PRelu", ("xd", "slope"),
+                             extra=[init("slope", np.ones((2, 4), F32))])
+
+
+def case_bad_max_arity():
+    return bad_normalization("Max", ("xd", "xd", "xd"))
+
+
 def case_gather():
     """Gather with run-time indices (a transformer's token embedding): from
     a float table (int64 ids, negative ones counting from the end, out of
@@ -1880,6 +1922,131 @@ def case_batch_norm():
     return m, {"x": x, "f": f}, {
         "y1": ("codes", quantize(n1, 1.0 / 32, 0, np.int8), 1.0 / 32, 0),
         "y2": ("codes", quantize(n2, 1.0 / 32, 0, np.int8), 1.0 / 32, 0)}
+
+
+def seq_sum(v, axis):
+    """The f32 sum along `axis` in index order (kept with size 1)."""
+    return np.cumsum(v, axis=axis, dtype=F32).take([-1], axis=axis)
+
+
+def mean_axes(v, axes):
+    """The importer's f32 mean: the sum along each axis in turn, one
+    division by the count."""
+    total, count = v, 1
+    for a in axes:
+        total = seq_sum(total, a)
+        count *= v.shape[a]
+    return (total / F32(count)).astype(F32)
+
+
+def standardize_f32(x, axes, eps):
+    """x - mean and sqrt(var + eps) over `axes`, var the mean of the squared
+    deviations (ONNX LayerNormalization's function)."""
+    d = (x - mean_axes(x, axes)).astype(F32)
+    var = mean_axes((d * d).astype(F32), axes)
+    return d, np.sqrt((var + F32(eps)).astype(F32))
+
+
+def layer_norm_f32(x, scale, bias, axis, eps=1e-5):
+    """ONNX LayerNormalization: Normalized = D * Reciprocal(StdDev),
+    Y = Normalized * Scale + B, each step rounded to f32."""
+    d, std = standardize_f32(x, list(range(axis % x.ndim, x.ndim)), eps)
+    y = ((d * (F32(1) / std).astype(F32)).astype(F32) * scale).astype(F32)
+    return y if bias is None else (y + bias).astype(F32)
+
+
+def instance_norm_f32(x, scale, bias, eps=1e-5):
+    """ONNX InstanceNormalization, scale * (x - mean) / sqrt(var + eps) + B
+    left to right, per image and channel over the spatial axes."""
+    shape = [1, -1] + [1] * (x.ndim - 2)
+    d, std = standardize_f32(x, list(range(2, x.ndim)), eps)
+    s, b = np.asarray(scale, F32).reshape(shape), np.asarray(bias, F32).reshape(shape)
+    return ((((s * d).astype(F32)) / std).astype(F32) + b).astype(F32)
+
+
+def case_normalization():
+    """Opset 17 as torch exports nn.LayerNorm, nn.GroupNorm / InstanceNorm2d,
+    nn.PReLU, torch.maximum / minimum and x.sum / amax / amin:
+    LayerNormalization (last axis with B, two axes without), InstanceNormalization
+    (on a conv result in NHWC, on a float rank-3 input), PRelu (per-channel
+    slope on the conv result, a slope over the last axis), Max / Min,
+    ReduceSum (axes as an input), ReduceMax, ReduceMin; f32 on the
+    dequantized values, then QuantizeLinear. Compared with numpy models of
+    the ONNX definitions in f32, sums in index order."""
+    r = rng(57)
+    t = r.uniform(-2, 2, (2, 5, 8)).astype(F32)
+    u = r.uniform(-1, 1, (1, 5, 8)).astype(F32)
+    x = r.uniform(-1, 1, (1, 2, 4, 4)).astype(F32)
+    f = r.uniform(-3, 3, (2, 3, 4)).astype(F32)
+    w = r.integers(-127, 128, (3, 2, 1, 1)).astype(np.int8)
+    g8, b8 = r.uniform(0.5, 1.5, 8).astype(F32), r.uniform(-0.5, 0.5, 8).astype(F32)
+    g58 = r.uniform(0.5, 1.5, (5, 8)).astype(F32)
+    s3, b3 = r.uniform(0.5, 1.5, 3).astype(F32), r.uniform(-0.5, 0.5, 3).astype(F32)
+    slope3 = np.array([0.25, -0.5, 0.1], F32).reshape(3, 1, 1)
+    slope8 = r.uniform(0, 0.5, 8).astype(F32)
+    cmax = r.uniform(-1, 1, 8).astype(F32)
+    t_s, t_z, x_s, x_z, c_s, c_z, w_s = 0.02, 128, 0.01, 120, 0.02, 100, 0.01
+    conv_nodes, conv_inits = qdq_conv(w, w_s, c_s, c_z)
+    nodes, inits = [], []
+    qdq(nodes, inits, "t", t_s, t_z)
+    qdq(nodes, inits, "x", x_s, x_z)
+    N = helper.make_node
+    nodes += [
+        *conv_nodes,
+        N("LayerNormalization", ["td", "g8", "b8"], ["ln1"]),
+        N("LayerNormalization", ["td", "g58"], ["ln2"], axis=1, epsilon=1e-3),
+        N("InstanceNormalization", ["cd", "s3", "b3"], ["in1"]),
+        N("InstanceNormalization", ["f", "s3", "b3"], ["in2"], epsilon=1e-3),
+        N("PRelu", ["cd", "slope3"], ["pr1"]),
+        N("PRelu", ["td", "slope8"], ["pr2"]),
+        N("Max", ["td", "u"], ["mx"]),
+        N("Min", ["td", "cmax"], ["mn"]),
+        N("ReduceSum", ["td", "axes1"], ["rsum"]),
+        N("ReduceMax", ["td"], ["rmax"], axes=[2], keepdims=0),
+        N("ReduceMin", ["td"], ["rmin"], axes=[0, 2]),
+    ]
+    inits += [*conv_inits, init("g8", g8), init("b8", b8), init("g58", g58),
+              init("s3", s3), init("b3", b3), init("slope3", slope3),
+              init("slope8", slope8), init("cmax", cmax),
+              init("axes1", np.array([1], np.int64))]
+    outs = [("ln1", [2, 5, 8], 1.0 / 32, 0), ("ln2", [2, 5, 8], 1.0 / 32, 0),
+            ("in1", [1, 3, 4, 4], 1.0 / 32, 0), ("in2", [2, 3, 4], 1.0 / 32, 0),
+            ("pr1", [1, 3, 4, 4], 0.02, 0), ("pr2", [2, 5, 8], 0.02, 0),
+            ("mx", [2, 5, 8], 0.02, 0), ("mn", [2, 5, 8], 0.02, 0),
+            ("rsum", [2, 1, 8], 0.05, 0), ("rmax", [2, 5], 0.02, 0),
+            ("rmin", [1, 5, 1], 0.02, 0)]
+    for src, _, sc, zp in outs:
+        qdq_out(nodes, inits, src, "y_" + src, sc, zp, np.int8)
+    m = model(nodes, [tin("t", [2, 5, 8]), tin("u", [1, 5, 8]), tin("x", [1, 2, 4, 4]),
+                      tin("f", [2, 3, 4])],
+              [tin("y_" + src, shape) for src, shape, _, _ in outs], inits, opset=17)
+    td = dequantize(quantize(t, t_s, t_z, np.uint8), t_s, t_z)
+    cd = dequantize(conv_codes(quantize(x, x_s, x_z, np.uint8), w, x_s, x_z, w_s,
+                               c_s, c_z), c_s, c_z)
+
+    def prelu(v, slope):
+        return np.where(v < 0, (slope * v).astype(F32), v).astype(F32)
+
+    vals = {
+        "ln1": layer_norm_f32(td, g8, b8, -1),
+        "ln2": layer_norm_f32(td, g58, None, 1, 1e-3),
+        "in1": instance_norm_f32(cd, s3, b3),
+        "in2": instance_norm_f32(f, s3, b3, 1e-3),
+        "pr1": prelu(cd, slope3),
+        "pr2": prelu(td, slope8),
+        "mx": np.maximum(td, u),
+        "mn": np.minimum(td, cmax),
+        "rsum": seq_sum(td, 1),
+        "rmax": td.max(axis=2),
+        "rmin": td.min(axis=(0, 2), keepdims=True),
+    }
+    expected = {}
+    for src, shape, sc, zp in outs:
+        assert vals[src].dtype == F32 and list(vals[src].shape) == shape, src
+        q = quantize(vals[src], sc, zp, np.int8)
+        assert (np.abs(q) < 127).mean() > 0.9, src  # mostly unsaturated
+        expected["y_" + src] = ("codes", q, sc, zp)
+    return m, {"t": t, "u": u, "x": x, "f": f}, expected
 
 
 def resize_linear_f32(x, out_h, out_w, transform, scales=None):

@@ -67,7 +67,7 @@ class Block(nn.Module if torch else object):
         return self.norm2(x + self.fc2(F.gelu(self.fc1(x))))
 
 
-def build(outdir):
+def build(outdir, opset=13):
     torch.manual_seed(0)
     torch.backends.quantized.engine = "qnnpack"
     model = Block()
@@ -87,9 +87,14 @@ def build(outdir):
         model.apply(tq.disable_fake_quant)
         y_float = model(x)
         model.apply(tq.enable_fake_quant)
-    path = os.path.join(outdir, "torch_transformer.onnx")
-    torch.onnx.export(model, x, path, opset_version=13, input_names=["input"],
+    # From opset 17 nn.LayerNorm exports as one LayerNormalization node.
+    name = "torch_transformer%s.onnx" % ("" if opset == 13 else "_opset%d" % opset)
+    path = os.path.join(outdir, name)
+    torch.onnx.export(model, x, path, opset_version=opset, input_names=["input"],
                       output_names=["out"])
+    if opset != 13:
+        print("wrote", path)
+        return  # the same layer and input: torch_transformer.npz holds its outputs
     # In the layout of onnx_cases.py's driver: input names, in_<name>.
     np.savez_compressed(os.path.join(outdir, "torch_transformer.npz"),
                         inputs=np.array(["input"]), outputs=np.array(["out"]),
@@ -125,8 +130,8 @@ def compare(npz, transcript):
 
 if __name__ == "__main__":
     if sys.argv[1] == "build":
-        build(sys.argv[2])
+        build(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 13)
     elif sys.argv[1] == "compare":
         sys.exit(compare(sys.argv[2], sys.argv[3]))
     else:
-        sys.exit("usage: torch_transformer.py build OUTDIR | compare NPZ TRANSCRIPT")
+        sys.exit("usage: torch_transformer.py build OUTDIR [OPSET] | compare NPZ TRANSCRIPT")

@@ -1,0 +1,227 @@
+//===- Normalization.cpp - LayerNormalization, InstanceNormalization ------===//
+//
+// Normalizations whose statistics come from the data at run time: f32 on
+// the dequantized input, in the order of operations ONNX defines (its
+// function body for LayerNormalization, the reference implementation for
+// InstanceNormalization). torch exports nn.LayerNorm as LayerNormalization
+// from opset 17, nn.GroupNorm and nn.InstanceNorm2d as InstanceNormalization.
+// (BatchNormalization, whose statistics are constants, is in
+// FloatIslands.cpp.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace quantopt::onnx_import::detail;
+
+/// The f32 value of a Scale / B operand, broadcast (numpy style, ranks
+/// aligned on the right) to `shape` in `nhwc` layout, or a failure naming
+/// `what`.
+static FailureOr<Value> broadcastOperand(Importer &im, ImportedValue &v,
+                                         ArrayRef<int64_t> shape, bool nhwc,
+                                         StringRef what) {
+  auto joined = broadcastShapes(shape, v.shape);
+  if (!joined || ArrayRef<int64_t>(*joined) != shape)
+    return im.fail(what + " does not broadcast to the input's shape");
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return im.fail(what + " is an integer tensor");
+  // Leading 1s do not move data: a constant takes the input's rank here,
+  // so that floatValue can lay it out NHWC.
+  ImportedValue ranked = v;
+  if (v.kind == Kind::Const) {
+    ranked.shape.assign(shape.size() - v.shape.size(), 1);
+    ranked.shape.append(v.shape.begin(), v.shape.end());
+  } else if (nhwc && v.shape.size() != shape.size()) {
+    return im.fail(what + " of a lower rank than the input must be a "
+                          "compile-time constant");
+  }
+  auto f = im.floatValue(ranked, nhwc);
+  if (failed(f))
+    return failure();
+  if (ranked.shape.size() == shape.size())
+    return *f;
+  SmallVector<int64_t> s(shape.size() - ranked.shape.size(), 1);
+  s.append(ranked.shape.begin(), ranked.shape.end());
+  return im.reshape(*f, s);
+}
+
+/// The statistics over `axes` of `x`: {x - mean, sqrt(var + epsilon)}, the
+/// latter with the reduced dimensions of size 1; var is the mean of the
+/// squared deviations.
+static std::pair<Value, Value>
+standardize(Importer &im, Value x, ArrayRef<int64_t> axes, float epsilon) {
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getType()).getShape();
+  Value mean = meanAlong(im, x, axes);
+  Value d = elementwise(im, {x, mean}, shape,
+                        [](OpBuilder &nb, Location l, ValueRange a) {
+                          return arith::SubFOp::create(nb, l, a[0], a[1]);
+                        });
+  Value dd =
+      elementwise(im, {d}, shape, [](OpBuilder &nb, Location l, ValueRange a) {
+        return arith::MulFOp::create(nb, l, a[0], a[0]);
+      });
+  Value var = meanAlong(im, dd, axes);
+  Value stddev = elementwise(
+      im, {var}, cast<RankedTensorType>(var.getType()).getShape(),
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value eps =
+            arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(epsilon));
+        return math::SqrtOp::create(nb, l,
+                                    arith::AddFOp::create(nb, l, a[0], eps));
+      });
+  return {d, stddev};
+}
+
+static FailureOr<float> epsilonAttr(Importer &im) {
+  float epsilon = im.attrFloat("epsilon").value_or(1e-5f);
+  if (!std::isfinite(epsilon))
+    return im.fail("epsilon must be finite");
+  return epsilon;
+}
+
+LogicalResult Importer::importLayerNorm() {
+  if (failed(checkAttrs({"axis", "epsilon", "stash_type"})))
+    return failure();
+  // stash_type 1: the statistics in f32, which is all this importer
+  // computes in.
+  if (int64_t stash = attrInt("stash_type").value_or(1); stash != 1)
+    return fail("stash_type " + Twine(stash) +
+                " is not supported (only 1, float)");
+  for (int i = 1; i < node->output_size(); ++i)
+    if (!node->output(i).empty())
+      return fail("the Mean and InvStdDev outputs are not supported");
+  auto epsilon = epsilonAttr(*this);
+  if (failed(epsilon))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue &v = **in;
+  int64_t rank = v.shape.size();
+  if (rank == 0)
+    return fail("LayerNormalization of a scalar");
+  int64_t axis = attrInt("axis").value_or(-1);
+  if (axis < -rank || axis >= rank)
+    return fail("axis " + Twine(axis) + " out of range");
+  if (axis < 0)
+    axis += rank;
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return fail("LayerNormalization of an integer tensor");
+  auto x = floatValue(v, /*nhwc=*/false);
+  if (failed(x))
+    return failure();
+  auto scale = input(1);
+  if (failed(scale))
+    return failure();
+  auto s = broadcastOperand(*this, **scale, v.shape, false, "Scale");
+  if (failed(s))
+    return failure();
+  SmallVector<Value> operands;
+  if (hasInput(2)) {
+    auto bias = input(2);
+    if (failed(bias))
+      return failure();
+    auto bv = broadcastOperand(*this, **bias, v.shape, false, "B");
+    if (failed(bv))
+      return failure();
+    operands.push_back(*bv);
+  }
+  SmallVector<int64_t> axes;
+  for (int64_t d = axis; d < rank; ++d)
+    axes.push_back(d);
+  auto [d, stddev] = standardize(*this, *x, axes, *epsilon);
+  Value inv = elementwise(
+      *this, {stddev}, cast<RankedTensorType>(stddev.getType()).getShape(),
+      [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value one = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(1.0f));
+        return arith::DivFOp::create(nb, l, one, a[0]);
+      });
+  SmallVector<Value> ins = {d, inv, *s};
+  ins.append(operands);
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = v.shape;
+  // Normalized = D * InvStdDev; Y = Normalized * Scale + B.
+  out.value =
+      elementwise(*this, ins, v.shape,
+                  [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                    Value y = arith::MulFOp::create(
+                        nb, l, arith::MulFOp::create(nb, l, a[0], a[1]), a[2]);
+                    if (a.size() > 3)
+                      y = arith::AddFOp::create(nb, l, y, a[3]);
+                    return y;
+                  });
+  setOutput(0, std::move(out));
+  return success();
+}
+
+LogicalResult Importer::importInstanceNorm() {
+  if (failed(checkAttrs({"epsilon"})))
+    return failure();
+  auto epsilon = epsilonAttr(*this);
+  if (failed(epsilon))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue &v = **in;
+  int64_t rank = v.shape.size();
+  if (rank < 3)
+    return fail("InstanceNormalization needs an input of rank 3 or more");
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return fail("InstanceNormalization of an integer tensor");
+  // Per image and channel over the spatial axes, in the layout the value
+  // has (a conv result stays NHWC).
+  bool nhwc = v.nhwc && rank == 4;
+  int64_t channels = v.shape[1];
+  SmallVector<int64_t> paramShape(rank, 1);
+  paramShape[1] = channels;
+  SmallVector<Value> params;
+  for (unsigned k = 1; k <= 2; ++k) {
+    auto p = input(k);
+    if (failed(p))
+      return failure();
+    if ((*p)->numElements() != channels || (*p)->shape.size() != 1)
+      return fail("scale and B must be 1-D tensors of one value per channel");
+    ImportedValue ranked = **p;
+    if (ranked.kind != Kind::Const)
+      return fail("scale and B must be compile-time tensors");
+    ranked.shape = paramShape;
+    auto f = floatValue(ranked, nhwc);
+    if (failed(f))
+      return failure();
+    params.push_back(*f);
+  }
+  auto x = floatValue(v, nhwc);
+  if (failed(x))
+    return failure();
+  SmallVector<int64_t> axes;
+  if (nhwc)
+    axes = {1, 2};
+  else
+    for (int64_t d = 2; d < rank; ++d)
+      axes.push_back(d);
+  auto [d, stddev] = standardize(*this, *x, axes, *epsilon);
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = v.shape;
+  out.nhwc = nhwc;
+  // scale * (x - mean) / sqrt(var + epsilon) + B, left to right as ONNX
+  // writes it.
+  out.value = elementwise(
+      *this, {d, stddev, params[0], params[1]},
+      cast<RankedTensorType>(x->getType()).getShape(),
+      [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value scaled = arith::MulFOp::create(nb, l, a[2], a[0]);
+        return arith::AddFOp::create(
+            nb, l, arith::DivFOp::create(nb, l, scaled, a[1]), a[3]);
+      });
+  setOutput(0, std::move(out));
+  return success();
+}
