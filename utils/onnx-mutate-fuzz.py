@@ -291,7 +291,8 @@ def mut_op_type(m, rnd):
         "ConstantOfShape", "Cast", "Erf", "Sqrt", "Exp", "Log", "Neg", "Abs",
         "Reciprocal", "Pow", "LRN", "Dropout", "BatchNormalization",
         "LayerNormalization", "InstanceNormalization", "PRelu", "Max", "Min",
-        "ReduceSum", "ReduceMax", "ReduceMin"] +
+        "ReduceSum", "ReduceMax", "ReduceMin", "Expand", "Tile", "Where",
+        "Equal", "Greater", "Less", "Not", "Elu", "Softplus"] +
         MICROSOFT_OPS)
     # ONNX Runtime's QOperator ops live in the com.microsoft domain.
     if n.op_type in MICROSOFT_OPS:

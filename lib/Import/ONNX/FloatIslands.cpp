@@ -25,6 +25,24 @@
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
 
+int64_t quantopt::onnx_import::detail::broadcastSource(ArrayRef<int64_t> from,
+                                                       ArrayRef<int64_t> to,
+                                                       int64_t n) {
+  size_t rank = to.size();
+  int64_t flat = 0, stride = 1;
+  for (size_t d = rank; d-- > 0;) {
+    int64_t coord = n % to[d];
+    n /= to[d];
+    size_t vd = d + from.size();
+    if (vd < rank)
+      continue;
+    int64_t size = from[vd - rank];
+    flat += (size == 1 ? 0 : coord) * stride;
+    stride *= size;
+  }
+  return flat;
+}
+
 Value quantopt::onnx_import::detail::elementwise(
     Importer &im, ArrayRef<Value> inputs, ArrayRef<int64_t> shape,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
@@ -346,21 +364,8 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
       count <= kMaxFolded) {
     out.kind = Kind::Const;
     out.dtype = a.dtype;
-    size_t rank = shape->size();
-    // The flat index in `v` of the element that broadcasts to index n.
     auto at = [&](const ImportedValue &v, int64_t n) {
-      int64_t flat = 0, rest = n, stride = 1;
-      for (size_t d = rank; d-- > 0;) {
-        int64_t coord = rest % (*shape)[d];
-        rest /= (*shape)[d];
-        size_t vd = d + v.shape.size();
-        if (vd < rank)
-          continue;
-        int64_t size = v.shape[vd - rank];
-        flat += (size == 1 ? 0 : coord) * stride;
-        stride *= size;
-      }
-      return flat;
+      return broadcastSource(v.shape, *shape, n);
     };
     for (int64_t n = 0; n < count; ++n) {
       if (floats) {
@@ -470,10 +475,10 @@ LogicalResult Importer::importFloatActivation() {
       return failure();
     alpha = attrFloat("alpha").value_or(0.2f);
     beta = attrFloat("beta").value_or(0.5f);
-  } else if (op == "LeakyRelu") {
+  } else if (op == "LeakyRelu" || op == "Elu") {
     if (failed(checkAttrs({"alpha"})))
       return failure();
-    alpha = attrFloat("alpha").value_or(0.01f);
+    alpha = attrFloat("alpha").value_or(op == "Elu" ? 1.0f : 0.01f);
   } else {
     if (failed(checkAttrs({})))
       return failure();
@@ -514,6 +519,30 @@ LogicalResult Importer::importFloatActivation() {
           return math::AbsFOp::create(nb, l, x);
         if (op == "Reciprocal")
           return arith::DivFOp::create(nb, l, constant(1), x);
+        if (op == "Elu") {
+          // x < 0 ? alpha * (exp(x) - 1) : x.
+          Value negative = arith::CmpFOp::create(
+              nb, l, arith::CmpFPredicate::OLT, x, constant(0));
+          Value em1 = arith::SubFOp::create(
+              nb, l, math::ExpOp::create(nb, l, x), constant(1));
+          return arith::SelectOp::create(
+              nb, l, negative,
+              arith::MulFOp::create(nb, l, constant(alpha), em1), x);
+        }
+        if (op == "Softplus") {
+          // ln(exp(x) + 1) as x + log1p(exp(-x)) for x > 0 and
+          // log1p(exp(x)) otherwise: the same function, without exp's
+          // overflow to infinity for x > 88 (torch and ONNX Runtime also
+          // return about x there).
+          Value positive = arith::CmpFOp::create(
+              nb, l, arith::CmpFPredicate::OGT, x, constant(0));
+          Value t = arith::SelectOp::create(nb, l, positive,
+                                            arith::NegFOp::create(nb, l, x), x);
+          Value lp =
+              math::Log1pOp::create(nb, l, math::ExpOp::create(nb, l, t));
+          return arith::SelectOp::create(
+              nb, l, positive, arith::AddFOp::create(nb, l, x, lp), lp);
+        }
         if (op == "LeakyRelu") {
           Value negative = arith::CmpFOp::create(
               nb, l, arith::CmpFPredicate::OLT, x, constant(0));

@@ -1126,3 +1126,156 @@ LogicalResult Importer::importResizeLinear(ImportedValue &v,
   setOutput(0, std::move(out));
   return success();
 }
+
+LogicalResult Importer::importExpandOrTile() {
+  if (failed(checkAttrs({})))
+    return failure();
+  bool tile = node->op_type() == "Tile";
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue *v = *in;
+  auto arg = constInts(1);
+  if (failed(arg))
+    return failure();
+  int64_t rank = v->shape.size();
+  // Each output dimension reads input dimension `from[o]` (-1: none, a
+  // dimension Expand prepends) at index 0 (broadcast), d (kept) or
+  // d mod size (tiled).
+  enum class Read { Index, Zero, Modulo };
+  SmallVector<int64_t> shape, from;
+  SmallVector<Read> reads;
+  if (tile) {
+    if (int64_t(arg->size()) != rank)
+      return fail("repeats has " + Twine(arg->size()) + " entries, expected " +
+                  Twine(rank));
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t r = (*arg)[d], size = v->shape[d];
+      if (r < 0)
+        return fail("negative repeats are not supported");
+      int64_t total;
+      if (llvm::MulOverflow(size, r, total))
+        return fail("the result's size overflows int64");
+      shape.push_back(total);
+      from.push_back(d);
+      reads.push_back(r == 1 || size == 0 ? Read::Index : Read::Modulo);
+    }
+  } else {
+    for (int64_t s : *arg)
+      if (s < 0)
+        return fail("negative sizes in the shape input");
+    auto joined = broadcastShapes(v->shape, *arg);
+    if (!joined)
+      return fail("the input does not broadcast to the shape input");
+    shape = *joined;
+    int64_t lead = shape.size() - rank;
+    for (int64_t o = 0; o < int64_t(shape.size()); ++o) {
+      int64_t d = o - lead;
+      from.push_back(d);
+      reads.push_back(d < 0 || (v->shape[d] == 1 && shape[o] != 1)
+                          ? Read::Zero
+                          : Read::Index);
+    }
+  }
+  // The result is materialized: bound it like the other tables.
+  constexpr int64_t kMaxElements = int64_t(1) << 31;
+  int64_t count = 1;
+  for (int64_t s : shape) {
+    if (s != 0 && count > kMaxElements / s)
+      return fail("the result would have more than 2^31 elements");
+    count *= s;
+  }
+  // The input element an output element reads (flat, row-major); only
+  // called on compile-time data, which has at least one element per
+  // output element's source.
+  auto source = [&](int64_t n) {
+    int64_t flat = 0, stride = 1;
+    for (int64_t o = shape.size(); o-- > 0;) {
+      int64_t coord = n % shape[o];
+      n /= shape[o];
+      int64_t d = from[o];
+      if (d < 0)
+        continue;
+      int64_t at = reads[o] == Read::Zero     ? 0
+                   : reads[o] == Read::Modulo ? coord % v->shape[d]
+                                              : coord;
+      flat += at * stride;
+      stride *= v->shape[d];
+    }
+    return flat;
+  };
+
+  if (failed(settleOrFloat(*this, *v)))
+    return failure();
+  ImportedValue out = *v;
+  out.shape = shape;
+  out.nhwc = false;
+  out.flattenedFromNhwc.clear();
+  if (v->q.perAxis())
+    return fail(node->op_type() + " of a per-axis quantized tensor is not "
+                                  "supported");
+  if (v->kind == Kind::Const || v->codes) {
+    // Compile-time data (shape arithmetic, a mask): folded when small.
+    constexpr int64_t kMaxFolded = 1 << 16;
+    if (count > kMaxFolded)
+      return fail("folding a constant of more than " + Twine(kMaxFolded) +
+                  " elements is not supported");
+    auto gather = [&](const auto &src) {
+      std::decay_t<decltype(src)> dst;
+      for (int64_t n = 0; n < count; ++n)
+        dst.push_back(src[source(n)]);
+      return dst;
+    };
+    if (v->codes)
+      out.codes = gather(*v->codes);
+    if (!v->f.empty())
+      out.f = gather(v->f);
+    if (!v->i.empty())
+      out.i = gather(v->i);
+    setOutput(0, std::move(out));
+    return success();
+  }
+  Value src;
+  if (v->isQuantized()) {
+    auto ints = storageInts(*this, *v, /*nhwc=*/false);
+    if (failed(ints))
+      return failure();
+    src = *ints;
+  } else {
+    auto value = logicalValue(*this, *v, node->op_type());
+    if (failed(value))
+      return failure();
+    src = *value;
+  }
+  SmallVector<AffineExpr> exprs;
+  for (int64_t o = 0; o < int64_t(shape.size()); ++o) {
+    if (from[o] < 0)
+      continue;
+    AffineExpr d = getAffineDimExpr(o, ctx);
+    exprs.push_back(reads[o] == Read::Zero     ? getAffineConstantExpr(0, ctx)
+                    : reads[o] == Read::Modulo ? d % v->shape[from[o]]
+                                               : d);
+  }
+  int64_t outRank = shape.size();
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(outRank, 0, exprs, ctx),
+      AffineMap::getMultiDimIdentityMap(outRank, ctx)};
+  Type elem = cast<RankedTensorType>(src.getType()).getElementType();
+  Value init = tensor::EmptyOp::create(b, loc, shape, elem);
+  SmallVector<utils::IteratorType> iters(outRank,
+                                         utils::IteratorType::parallel);
+  Value result =
+      linalg::GenericOp::create(b, loc, TypeRange{init.getType()},
+                                ValueRange{src}, ValueRange{init}, maps, iters,
+                                [](OpBuilder &nb, Location l, ValueRange a) {
+                                  linalg::YieldOp::create(nb, l, a[0]);
+                                })
+          .getResult(0);
+  out.value =
+      v->isQuantized()
+          ? quant::StorageCastOp::create(b, loc, quantTensorType(out), result)
+                .getResult()
+          : result;
+  setOutput(0, std::move(out));
+  return success();
+}

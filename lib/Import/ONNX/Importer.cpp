@@ -451,6 +451,13 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   if (op == "Mul" || op == "Sub" || op == "Div" || op == "Max" || op == "Min" ||
       op == "PRelu")
     return importFloatArithmetic();
+  if (op == "Expand" || op == "Tile")
+    return importExpandOrTile();
+  if (op == "Equal" || op == "Greater" || op == "Less" ||
+      op == "GreaterOrEqual" || op == "LessOrEqual" || op == "Not")
+    return importCompareOp();
+  if (op == "Where")
+    return importWhere();
   if (op == "LayerNormalization")
     return importLayerNorm();
   if (op == "InstanceNormalization")
@@ -458,7 +465,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" ||
       op == "HardSwish" || op == "LeakyRelu" || op == "Erf" || op == "Sqrt" ||
       op == "Exp" || op == "Log" || op == "Neg" || op == "Abs" ||
-      op == "Reciprocal")
+      op == "Reciprocal" || op == "Elu" || op == "Softplus")
     return importFloatActivation();
   if (op == "Pow")
     return importFloatPow();

@@ -307,6 +307,14 @@ public:
   /// Mul, Sub, Div, Max, Min, PRelu nodes: always float (no quantized
   /// form).
   mlir::LogicalResult importFloatArithmetic();
+  /// GridOps.cpp: Expand (broadcast to a constant shape) and Tile
+  /// (constant repeats), on codes, f32 or integers; folded on compile-time
+  /// data.
+  mlir::LogicalResult importExpandOrTile();
+  /// Masks.cpp: Equal, Greater, Less, GreaterOrEqual, LessOrEqual and Not
+  /// folded on compile-time data; Where under a compile-time condition.
+  mlir::LogicalResult importCompareOp();
+  mlir::LogicalResult importWhere();
   /// Normalization.cpp: LayerNormalization (opset 17) and
   /// InstanceNormalization in f32, statistics computed at run time.
   mlir::LogicalResult importLayerNorm();
@@ -384,6 +392,11 @@ int32_t codeElementType(const QParams &q);
 
 /// round_half_even(f32(x) / f32(s)) + z, saturated: ONNX QuantizeLinear.
 int64_t quantizeLinear(double x, double scale, int64_t zp, const QParams &q);
+
+/// The flat (row-major) index in a tensor of shape `from` of the element
+/// that numpy broadcasting takes to flat index `n` of shape `to`.
+int64_t broadcastSource(llvm::ArrayRef<int64_t> from,
+                        llvm::ArrayRef<int64_t> to, int64_t n);
 
 /// An elementwise linalg.generic over f32 tensors of equal rank; size-1
 /// dimensions of the inputs broadcast (numpy style).

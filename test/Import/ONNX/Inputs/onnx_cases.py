@@ -1770,7 +1770,7 @@ def case_bad_dropout_mask():
                  tin("mask", [1, 4], TensorProto.BOOL)], inits), {}, {}
 
 
-def bad_normalization(op, inputs, x_shape=(1, 4), outputs=("y",), extra=(),
+def bad_op17(op, inputs, x_shape=(1, 4), outputs=("y",), extra=(),
                       **attrs):
     """One opset-17 `op` node named 'norm' on the dequantized input "xd"."""
     nodes, inits = [], []
@@ -1783,33 +1783,50 @@ def bad_normalization(op, inputs, x_shape=(1, 4), outputs=("y",), extra=(),
 
 
 def case_bad_layer_norm_stash():
-    return bad_normalization("LayerNormalization", ("xd", "g"), stash_type=0,
+    return bad_op17("LayerNormalization", ("xd", "g"), stash_type=0,
                              extra=[init("g", np.ones(4, F32))])
 
 
 def case_bad_layer_norm_outputs():
-    return bad_normalization("LayerNormalization", ("xd", "g"), outputs=("y", "mean"),
+    return bad_op17("LayerNormalization", ("xd", "g"), outputs=("y", "mean"),
                              extra=[init("g", np.ones(4, F32))])
 
 
 def case_bad_layer_norm_scale():
-    return bad_normalization("LayerNormalization", ("xd", "g"),
+    return bad_op17("LayerNormalization", ("xd", "g"),
                              extra=[init("g", np.ones(3, F32))])
 
 
 def case_bad_instance_norm_scale():
-    return bad_normalization("InstanceNormalization", ("xd", "g", "b"),
+    return bad_op17("InstanceNormalization", ("xd", "g", "b"),
                              x_shape=(1, 2, 3),
                              extra=[init("g", np.ones(3, F32)), init("b", np.ones(3, F32))])
 
 
 def case_bad_prelu_slope():
-    return bad_normalization("PRelu", ("xd", "slope"),
+    return bad_op17("PRelu", ("xd", "slope"),
                              extra=[init("slope", np.ones((2, 4), F32))])
 
 
 def case_bad_max_arity():
-    return bad_normalization("Max", ("xd", "xd", "xd"))
+    return bad_op17("Max", ("xd", "xd", "xd"))
+
+
+def case_bad_greater_runtime():
+    return bad_op17("Greater", ("xd", "zero"), extra=[init("zero", F32(0))])
+
+
+def case_bad_where_runtime():
+    return bad_op17("Where", ("xq", "xd", "xd"))
+
+
+def case_bad_expand_huge():
+    return bad_op17("Expand", ("xd", "big"), outputs=("y",),
+                    extra=[init("big", np.array([1 << 20, 1 << 12, 4], np.int64))])
+
+
+def case_bad_tile_repeats():
+    return bad_op17("Tile", ("xd", "reps"), extra=[init("reps", np.array([2], np.int64))])
 
 
 def case_gather():
@@ -2047,6 +2064,73 @@ def case_normalization():
         assert (np.abs(q) < 127).mean() > 0.9, src  # mostly unsaturated
         expected["y_" + src] = ("codes", q, sc, zp)
     return m, {"t": t, "u": u, "x": x, "f": f}, expected
+
+
+def case_masks_and_shapes():
+    """What torch exports for masks and broadcasts at opset 17: a causal
+    mask folded at import (Equal / Not on a constant lower triangle, its
+    fill value an Expand of a scalar) applied by Where to run-time scores;
+    Expand and Tile of quantized codes (copied, no requantization) and of
+    a float input; Elu, Softplus and Mish (x * tanh(softplus(x))) in f32.
+    Compared with numpy models of the ONNX definitions."""
+    r = rng(58)
+    t = r.uniform(-3, 3, (2, 5, 8)).astype(F32)
+    u = r.uniform(-1, 1, (5, 1)).astype(F32)
+    f = r.uniform(-1, 1, (3, 1)).astype(F32)
+    tri = np.tril(np.ones((5, 8), np.int64))
+    t_s, t_z, u_s, u_z = 0.025, 128, 0.01, 120
+    nodes, inits = [], []
+    qdq(nodes, inits, "t", t_s, t_z)
+    qdq(nodes, inits, "u", u_s, u_z)
+    N = helper.make_node
+    nodes += [
+        N("Equal", ["tri", "zero"], ["masked"]),
+        N("Not", ["masked"], ["keep"]),
+        N("Expand", ["fill", "shape58"], ["fills"]),
+        N("Where", ["keep", "td", "fills"], ["wh"]),
+        N("Expand", ["ud", "shape258"], ["ex"]),
+        N("Tile", ["td", "reps"], ["ti"]),
+        N("Expand", ["f", "shape234"], ["fex"]),
+        N("Elu", ["td"], ["elu"], alpha=0.5),
+        N("Softplus", ["td"], ["sp"]),
+        N("Tanh", ["sp"], ["tsp"]),
+        N("Mul", ["td", "tsp"], ["mish"]),
+    ]
+    inits += [init("tri", tri), init("zero", np.int64(0)), init("fill", F32(-2.0)),
+              init("shape58", np.array([5, 8], np.int64)),
+              init("shape258", np.array([2, 5, 8], np.int64)),
+              init("reps", np.array([1, 2, 1], np.int64)),
+              init("shape234", np.array([2, 3, 4], np.int64))]
+    outs = [("wh", [2, 5, 8], t_s, 0), ("ex", [2, 5, 8], u_s, u_z - 128),
+            ("ti", [2, 10, 8], t_s, 0), ("fex", [2, 3, 4], 1.0 / 128, 0),
+            ("elu", [2, 5, 8], 0.025, 0), ("sp", [2, 5, 8], 0.025, -128),
+            ("mish", [2, 5, 8], 0.025, 0)]
+    for src, _, sc, zp in outs:
+        qdq_out(nodes, inits, src, "y_" + src, sc, zp, np.int8)
+    m = model(nodes, [tin("t", [2, 5, 8]), tin("u", [5, 1]), tin("f", [3, 1])],
+              [tin("y_" + src, shape) for src, shape, _, _ in outs], inits, opset=17)
+    td = dequantize(quantize(t, t_s, t_z, np.uint8), t_s, t_z)
+    ud = dequantize(quantize(u, u_s, u_z, np.uint8), u_s, u_z)
+    pos = td > 0
+    lp = np.log1p(np.exp(np.where(pos, -td, td))).astype(F32)
+    sp = np.where(pos, (td + lp).astype(F32), lp)
+    vals = {
+        "wh": np.where(tri != 0, td, F32(-2.0)),
+        "ex": np.broadcast_to(ud, (2, 5, 8)),
+        "ti": np.tile(td, (1, 2, 1)),
+        "fex": np.broadcast_to(f, (2, 3, 4)),
+        "elu": np.where(td < 0, (F32(0.5) * (np.exp(td) - F32(1)).astype(F32)).astype(F32), td),
+        "sp": sp,
+        "mish": (td * np.tanh(sp)).astype(F32),
+    }
+    expected = {}
+    for src, shape, sc, zp in outs:
+        v = vals[src]
+        assert v.dtype == F32 and list(v.shape) == shape, src
+        q = quantize(v, sc, zp, np.int8)
+        assert (np.abs(q) < 127).mean() > 0.8, src  # mostly unsaturated
+        expected["y_" + src] = ("codes", q, sc, zp)
+    return m, {"t": t, "u": u, "f": f}, expected
 
 
 def resize_linear_f32(x, out_h, out_w, transform, scales=None):
