@@ -148,40 +148,60 @@ KernelEmitter::emitKLoops(OpBuilder &nb, ArrayRef<KDim> dims,
   return SmallVector<Value>(loop.getResults());
 }
 
+KernelEmitter::TileCoords KernelEmitter::tileCoords(OpBuilder &nb, Value row0,
+                                                    Value xBase0,
+                                                    int64_t pixStride,
+                                                    int64_t rows, Value col,
+                                                    ArrayRef<int64_t> lens) {
+  TileCoords c;
+  Value xGroup = add(nb, xBase0, groupOffset(nb, xGroupStride));
+  for (int64_t i = 0; i < rows; ++i) {
+    c.rowIdx.push_back(
+        add(nb, row0, arith::ConstantIndexOp::create(nb, loc, i)));
+    c.xOffsets.push_back(add(
+        nb, xGroup, arith::ConstantIndexOp::create(nb, loc, i * pixStride)));
+  }
+  for (int64_t v = 0; v < int64_t(lens.size()); ++v) {
+    c.colIdx.push_back(
+        add(nb, col, arith::ConstantIndexOp::create(nb, loc, v * kLanes)));
+    c.outCol.push_back(add(nb, c.colIdx.back(), groupOffset(nb, tiling.n)));
+  }
+  return c;
+}
+
+SmallVector<Value> KernelEmitter::biasAccumulators(OpBuilder &nb,
+                                                   const TileCoords &c,
+                                                   int64_t rows,
+                                                   ArrayRef<int64_t> lens) {
+  SmallVector<Value> bias, accs;
+  for (int64_t v = 0; v < int64_t(lens.size()); ++v)
+    bias.push_back(readBias(nb, c.colIdx[v], lens[v]));
+  for (int64_t i = 0; i < rows; ++i)
+    llvm::append_range(accs, bias);
+  return accs;
+}
+
+Value KernelEmitter::storeAccumulator(OpBuilder &nb, Value out,
+                                      const TileCoords &c, Value acc, int64_t i,
+                                      int64_t v, ArrayRef<int64_t> lens) {
+  if (epilogue)
+    acc = epilogue->apply(nb, loc, acc, c.outCol[v]);
+  return writePrefix(nb, loc, acc, out, ValueRange{c.rowIdx[i], c.outCol[v]},
+                     lens[v]);
+}
+
 Value KernelEmitter::emitTile(OpBuilder &nb, Value out, Value row0,
                               Value xBase0, int64_t pixStride, int64_t rows,
                               Value col, Value wBase, ArrayRef<int64_t> lens,
                               ArrayRef<KDim> dims, Value firstBlock) {
   int64_t nv = lens.size();
-  // colIdx: within the group (bias); outCol: in the result.
-  SmallVector<Value> rowIdx, xOffsets, colIdx, outCol;
-  Value xGroup = add(nb, xBase0, groupOffset(nb, xGroupStride));
-  for (int64_t i = 0; i < rows; ++i) {
-    rowIdx.push_back(
-        add(nb, row0, arith::ConstantIndexOp::create(nb, loc, i)));
-    xOffsets.push_back(add(
-        nb, xGroup, arith::ConstantIndexOp::create(nb, loc, i * pixStride)));
-  }
-  for (int64_t v = 0; v < nv; ++v) {
-    colIdx.push_back(
-        add(nb, col, arith::ConstantIndexOp::create(nb, loc, v * kLanes)));
-    outCol.push_back(add(nb, colIdx.back(), groupOffset(nb, tiling.n)));
-  }
-
-  auto biasInit = [&](OpBuilder &ib) {
-    SmallVector<Value> bias, accs;
-    for (int64_t v = 0; v < nv; ++v)
-      bias.push_back(readBias(ib, colIdx[v], lens[v]));
-    for (int64_t i = 0; i < rows; ++i)
-      llvm::append_range(accs, bias);
-    return accs;
-  };
+  TileCoords c = tileCoords(nb, row0, xBase0, pixStride, rows, col, lens);
   auto readPartials = [&](OpBuilder &rb, Value src) {
     SmallVector<Value> partial;
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t v = 0; v < nv; ++v)
         partial.push_back(readPadded(rb, loc, src,
-                                     ValueRange{rowIdx[i], outCol[v]},
+                                     ValueRange{c.rowIdx[i], c.outCol[v]},
                                      lens[v], kLanes));
     return partial;
   };
@@ -189,12 +209,12 @@ Value KernelEmitter::emitTile(OpBuilder &nb, Value out, Value row0,
   if (partials) {
     accs = readPartials(nb, partials);
   } else if (!firstBlock) {
-    accs = biasInit(nb);
+    accs = biasAccumulators(nb, c, rows, lens);
   } else {
     auto ifOp = scf::IfOp::create(
         nb, loc, firstBlock,
         [&](OpBuilder &tb, Location) {
-          scf::YieldOp::create(tb, loc, biasInit(tb));
+          scf::YieldOp::create(tb, loc, biasAccumulators(tb, c, rows, lens));
         },
         [&](OpBuilder &eb, Location) {
           scf::YieldOp::create(eb, loc, readPartials(eb, out));
@@ -202,15 +222,135 @@ Value KernelEmitter::emitTile(OpBuilder &nb, Value out, Value row0,
     accs = SmallVector<Value>(ifOp.getResults());
   }
 
-  SmallVector<Value> result = emitKLoops(nb, dims, xOffsets, wBase, nv, accs);
+  SmallVector<Value> result = emitKLoops(nb, dims, c.xOffsets, wBase, nv, accs);
   for (int64_t i = 0; i < rows; ++i)
-    for (int64_t v = 0; v < nv; ++v) {
-      Value acc = result[i * nv + v];
-      if (epilogue)
-        acc = epilogue->apply(nb, loc, acc, outCol[v]);
-      out = writePrefix(nb, loc, acc, out, ValueRange{rowIdx[i], outCol[v]},
-                        lens[v]);
+    for (int64_t v = 0; v < nv; ++v)
+      out = storeAccumulator(nb, out, c, result[i * nv + v], i, v, lens);
+  return out;
+}
+
+SmallVector<Value> KernelEmitter::emitKLoopsWithSlots(
+    OpBuilder &nb, ArrayRef<KDim> dims, ArrayRef<Value> xOffsets, Value wOffset,
+    int64_t nv, ValueRange accs, int64_t slots,
+    llvm::function_ref<void(OpBuilder &, int64_t)> slot) {
+  SmallVector<Value> result(accs);
+  if (dims.empty()) {
+    result = emitStep(nb, xOffsets, wOffset, nv, result);
+    for (int64_t s = 0; s < slots; ++s)
+      slot(nb, s);
+    return result;
+  }
+  const KDim &dim = dims.front();
+  int64_t wStride = dim.wGroupStride * nv * kLanes * 4;
+  auto offsetsAt = [&](OpBuilder &ob, Value iv) {
+    SmallVector<Value> xs;
+    for (Value x : xOffsets)
+      xs.push_back(add(ob, x, mul(ob, iv, dim.xStride)));
+    return xs;
+  };
+  int64_t unrolled = 0;
+  if (dims.size() == 1) {
+    unrolled = std::min(slots, dim.extent);
+    for (int64_t j = 0; j < unrolled; ++j) {
+      Value iv = arith::ConstantIndexOp::create(nb, loc, j);
+      result = emitStep(nb, offsetsAt(nb, iv),
+                        add(nb, wOffset, mul(nb, iv, wStride)), nv, result);
+      slot(nb, j);
     }
+    for (int64_t s = unrolled; s < slots; ++s)
+      slot(nb, s);
+  } else {
+    // The first iteration of this dimension carries the slots inside.
+    Value zero = arith::ConstantIndexOp::create(nb, loc, 0);
+    result = emitKLoopsWithSlots(nb, dims.drop_front(), offsetsAt(nb, zero),
+                                 wOffset, nv, result, slots, slot);
+    unrolled = 1;
+  }
+  if (unrolled < dim.extent) {
+    SmallVector<KDim> rest(dims.begin(), dims.end());
+    rest.front().lb = arith::ConstantIndexOp::create(nb, loc, unrolled);
+    rest.front().ub = arith::ConstantIndexOp::create(nb, loc, dim.extent);
+    result = emitKLoops(nb, rest, xOffsets, wOffset, nv, result);
+  }
+  return result;
+}
+
+bool KernelEmitter::canPipelineTiles(ArrayRef<KDim> dims,
+                                     Value firstBlock) const {
+  if (!epilogue || partials || firstBlock)
+    return false;
+  int64_t steps = 1;
+  for (const KDim &d : dims) {
+    if (d.lb || d.ub)
+      return false;
+    steps *= d.extent;
+  }
+  return steps <= kMaxPipelinedSteps;
+}
+
+Value KernelEmitter::emitPipelinedTiles(
+    OpBuilder &nb, Value out, Value first, int64_t count, int64_t rows,
+    llvm::function_ref<Value(OpBuilder &, Value)> tileRow,
+    llvm::function_ref<Value(OpBuilder &, Value)> tileXBase, int64_t pixStride,
+    Value col, Value wBase, ArrayRef<int64_t> lens, ArrayRef<KDim> dims) {
+  int64_t nv = lens.size(), vectors = rows * nv;
+  auto coordsOf = [&](OpBuilder &cb, Value t) {
+    return tileCoords(cb, tileRow(cb, t), tileXBase(cb, t), pixStride, rows,
+                      col, lens);
+  };
+  // A tile's finished sums wait in a small buffer rather than in registers,
+  // which the next tile's accumulators need: held there, LLVM spilled
+  // accumulators of the dot-product steps.
+  auto stash = [&](OpBuilder &sb, Value scratch, ValueRange accs) {
+    for (int64_t s = 0; s < vectors; ++s)
+      scratch = writePrefix(sb, loc, accs[s], scratch,
+                            {arith::ConstantIndexOp::create(sb, loc, s),
+                             arith::ConstantIndexOp::create(sb, loc, 0)},
+                            kLanes);
+    return scratch;
+  };
+  auto stored = [&](OpBuilder &rb, Value scratch, int64_t s) {
+    return readPadded(rb, loc, scratch,
+                      {arith::ConstantIndexOp::create(rb, loc, s),
+                       arith::ConstantIndexOp::create(rb, loc, 0)},
+                      kLanes, kLanes);
+  };
+  Value scratch = tensor::EmptyOp::create(
+      nb, loc, ArrayRef<int64_t>{vectors, kLanes}, nb.getI32Type());
+  // Prologue: the first tile's sums.
+  TileCoords c0 = coordsOf(nb, first);
+  scratch = stash(nb, scratch,
+                  emitKLoops(nb, dims, c0.xOffsets, wBase, nv,
+                             biasAccumulators(nb, c0, rows, lens)));
+  // Tile j sums while tile j - 1 is requantized and stored.
+  auto loop = scf::ForOp::create(
+      nb, loc, arith::ConstantIndexOp::create(nb, loc, 1),
+      arith::ConstantIndexOp::create(nb, loc, count),
+      arith::ConstantIndexOp::create(nb, loc, 1), ValueRange{out, scratch},
+      [&](OpBuilder &lb, Location, Value j, ValueRange iters) {
+        Value t = add(lb, first, j);
+        Value prev = add(lb, t, arith::ConstantIndexOp::create(lb, loc, -1));
+        TileCoords c = coordsOf(lb, t);
+        TileCoords cPrev = coordsOf(lb, prev);
+        Value o = iters[0];
+        SmallVector<Value> result = emitKLoopsWithSlots(
+            lb, dims, c.xOffsets, wBase, nv,
+            biasAccumulators(lb, c, rows, lens), vectors,
+            [&](OpBuilder &sb, int64_t s) {
+              o = storeAccumulator(sb, o, cPrev, stored(sb, iters[1], s),
+                                   s / nv, s % nv, lens);
+            });
+        scf::YieldOp::create(lb, loc,
+                             ValueRange{o, stash(lb, iters[1], result)});
+      });
+  // Epilogue: the last tile.
+  out = loop.getResult(0);
+  Value last =
+      add(nb, first, arith::ConstantIndexOp::create(nb, loc, count - 1));
+  TileCoords cLast = coordsOf(nb, last);
+  for (int64_t s = 0; s < vectors; ++s)
+    out = storeAccumulator(nb, out, cLast, stored(nb, loop.getResult(1), s),
+                           s / nv, s % nv, lens);
   return out;
 }
 
@@ -224,7 +364,19 @@ Value KernelEmitter::emitColumnTile(
   auto lineBody = [&](OpBuilder &lb, Value l, Value acc) {
     Value xLine = lineXBase(lb, l);
     Value rowLine = mul(lb, l, pixels);
-    if (fullTiles > 0) {
+    auto tileRow = [&](OpBuilder &tb, Value t) {
+      return add(tb, rowLine, mul(tb, t, m0));
+    };
+    auto tileXBase = [&](OpBuilder &tb, Value t) {
+      return add(tb, xLine, mul(tb, t, m0 * pixStride));
+    };
+    if (lines >= kMinParallelTrips && fullTiles >= 2 &&
+        fullTiles <= kMaxPipelinedTiles && canPipelineTiles(dims, firstBlock)) {
+      // One chain per line; threads split the lines.
+      acc = emitPipelinedTiles(
+          lb, acc, arith::ConstantIndexOp::create(lb, loc, 0), fullTiles, m0,
+          tileRow, tileXBase, pixStride, col, wBase, lens, dims);
+    } else if (fullTiles > 0) {
       auto loop = scf::ForOp::create(
           lb, loc, arith::ConstantIndexOp::create(lb, loc, 0),
           arith::ConstantIndexOp::create(lb, loc, fullTiles),

@@ -25,6 +25,7 @@ using quantopt::x86vnni::ceilDiv;
 using quantopt::x86vnni::ColumnTiling;
 using quantopt::x86vnni::kBytes;
 using quantopt::x86vnni::kLanes;
+using quantopt::x86vnni::kMinParallelTrips;
 
 /// One reduction loop of the microkernel: `extent` steps (or [lb, ub) when
 /// given), each advancing the activation offset by `xStride` bytes and the
@@ -45,6 +46,18 @@ Value readPadded(OpBuilder &b, Location loc, Value src, ValueRange indices,
 /// Writes the first `len` lanes of `v` into `dest` at `indices`, in bounds.
 Value writePrefix(OpBuilder &b, Location loc, Value v, Value dest,
                   ValueRange indices, int64_t len);
+
+/// Software pipelining of register tiles (emitPipelinedTiles) applies to a
+/// line of 2 to kMaxPipelinedTiles tiles (one chain; threads split the
+/// lines, of which there must be kMinParallelTrips) whose reduction has at
+/// most kMaxPipelinedSteps vpdpbusd steps. Measured (bench/run-bench.sh,
+/// Zen 5): the 3x3 conv over 64 channels (144 steps) went from 93% to 95%
+/// of the vpdpbusd peak; a 1024-deep matmul (256 steps), whose epilogue is
+/// a smaller share, gained nothing, and lost 4% when its 256 tiles were cut
+/// into chains of 8 (each chain's first and last tile unpipelined, and the
+/// unrolled steps' loop-invariant loads spilled).
+constexpr int64_t kMaxPipelinedTiles = 16;
+constexpr int64_t kMaxPipelinedSteps = 192;
 
 /// Emits the loops around and inside the register tiles of one op.
 class KernelEmitter {
@@ -98,6 +111,54 @@ public:
   SmallVector<Value> emitKLoops(OpBuilder &nb, ArrayRef<KDim> dims,
                                 ArrayRef<Value> xOffsets, Value wOffset,
                                 int64_t nv, ValueRange accs);
+
+  /// The index values of one register tile: its rows, the activation
+  /// offset of each row, its columns within the group (bias) and in the
+  /// result.
+  struct TileCoords {
+    SmallVector<Value> rowIdx, xOffsets, colIdx, outCol;
+  };
+  TileCoords tileCoords(OpBuilder &nb, Value row0, Value xBase0,
+                        int64_t pixStride, int64_t rows, Value col,
+                        ArrayRef<int64_t> lens);
+
+  /// Accumulators of a tile starting from the bias.
+  SmallVector<Value> biasAccumulators(OpBuilder &nb, const TileCoords &c,
+                                      int64_t rows, ArrayRef<int64_t> lens);
+
+  /// Stores accumulator (`i`, `v`) of a tile into `out`, requantized when
+  /// an epilogue is fused.
+  Value storeAccumulator(OpBuilder &nb, Value out, const TileCoords &c,
+                         Value acc, int64_t i, int64_t v,
+                         ArrayRef<int64_t> lens);
+
+  /// emitKLoops with its first `slots` steps unrolled (the first steps of
+  /// the innermost loop in the first iteration of the outer ones), each
+  /// followed by `slot(s)`; slots past the unrolled steps run right after
+  /// them. Every dimension must have a static extent.
+  SmallVector<Value>
+  emitKLoopsWithSlots(OpBuilder &nb, ArrayRef<KDim> dims,
+                      ArrayRef<Value> xOffsets, Value wOffset, int64_t nv,
+                      ValueRange accs, int64_t slots,
+                      llvm::function_ref<void(OpBuilder &, int64_t)> slot);
+
+  /// `count` >= 2 full register tiles of `rows` rows, tile t at
+  /// `tileRow(t)` / `tileXBase(t)`, software pipelined: the requantize and
+  /// store of each tile's accumulators run interleaved with the first K
+  /// steps of the next tile, where the dot products leave execution ports
+  /// free, instead of as a burst between the two. Same arithmetic, same
+  /// results; the tiles form one serial chain.
+  Value
+  emitPipelinedTiles(OpBuilder &nb, Value out, Value first, int64_t count,
+                     int64_t rows,
+                     llvm::function_ref<Value(OpBuilder &, Value)> tileRow,
+                     llvm::function_ref<Value(OpBuilder &, Value)> tileXBase,
+                     int64_t pixStride, Value col, Value wBase,
+                     ArrayRef<int64_t> lens, ArrayRef<KDim> dims);
+
+  /// Whether emitPipelinedTiles applies: a fused epilogue to interleave,
+  /// one K block, static reduction extents.
+  bool canPipelineTiles(ArrayRef<KDim> dims, Value firstBlock) const;
 
   /// One register tile of `rows` output rows from `row0` (activations at
   /// `xBase0` + i * `pixStride`) and `nv` vectors of columns from `col`.

@@ -40,6 +40,14 @@ CONVS = [  # N, H, W, C, KH, KW, F, strides, dilations, padding, groups
     (1, 7, 6, 12, 3, 3, 24, (1, 1), (1, 1), (1, 1, 1, 1), 3),
     (1, 9, 11, 4, 3, 3, 64, (1, 1), (2, 2), (2, 0, 1, 1), 1),
     (1, 4, 4, 2, 4, 4, 100, (1, 1), (1, 1), (3, 3, 3, 3), 2),
+    # Lines of 2 to 16 register tiles with a short reduction: the tiles are
+    # software pipelined (KernelEmitter::emitPipelinedTiles); a reduction
+    # whose innermost loop is shorter (12) and longer (48) than the 16
+    # interleaved stores, a row tail, groups.
+    (1, 10, 12, 16, 3, 3, 64, (1, 1), (1, 1), (1, 1, 1, 1), 1),
+    (2, 9, 20, 8, 3, 3, 20, (1, 1), (1, 1), (1, 1, 1, 1), 1),
+    (1, 8, 16, 64, 3, 3, 32, (1, 1), (1, 1), (1, 1, 1, 1), 1),
+    (1, 8, 16, 8, 3, 3, 16, (1, 1), (1, 1), (1, 1, 1, 1), 2),
 ]
 MODES = ["double", "single", "away", "half_even", "float"]
 W_SCALES = ["0.0123", "0.0371", "0.125", "0.00977", "0.0518", "0.2"]
