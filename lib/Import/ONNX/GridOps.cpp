@@ -275,6 +275,26 @@ static FailureOr<Value> storageInts(Importer &im, ImportedValue &v, bool nhwc) {
       .getResult();
 }
 
+/// A new tensor of `shape` whose element at index d is `src`'s element at
+/// `read(d)`: ops that only move elements (nearest Resize, Expand, Tile).
+static Value copyThroughMap(Importer &im, Value src, ArrayRef<int64_t> shape,
+                            ArrayRef<AffineExpr> read) {
+  int64_t rank = shape.size();
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(rank, 0, read, im.ctx),
+      AffineMap::getMultiDimIdentityMap(rank, im.ctx)};
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  Type elem = cast<RankedTensorType>(src.getType()).getElementType();
+  Value init = tensor::EmptyOp::create(im.b, im.loc, shape, elem);
+  return linalg::GenericOp::create(
+             im.b, im.loc, TypeRange{init.getType()}, ValueRange{src},
+             ValueRange{init}, maps, iters,
+             [](OpBuilder &nb, Location l, ValueRange a) {
+               linalg::YieldOp::create(nb, l, a[0]);
+             })
+      .getResult(0);
+}
+
 LogicalResult Importer::importSqueeze() {
   // axes: an input since opset 13, an attribute before; none: every
   // dimension of size 1.
@@ -663,7 +683,6 @@ LogicalResult Importer::importResize() {
   out.nhwc = rank == 4 && v->nhwc && v->flattenedFromNhwc.empty();
   out.flattenedFromNhwc.clear();
   Value src;
-  Type elem;
   if (v->isQuantized()) {
     if (v->q.perAxis())
       return fail("Resize of a per-axis quantized tensor is not supported");
@@ -671,13 +690,11 @@ LogicalResult Importer::importResize() {
     if (failed(ints))
       return failure();
     src = *ints;
-    elem = storageIntType(v->q);
   } else if (v->kind == Kind::Float) {
     auto f = floatValue(*v, out.nhwc);
     if (failed(f))
       return failure();
     src = *f;
-    elem = Float32Type::get(ctx);
   } else {
     return fail("unsupported input to Resize");
   }
@@ -690,17 +707,7 @@ LogicalResult Importer::importResize() {
     AffineExpr e = getAffineDimExpr(d, ctx);
     exprs.push_back(factor == 1 ? e : e.floorDiv(factor));
   }
-  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, exprs, ctx),
-                                 AffineMap::getMultiDimIdentityMap(rank, ctx)};
-  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-  Value init = tensor::EmptyOp::create(b, loc, physicalOut, elem);
-  Value result =
-      linalg::GenericOp::create(b, loc, TypeRange{init.getType()},
-                                ValueRange{src}, ValueRange{init}, maps, iters,
-                                [](OpBuilder &nb, Location l, ValueRange a) {
-                                  linalg::YieldOp::create(nb, l, a[0]);
-                                })
-          .getResult(0);
+  Value result = copyThroughMap(*this, src, physicalOut, exprs);
   out.value = v->isQuantized() ? quant::StorageCastOp::create(
                                       b, loc, quantTensorType(out), result)
                                 : result;
@@ -1256,21 +1263,7 @@ LogicalResult Importer::importExpandOrTile() {
                     : reads[o] == Read::Modulo ? d % v->shape[from[o]]
                                                : d);
   }
-  int64_t outRank = shape.size();
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(outRank, 0, exprs, ctx),
-      AffineMap::getMultiDimIdentityMap(outRank, ctx)};
-  Type elem = cast<RankedTensorType>(src.getType()).getElementType();
-  Value init = tensor::EmptyOp::create(b, loc, shape, elem);
-  SmallVector<utils::IteratorType> iters(outRank,
-                                         utils::IteratorType::parallel);
-  Value result =
-      linalg::GenericOp::create(b, loc, TypeRange{init.getType()},
-                                ValueRange{src}, ValueRange{init}, maps, iters,
-                                [](OpBuilder &nb, Location l, ValueRange a) {
-                                  linalg::YieldOp::create(nb, l, a[0]);
-                                })
-          .getResult(0);
+  Value result = copyThroughMap(*this, src, shape, exprs);
   out.value =
       v->isQuantized()
           ? quant::StorageCastOp::create(b, loc, quantTensorType(out), result)

@@ -21,6 +21,18 @@ using namespace quantopt::onnx_import::detail;
 /// Results of folding are bounded like the other folds.
 static constexpr int64_t kMaxFolded = 1 << 16;
 
+/// The element count of a folded result of `shape`, or a failure when it
+/// exceeds kMaxFolded.
+static FailureOr<int64_t> foldedCount(Importer &im, ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t d : shape)
+    count = d > 0 && count <= kMaxFolded / d ? count * d : kMaxFolded + 1;
+  if (count > kMaxFolded)
+    return im.fail("folding a constant of more than " + Twine(kMaxFolded) +
+                   " elements is not supported");
+  return count;
+}
+
 /// The value of element `n` of a compile-time tensor as a double (floats
 /// as stored, integers converted; int64 beyond 2^53 rounds, which no
 /// comparison of shape arithmetic reaches).
@@ -53,17 +65,14 @@ LogicalResult Importer::importCompareOp() {
   auto shape = broadcastShapes((*a)->shape, c->shape);
   if (!shape)
     return fail("shapes do not broadcast");
-  int64_t count = 1;
-  for (int64_t d : *shape)
-    count = d > 0 && count <= kMaxFolded / d ? count * d : kMaxFolded + 1;
-  if (count > kMaxFolded)
-    return fail("folding a constant of more than " + Twine(kMaxFolded) +
-                " elements is not supported");
+  auto count = foldedCount(*this, *shape);
+  if (failed(count))
+    return failure();
   ImportedValue out;
   out.kind = Kind::Const;
   out.dtype = onnx::TensorProto::BOOL;
   out.shape = *shape;
-  for (int64_t n = 0; n < count; ++n) {
+  for (int64_t n = 0; n < *count; ++n) {
     double x = elementAt(**a, broadcastSource((*a)->shape, *shape, n));
     double y = elementAt(*c, broadcastSource(c->shape, *shape, n));
     bool r = op == "Not"              ? x == 0
@@ -98,18 +107,15 @@ LogicalResult Importer::importWhere() {
     return fail("shapes do not broadcast");
   int64_t rank = shape->size();
   if (isCompileTimeData(x) && isCompileTimeData(y)) {
-    int64_t count = 1;
-    for (int64_t d : *shape)
-      count = d > 0 && count <= kMaxFolded / d ? count * d : kMaxFolded + 1;
-    if (count > kMaxFolded)
-      return fail("folding a constant of more than " + Twine(kMaxFolded) +
-                  " elements is not supported");
+    auto count = foldedCount(*this, *shape);
+    if (failed(count))
+      return failure();
     bool floats = !x.f.empty() || !y.f.empty();
     ImportedValue out;
     out.kind = Kind::Const;
     out.dtype = x.dtype;
     out.shape = *shape;
-    for (int64_t n = 0; n < count; ++n) {
+    for (int64_t n = 0; n < *count; ++n) {
       const ImportedValue &pick =
           cond.i[broadcastSource(cond.shape, *shape, n)] ? x : y;
       int64_t at = broadcastSource(pick.shape, *shape, n);
