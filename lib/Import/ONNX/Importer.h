@@ -319,6 +319,12 @@ public:
   /// InstanceNormalization in f32, statistics computed at run time.
   mlir::LogicalResult importLayerNorm();
   mlir::LogicalResult importInstanceNorm();
+  /// Inputs [first, first + count) as f32 constants of one value per
+  /// channel, shaped to broadcast over a rank-`rank` value (NCHW or NHWC);
+  /// a failure naming `what` otherwise.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  channelConstants(unsigned first, unsigned count, int64_t channels,
+                   int64_t rank, bool nhwc, llvm::StringRef what);
   /// Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Erf, Sqrt, Exp,
   /// Log, Neg, Abs, Reciprocal: f32 on the dequantized input, as the graph
   /// computes them.
@@ -335,7 +341,8 @@ public:
   /// NHWC with the constant weights' real values, zero padding, groups.
   mlir::LogicalResult importFloatConv(ImportedValue &x, const ImportedValue &w,
                                       const PendingInfo &p, unsigned biasIdx);
-  /// BatchNormalization (inference) in f32 on the dequantized input.
+  /// BatchNormalization (inference) in f32 on the dequantized input
+  /// (Normalization.cpp).
   mlir::LogicalResult importFloatBatchNorm();
   /// LRN across the channels in f32 (AlexNet, GoogLeNet).
   mlir::LogicalResult importFloatLRN();

@@ -1,12 +1,11 @@
-//===- Normalization.cpp - LayerNormalization, InstanceNormalization ------===//
+//===- Normalization.cpp - Layer, Instance and BatchNormalization ---------===//
 //
 // Normalizations whose statistics come from the data at run time: f32 on
 // the dequantized input, in the order of operations ONNX defines (its
 // function body for LayerNormalization, the reference implementation for
 // InstanceNormalization). torch exports nn.LayerNorm as LayerNormalization
-// from opset 17, nn.GroupNorm and nn.InstanceNorm2d as InstanceNormalization.
-// (BatchNormalization, whose statistics are constants, is in
-// FloatIslands.cpp.)
+// from opset 17, nn.GroupNorm and nn.InstanceNorm2d as InstanceNormalization;
+// and BatchNormalization left unfolded, whose statistics are constants.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,6 +82,80 @@ static FailureOr<float> epsilonAttr(Importer &im) {
   if (!std::isfinite(epsilon))
     return im.fail("epsilon must be finite");
   return epsilon;
+}
+
+FailureOr<SmallVector<Value>>
+Importer::channelConstants(unsigned first, unsigned count, int64_t channels,
+                           int64_t rank, bool nhwc, StringRef what) {
+  // Shape [1, C, 1, ...], or [1, 1, 1, C] in NHWC.
+  SmallVector<int64_t> shape(rank, 1);
+  shape[nhwc ? 3 : 1] = channels;
+  auto type = RankedTensorType::get(shape, Float32Type::get(ctx));
+  SmallVector<Value> params;
+  for (unsigned k = first; k < first + count; ++k) {
+    auto p = input(k);
+    if (failed(p))
+      return failure();
+    if ((*p)->kind != Kind::Const || (*p)->f.empty() ||
+        (*p)->numElements() != channels)
+      return fail(what + " must be compile-time float tensors of one value "
+                         "per channel");
+    SmallVector<float> data((*p)->f.begin(), (*p)->f.end());
+    params.push_back(arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, ArrayRef<float>(data))));
+  }
+  return params;
+}
+
+LogicalResult Importer::importFloatBatchNorm() {
+  if (failed(checkAttrs({"epsilon", "momentum", "spatial", "training_mode"})))
+    return failure();
+  if (attrInt("training_mode").value_or(0) != 0)
+    return fail("BatchNormalization in training mode is not supported");
+  if (attrInt("spatial").value_or(1) == 0)
+    return fail("spatial = 0 (statistics per element) is not supported");
+  if (node->output_size() > 1)
+    return fail("the running mean and variance outputs are not supported");
+  float epsilon = attrFloat("epsilon").value_or(1e-5f);
+  if (!std::isfinite(epsilon))
+    return fail("epsilon must be finite");
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue &v = **in;
+  if (v.shape.size() < 2)
+    return fail("BatchNormalization needs an input of rank 2 or more");
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+    return fail("BatchNormalization of an integer tensor");
+  // scale, B, mean, var: constants of one value per channel.
+  bool nhwc = v.nhwc && v.shape.size() == 4;
+  auto params = channelConstants(1, 4, v.shape[1], v.shape.size(), nhwc,
+                                 "scale, B, mean and var");
+  if (failed(params))
+    return failure();
+  auto x = floatValue(v, nhwc);
+  if (failed(x))
+    return failure();
+  ImportedValue out;
+  out.kind = Kind::Float;
+  out.shape = v.shape;
+  out.nhwc = nhwc;
+  // (x - mean) / sqrt(var + epsilon) * scale + B, in f32 as ONNX writes it.
+  out.value = elementwise(
+      *this, {*x, (*params)[0], (*params)[1], (*params)[2], (*params)[3]},
+      cast<RankedTensorType>(x->getType()).getShape(),
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value eps =
+            arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(epsilon));
+        Value centered = arith::SubFOp::create(nb, l, a[0], a[3]);
+        Value stddev = math::SqrtOp::create(
+            nb, l, arith::AddFOp::create(nb, l, a[4], eps));
+        Value normalized = arith::DivFOp::create(nb, l, centered, stddev);
+        return arith::AddFOp::create(
+            nb, l, arith::MulFOp::create(nb, l, normalized, a[1]), a[2]);
+      });
+  setOutput(0, std::move(out));
+  return success();
 }
 
 LogicalResult Importer::importLayerNorm() {
@@ -179,25 +252,10 @@ LogicalResult Importer::importInstanceNorm() {
   // Per image and channel over the spatial axes, in the layout the value
   // has (a conv result stays NHWC).
   bool nhwc = v.nhwc && rank == 4;
-  int64_t channels = v.shape[1];
-  SmallVector<int64_t> paramShape(rank, 1);
-  paramShape[1] = channels;
-  SmallVector<Value> params;
-  for (unsigned k = 1; k <= 2; ++k) {
-    auto p = input(k);
-    if (failed(p))
-      return failure();
-    if ((*p)->numElements() != channels || (*p)->shape.size() != 1)
-      return fail("scale and B must be 1-D tensors of one value per channel");
-    ImportedValue ranked = **p;
-    if (ranked.kind != Kind::Const)
-      return fail("scale and B must be compile-time tensors");
-    ranked.shape = paramShape;
-    auto f = floatValue(ranked, nhwc);
-    if (failed(f))
-      return failure();
-    params.push_back(*f);
-  }
+  auto params =
+      channelConstants(1, 2, v.shape[1], rank, nhwc, "scale and B");
+  if (failed(params))
+    return failure();
   auto x = floatValue(v, nhwc);
   if (failed(x))
     return failure();
@@ -215,7 +273,7 @@ LogicalResult Importer::importInstanceNorm() {
   // scale * (x - mean) / sqrt(var + epsilon) + B, left to right as ONNX
   // writes it.
   out.value = elementwise(
-      *this, {d, stddev, params[0], params[1]},
+      *this, {d, stddev, (*params)[0], (*params)[1]},
       cast<RankedTensorType>(x->getType()).getShape(),
       [](OpBuilder &nb, Location l, ValueRange a) -> Value {
         Value scaled = arith::MulFOp::create(nb, l, a[2], a[0]);
