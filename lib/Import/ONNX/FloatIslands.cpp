@@ -446,7 +446,7 @@ LogicalResult Importer::importFloatArithmetic() {
 static LogicalResult
 setFloatUnary(Importer &im, ImportedValue &v, StringRef op,
               function_ref<Value(OpBuilder &, Location, Value)> body) {
-  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+  if (v.holdsIntegers())
     return im.fail(op + " of an integer tensor");
   bool nhwc = v.nhwc && v.shape.size() == 4;
   auto f = im.floatValue(v, nhwc);
@@ -678,7 +678,7 @@ LogicalResult Importer::importFloatSoftmax() {
   if (opset < 13 && axis != rank - 1)
     return fail("Softmax before opset 13 is supported over the last axis "
                 "only");
-  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+  if (v.holdsIntegers())
     return fail("Softmax of an integer tensor");
   auto x = floatValue(v, false);
   if (failed(x))
@@ -764,7 +764,7 @@ LogicalResult Importer::importFloatReduce(ImportedValue &v,
                                           ArrayRef<int64_t> axes,
                                           bool keepdims) {
   StringRef op = node->op_type();
-  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+  if (v.holdsIntegers())
     return fail(op + " of an integer tensor");
   auto f = floatValue(v, false);
   if (failed(f))
@@ -896,7 +896,7 @@ LogicalResult Importer::importFloatLRN() {
   ImportedValue &v = **in;
   if (v.shape.size() < 2)
     return fail("LRN needs an input of rank 2 or more");
-  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+  if (v.holdsIntegers())
     return fail("LRN of an integer tensor");
   // Across the channels, in the layout the value has.
   bool nhwc = v.nhwc && v.shape.size() == 4;
@@ -974,7 +974,7 @@ LogicalResult Importer::importFloatConv(ImportedValue &x,
                                         const ImportedValue &w,
                                         const PendingInfo &p,
                                         unsigned biasIdx) {
-  if (x.kind == Kind::Int || (x.kind == Kind::Const && x.f.empty()))
+  if (x.holdsIntegers())
     return fail("Conv of an integer tensor");
   auto reals = weightReals(*this, w);
   if (failed(reals))

@@ -1038,7 +1038,7 @@ LogicalResult Importer::importResizeLinear(ImportedValue &v,
                 " rows or columns is not supported");
   if (failed(settleOrFloat(*this, v)))
     return failure();
-  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+  if (v.holdsIntegers())
     return fail("Resize of an integer tensor");
   // Per output row / column: the two source indices (clamped to the input,
   // which is ONNX's edge padding) and their f32 weights.

@@ -127,6 +127,11 @@ struct ImportedValue {
   bool isQuantized() const {
     return kind == Kind::Quant || kind == Kind::Dequant;
   }
+  /// Raw integers (a run-time integer tensor or integer constants), which
+  /// the float ops do not take.
+  bool holdsIntegers() const {
+    return kind == Kind::Int || (kind == Kind::Const && f.empty());
+  }
   int64_t numElements() const {
     int64_t n = 1;
     for (int64_t d : shape)

@@ -144,7 +144,7 @@ LogicalResult Importer::importWhere() {
       b, loc, condType, DenseElementsAttr::get(condType, ArrayRef<bool>(bits)));
   SmallVector<Value> ins = {ranked(c, cond.shape)};
   for (ImportedValue *v : {&x, &y}) {
-    if (v->kind == Kind::Int || (v->kind == Kind::Const && v->f.empty()))
+    if (v->holdsIntegers())
       return fail("Where of integer tensors is supported on compile-time "
                   "data only");
     auto f = floatValue(*v, /*nhwc=*/false);

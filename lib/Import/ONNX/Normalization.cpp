@@ -28,7 +28,7 @@ static FailureOr<Value> broadcastOperand(Importer &im, ImportedValue &v,
   auto joined = broadcastShapes(shape, v.shape);
   if (!joined || ArrayRef<int64_t>(*joined) != shape)
     return im.fail(what + " does not broadcast to the input's shape");
-  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
+  if (v.holdsIntegers())
     return im.fail(what + " is an integer tensor");
   // Leading 1s do not move data: a constant takes the input's rank here,
   // so that floatValue can lay it out NHWC.
@@ -77,6 +77,22 @@ standardize(Importer &im, Value x, ArrayRef<int64_t> axes, float epsilon) {
   return {d, stddev};
 }
 
+/// Input 0 of a normalization: a real (not integer) tensor of rank
+/// `minRank` or more.
+static FailureOr<ImportedValue *> normalizedInput(Importer &im,
+                                                  int64_t minRank) {
+  StringRef op = im.node->op_type();
+  auto in = im.input(0);
+  if (failed(in))
+    return failure();
+  if (int64_t((*in)->shape.size()) < minRank)
+    return im.fail(op + " needs an input of rank " + Twine(minRank) +
+                   " or more");
+  if ((*in)->holdsIntegers())
+    return im.fail(op + " of an integer tensor");
+  return *in;
+}
+
 static FailureOr<float> epsilonAttr(Importer &im) {
   float epsilon = im.attrFloat("epsilon").value_or(1e-5f);
   if (!std::isfinite(epsilon))
@@ -119,14 +135,10 @@ LogicalResult Importer::importFloatBatchNorm() {
   float epsilon = attrFloat("epsilon").value_or(1e-5f);
   if (!std::isfinite(epsilon))
     return fail("epsilon must be finite");
-  auto in = input(0);
+  auto in = normalizedInput(*this, 2);
   if (failed(in))
     return failure();
   ImportedValue &v = **in;
-  if (v.shape.size() < 2)
-    return fail("BatchNormalization needs an input of rank 2 or more");
-  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
-    return fail("BatchNormalization of an integer tensor");
   // scale, B, mean, var: constants of one value per channel.
   bool nhwc = v.nhwc && v.shape.size() == 4;
   auto params = channelConstants(1, 4, v.shape[1], v.shape.size(), nhwc,
@@ -172,20 +184,16 @@ LogicalResult Importer::importLayerNorm() {
   auto epsilon = epsilonAttr(*this);
   if (failed(epsilon))
     return failure();
-  auto in = input(0);
+  auto in = normalizedInput(*this, 1);
   if (failed(in))
     return failure();
   ImportedValue &v = **in;
   int64_t rank = v.shape.size();
-  if (rank == 0)
-    return fail("LayerNormalization of a scalar");
   int64_t axis = attrInt("axis").value_or(-1);
   if (axis < -rank || axis >= rank)
     return fail("axis " + Twine(axis) + " out of range");
   if (axis < 0)
     axis += rank;
-  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
-    return fail("LayerNormalization of an integer tensor");
   auto x = floatValue(v, /*nhwc=*/false);
   if (failed(x))
     return failure();
@@ -240,15 +248,11 @@ LogicalResult Importer::importInstanceNorm() {
   auto epsilon = epsilonAttr(*this);
   if (failed(epsilon))
     return failure();
-  auto in = input(0);
+  auto in = normalizedInput(*this, 3);
   if (failed(in))
     return failure();
   ImportedValue &v = **in;
   int64_t rank = v.shape.size();
-  if (rank < 3)
-    return fail("InstanceNormalization needs an input of rank 3 or more");
-  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty()))
-    return fail("InstanceNormalization of an integer tensor");
   // Per image and channel over the spatial axes, in the layout the value
   // has (a conv result stays NHWC).
   bool nhwc = v.nhwc && rank == 4;
