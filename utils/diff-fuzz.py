@@ -65,6 +65,11 @@ def case_kinds():
                 # Shapes that fill the microkernels' blocks and leave tails.
                 kinds.append((kind + "-large", 1, lambda r, m, i, k=kind:
                               gen.gen_layer(r, m, i, k, large=True)))
+                # The same with the requantize as the accumulator's only
+                # user: the kernels' fused epilogues (and the x86 conv's
+                # software-pipelined tiles).
+                kinds.append((kind + "-fused", 1, lambda r, m, i, k=kind:
+                              gen.gen_layer(r, m, i, k, large=True, fused=True)))
         elif params[:3] == ["rng", "mod", "index"] and len(params) == 3:
             kinds.append((name[4:], 1, fn))
         elif params == ["rng", "mod", "index", "large"]:

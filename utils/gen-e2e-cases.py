@@ -242,10 +242,13 @@ def weight_value(rng, lines, args, params, codes, shape, storage, qtype, scales,
     return form
 
 
-def gen_layer(rng, mod, index, kind, large=False):
+def gen_layer(rng, mod, index, kind, large=False, fused=False):
     """`large`: shapes that fill the kernels' blocks and leave tails (x86:
     4-row tiles, 64-column tiles of 16-lane vectors, K in steps of 4 and
-    blocks; AArch64: 12 x 8 tiles; depthwise: 16 channels per vector)."""
+    blocks; AArch64: 12 x 8 tiles; depthwise: 16 channels per vector).
+    `fused`: the layer returns only the requantized codes, so that the
+    requantize is the accumulator's only user and the kernels fuse it into
+    their epilogue (otherwise the accumulator is returned and printed too)."""
     x_st = random_storage(rng, ["u8", "i8"])
     w_st = random_storage(rng, ["i8", "i8", "u8"])
     sx = round(rng.uniform(0.005, 0.1), 6)
@@ -272,7 +275,10 @@ def gen_layer(rng, mod, index, kind, large=False):
         dh, dw = rng.randint(1, 2), rng.randint(1, 2)
         pads = [rng.randint(0, 2) for _ in range(4)]
         nb = rng.randint(1, 2)
-        h = rng.randint(max(1, dh * (kh - 1) + 1 - pads[0] - pads[1]), 12 if large else 7)
+        # Fused layers also get the taller images whose lines the x86 conv
+        # pipelines (8 or more lines of 2-16 register tiles).
+        h = rng.randint(max(1, dh * (kh - 1) + 1 - pads[0] - pads[1]),
+                        (20 if fused else 12) if large else 7)
         w = rng.randint(max(1, dw * (kw - 1) + 1 - pads[2] - pads[3]), 20 if large else 7)
         oh = (h + pads[0] + pads[1] - dh * (kh - 1) - 1) // sh + 1
         ow = (w + pads[2] + pads[3] - dw * (kw - 1) - 1) // sw + 1
@@ -337,10 +343,13 @@ def gen_layer(rng, mod, index, kind, large=False):
     lines.append(requantize_text("%a", a_t, y_t, acc_shape, mode, clamp))
 
     name = "case_%d" % index
-    mod.funcs.append("func.func @%s(%s) -> (tensor<%sx%s>, tensor<%sx%s>) {"
-                     % (name, ", ".join(args), acc_s, a_t, acc_s, y_t))
+    results = [("%a", "tensor<%sx%s>" % (acc_s, a_t))] if not fused else []
+    results.append(("%y", "tensor<%sx%s>" % (acc_s, y_t)))
+    mod.funcs.append("func.func @%s(%s) -> (%s) {"
+                     % (name, ", ".join(args), ", ".join(t for _, t in results)))
     mod.funcs += lines
-    mod.funcs.append("  return %%a, %%y : tensor<%sx%s>, tensor<%sx%s>" % (acc_s, a_t, acc_s, y_t))
+    mod.funcs.append("  return %s : %s" % (", ".join(v for v, _ in results),
+                                           ", ".join(t for _, t in results)))
     mod.funcs.append("}")
     mod.funcs.append("")
 
@@ -352,17 +361,19 @@ def gen_layer(rng, mod, index, kind, large=False):
     if bias_kind == "runtime":
         call_args.append(mod.const_codes(bias_codes, [channels], None, b_t))
         call_types.append("tensor<%dx%s>" % (channels, b_t))
-    acc_v, y_v = mod.fresh(), mod.fresh()
-    mod.main.append("  %s, %s = call @%s(%s) : (%s) -> (tensor<%sx%s>, tensor<%sx%s>)"
-                    % (acc_v, y_v, name, ", ".join(call_args), ", ".join(call_types),
-                       acc_s, a_t, acc_s, y_t))
+    values = [mod.fresh() for _ in results]
+    mod.main.append("  %s = call @%s(%s) : (%s) -> (%s)"
+                    % (", ".join(values), name, ", ".join(call_args), ", ".join(call_types),
+                       ", ".join(t for _, t in results)))
+    y_v = values[-1]
     desc = ("seed %d case %d: %s %s, x %s z=%d, w %s %s %s (%s), bias %s, out %s z=%d "
             "M=%.6g rounding=%s clamp=%s" % (
                 mod.seed, index, kind, geometry, x_st.spelling(), zx, w_st.spelling(),
                 "per-channel" if per_channel else "per-tensor",
                 "symmetric" if symmetric else "asymmetric", w_form, bias_kind,
                 out_st.spelling(), zy, m, mode, clamp))
-    mod.print_codes(acc_v, acc_shape, a_t, "i32", desc + " [accumulator]")
+    if not fused:
+        mod.print_codes(values[0], acc_shape, a_t, "i32", desc + " [accumulator]")
     mod.print_codes(y_v, acc_shape, y_t, out_st.name, desc + " [requantized]")
 
 
