@@ -65,11 +65,21 @@ Value splatParam(Importer &im, int64_t rank, float v) {
 
 FailureOr<Value> Importer::runtimeIntToF32(const ImportedValue &in) {
   int32_t dtype = in.dtype;
+  if (in.kind == Kind::Int && dtype == onnx::TensorProto::INT64) {
+    // int64 (token ids, attention masks as torch exports them): sitofp,
+    // which rounds to nearest even like C's conversion in ONNX Runtime's
+    // Cast.
+    return elementwise(*this, {in.value}, in.shape,
+                       [](OpBuilder &nb, Location l, ValueRange a) {
+                         return arith::SIToFPOp::create(
+                             nb, l, nb.getF32Type(), a[0]);
+                       });
+  }
   if (in.kind != Kind::Int ||
       (dtype != onnx::TensorProto::INT8 && dtype != onnx::TensorProto::UINT8 &&
        dtype != onnx::TensorProto::INT16 && dtype != onnx::TensorProto::INT32))
-    return fail("only run-time int8, uint8, int16 or int32 tensors convert "
-                "to float");
+    return fail("only run-time int8, uint8, int16, int32 or int64 tensors "
+                "convert to float");
   // Exact: (f32(x) - 0) * 1 is f32(x), which is ONNX's Cast.
   int64_t rank = in.shape.size();
   return qnt::DequantizeDynamicOp::create(

@@ -2133,6 +2133,39 @@ def case_masks_and_shapes():
     return m, {"t": t, "u": u, "f": f}, expected
 
 
+def case_attention_mask():
+    """A BERT-style attention mask from an int64 graph input, as torch
+    exports `(1.0 - mask[:, None, None, :].float()) * -10000.0` added to the
+    scores before Softmax: Cast of run-time int64 to float (sitofp), Sub,
+    Mul, Unsqueeze, Add and Softmax in f32, then QuantizeLinear. Compared
+    with a numpy model of the ONNX definitions."""
+    r = rng(59)
+    scores = (r.integers(-32, 32, (2, 2, 3, 4)) / 16.0).astype(F32)
+    mask = np.array([[1, 1, 1, 0], [1, 1, 0, 0]], np.int64)
+    nodes, inits = [], []
+    N = helper.make_node
+    nodes += [
+        N("Cast", ["mask"], ["maskf"], to=TensorProto.FLOAT),
+        N("Sub", ["one", "maskf"], ["inv"]),
+        N("Mul", ["inv", "big"], ["bias"]),
+        N("Unsqueeze", ["bias", "axes12"], ["bias4"]),
+        N("Add", ["scores", "bias4"], ["masked"]),
+        N("Softmax", ["masked"], ["p"], axis=-1),
+    ]
+    inits += [init("one", F32(1.0)), init("big", F32(-10000.0)),
+              init("axes12", np.array([1, 2], np.int64))]
+    qdq_out(nodes, inits, "p", "y", 1.0 / 255, 0, np.uint8)
+    m = model(nodes, [tin("scores", [2, 2, 3, 4]), tin("mask", [2, 4], TensorProto.INT64)],
+              [tin("y", [2, 2, 3, 4])], inits)
+    bias = ((F32(1.0) - mask.astype(F32)) * F32(-10000.0)).astype(F32)
+    masked = (scores + bias[:, None, None, :]).astype(F32)
+    e = np.exp((masked - masked.max(axis=-1, keepdims=True)).astype(F32)).astype(F32)
+    p = (e / seq_sum(e, 3)).astype(F32)
+    y = quantize(p, 1.0 / 255, 0, np.uint8)
+    assert (y[..., 3] == 0).all() and (y[..., 0] > 0).any()  # masked keys get 0
+    return m, {"scores": scores, "mask": mask}, {"y": ("codes", y, 1.0 / 255, 0)}
+
+
 def resize_linear_f32(x, out_h, out_w, transform, scales=None):
     """Bilinear Resize over H, W in f32: the source coordinate (ONNX's
     transformation with the given scale, else out / in, in float64) clamped
