@@ -292,7 +292,7 @@ def mut_op_type(m, rnd):
         "Reciprocal", "Pow", "LRN", "Dropout", "BatchNormalization",
         "LayerNormalization", "InstanceNormalization", "PRelu", "Max", "Min",
         "ReduceSum", "ReduceMax", "ReduceMin", "Expand", "Tile", "Where",
-        "Equal", "Greater", "Less", "Not", "Elu", "Softplus"] +
+        "Equal", "Greater", "Less", "Not", "Elu", "Softplus", "GlobalMaxPool"] +
         MICROSOFT_OPS)
     # ONNX Runtime's QOperator ops live in the com.microsoft domain.
     if n.op_type in MICROSOFT_OPS:

@@ -443,7 +443,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   if (op == "Pad")
     return importPad();
   if (op == "MaxPool")
-    return importMaxPool();
+    return importMaxPool(/*global=*/false);
+  if (op == "GlobalMaxPool")
+    return importMaxPool(/*global=*/true);
   if (op == "Concat")
     return importConcat();
   if (op == "Add")

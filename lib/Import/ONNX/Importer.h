@@ -292,7 +292,8 @@ public:
   /// Pad, mode "constant": tensor.pad of the codes with the code of the pad
   /// value (which must lie on the grid), or of the f32 value.
   mlir::LogicalResult importPad();
-  mlir::LogicalResult importMaxPool();
+  /// MaxPool, or GlobalMaxPool (`global`: the window is all of H and W).
+  mlir::LogicalResult importMaxPool(bool global);
   mlir::LogicalResult importConcat();
 
   // FloatIslands.cpp: float ops where the graph has no Q/DQ.

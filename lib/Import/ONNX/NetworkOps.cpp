@@ -217,9 +217,11 @@ static FailureOr<ImportedValue> floatPool(Importer &im, ImportedValue &x,
   return out;
 }
 
-LogicalResult Importer::importMaxPool() {
-  if (failed(checkAttrs({"auto_pad", "ceil_mode", "dilations", "kernel_shape",
-                         "pads", "storage_order", "strides"})))
+LogicalResult Importer::importMaxPool(bool global) {
+  if (failed(global ? checkAttrs({})
+                    : checkAttrs({"auto_pad", "ceil_mode", "dilations",
+                                  "kernel_shape", "pads", "storage_order",
+                                  "strides"})))
     return failure();
   if (node->output_size() > 1 && !node->output(1).empty())
     return fail("the Indices output is not supported");
@@ -228,7 +230,7 @@ LogicalResult Importer::importMaxPool() {
     return failure();
   if (!isQuantizable(**xin)) {
     // A float input (e.g. after a conv with no Q): the max in f32.
-    auto w = readWindow(*this, **xin, /*global=*/false);
+    auto w = readWindow(*this, **xin, global);
     if (failed(w))
       return failure();
     auto pool = floatPool(*this, **xin, *w, /*isMax=*/true);
@@ -240,7 +242,7 @@ LogicalResult Importer::importMaxPool() {
   auto x = requireQuantized(0, "input X");
   if (failed(x))
     return failure();
-  auto w = readWindow(*this, **x, /*global=*/false);
+  auto w = readWindow(*this, **x, global);
   if (failed(w))
     return failure();
   auto in = quantValue(**x, /*nhwc=*/true);

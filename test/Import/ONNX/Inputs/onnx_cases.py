@@ -2166,6 +2166,28 @@ def case_attention_mask():
     return m, {"scores": scores, "mask": mask}, {"y": ("codes", y, 1.0 / 255, 0)}
 
 
+def case_global_max_pool():
+    """GlobalMaxPool (tf2onnx and keras2onnx write it for global max
+    pooling): on quantized codes a qnt.max_pool2d whose window is all of H
+    and W (codes copied), on a float input the max in f32."""
+    r = rng(60)
+    x = r.uniform(-1, 1, (2, 3, 4, 5)).astype(F32)
+    f = r.uniform(-2, 2, (1, 2, 3, 3)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.01, 120)
+    nodes += [helper.make_node("GlobalMaxPool", ["xd"], ["m1"]),
+              helper.make_node("GlobalMaxPool", ["f"], ["m2"])]
+    qdq_out(nodes, inits, "m1", "y1", 0.01, 120)
+    qdq_out(nodes, inits, "m2", "y2", 1.0 / 64, 0, np.int8)
+    m = model(nodes, [tin("x", [2, 3, 4, 5]), tin("f", [1, 2, 3, 3])],
+              [tin("y1", [2, 3, 1, 1]), tin("y2", [1, 2, 1, 1])], inits)
+    xq = quantize(x, 0.01, 120, np.uint8)
+    y1 = xq.max(axis=(2, 3), keepdims=True)
+    y2 = quantize(f.max(axis=(2, 3), keepdims=True), 1.0 / 64, 0, np.int8)
+    return m, {"x": x, "f": f}, {"y1": ("codes", y1, 0.01, 120),
+                                 "y2": ("codes", y2, 1.0 / 64, 0)}
+
+
 def resize_linear_f32(x, out_h, out_w, transform, scales=None):
     """Bilinear Resize over H, W in f32: the source coordinate (ONNX's
     transformation with the given scale, else out / in, in float64) clamped
