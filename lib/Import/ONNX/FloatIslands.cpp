@@ -803,6 +803,32 @@ LogicalResult Importer::importFloatReduce(ImportedValue &v,
   return success();
 }
 
+/// sum(a * b) in f32 over the reduction loops of `iters`, into a tensor of
+/// `shape` starting from zero: each step a product then an add (no fused
+/// multiply-add), the reduction in loop order. Float MatMul and Conv.
+static Value sumOfProducts(Importer &im, Value a, Value b,
+                           ArrayRef<AffineMap> maps,
+                           ArrayRef<utils::IteratorType> iters,
+                           ArrayRef<int64_t> shape) {
+  Type f32 = Float32Type::get(im.ctx);
+  Value zero =
+      arith::ConstantOp::create(im.b, im.loc, im.b.getF32FloatAttr(0));
+  Value init =
+      linalg::FillOp::create(
+          im.b, im.loc, ValueRange{zero},
+          ValueRange{tensor::EmptyOp::create(im.b, im.loc, shape, f32)})
+          .getResult(0);
+  return linalg::GenericOp::create(
+             im.b, im.loc, TypeRange{init.getType()}, ValueRange{a, b},
+             ValueRange{init}, maps, iters,
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               Value p = arith::MulFOp::create(nb, l, args[0], args[1]);
+               Value sum = arith::AddFOp::create(nb, l, args[2], p);
+               linalg::YieldOp::create(nb, l, sum);
+             })
+      .getResult(0);
+}
+
 LogicalResult Importer::importFloatBatchMatmul(ImportedValue &a,
                                                ImportedValue &c) {
   int64_t ra = a.shape.size(), rc = c.shape.size();
@@ -850,25 +876,10 @@ LogicalResult Importer::importFloatBatchMatmul(ImportedValue &a,
   SmallVector<int64_t> shape(*batch);
   shape.push_back(m);
   shape.push_back(n);
-  Type f32 = Float32Type::get(ctx);
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  Value init = linalg::FillOp::create(
-                   b, loc, ValueRange{zero},
-                   ValueRange{tensor::EmptyOp::create(b, loc, shape, f32)})
-                   .getResult(0);
   ImportedValue out;
   out.kind = Kind::Float;
   out.shape = shape;
-  // Sums in k order, a product then an add (no fused multiply-add).
-  out.value = linalg::GenericOp::create(
-                  b, loc, TypeRange{init.getType()}, ValueRange{*av, *cv},
-                  ValueRange{init}, maps, iters,
-                  [](OpBuilder &nb, Location l, ValueRange args) {
-                    Value p = arith::MulFOp::create(nb, l, args[0], args[1]);
-                    Value sum = arith::AddFOp::create(nb, l, args[2], p);
-                    linalg::YieldOp::create(nb, l, sum);
-                  })
-                  .getResult(0);
+  out.value = sumOfProducts(*this, *av, *cv, maps, iters, shape);
   setOutput(0, std::move(out));
   return success();
 }
@@ -1028,21 +1039,7 @@ LogicalResult Importer::importFloatConv(ImportedValue &x,
   iters.append(3, utils::IteratorType::reduction);
   SmallVector<int64_t> shape = {x.shape[0], oh, ow, f};
   SmallVector<int64_t> groupedShape = {x.shape[0], oh, ow, groups, fg};
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  Value init =
-      linalg::FillOp::create(
-          b, loc, ValueRange{zero},
-          ValueRange{tensor::EmptyOp::create(b, loc, groupedShape, f32)})
-          .getResult(0);
-  Value y = linalg::GenericOp::create(
-                b, loc, TypeRange{init.getType()}, ValueRange{src, wv},
-                ValueRange{init}, maps, iters,
-                [](OpBuilder &nb, Location l, ValueRange a) {
-                  Value prod = arith::MulFOp::create(nb, l, a[0], a[1]);
-                  Value sum = arith::AddFOp::create(nb, l, a[2], prod);
-                  linalg::YieldOp::create(nb, l, sum);
-                })
-                .getResult(0);
+  Value y = sumOfProducts(*this, src, wv, maps, iters, groupedShape);
   y = reshape(y, shape);
   if (hasInput(biasIdx)) {
     auto bias = input(biasIdx);

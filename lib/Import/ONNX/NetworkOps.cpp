@@ -124,11 +124,16 @@ static SmallVector<int64_t> pooledShape(const ImportedValue &x,
   return s;
 }
 
-/// A pool in f32 on the (dequantized) NHWC value of `x`: the max, or the
-/// sum divided by the count of each window (its taps inside the input, or
-/// all of them with count_include_pad). Padding never wins the max.
+/// A pool in f32 on the (dequantized) NHWC value of `x`, over the node's
+/// window (`global`: all of H and W): the max, or the sum divided by the
+/// count of each window (its taps inside the input, or all of them with
+/// count_include_pad). Padding never wins the max.
 static FailureOr<ImportedValue> floatPool(Importer &im, ImportedValue &x,
-                                          const Window &w, bool isMax) {
+                                          bool global, bool isMax) {
+  auto read = readWindow(im, x, global);
+  if (failed(read))
+    return failure();
+  const Window &w = *read;
   auto in = im.floatValue(x, /*nhwc=*/true);
   if (failed(in))
     return failure();
@@ -230,10 +235,7 @@ LogicalResult Importer::importMaxPool(bool global) {
     return failure();
   if (!isQuantizable(**xin)) {
     // A float input (e.g. after a conv with no Q): the max in f32.
-    auto w = readWindow(*this, **xin, global);
-    if (failed(w))
-      return failure();
-    auto pool = floatPool(*this, **xin, *w, /*isMax=*/true);
+    auto pool = floatPool(*this, **xin, global, /*isMax=*/true);
     if (failed(pool))
       return failure();
     setOutput(0, std::move(*pool));
@@ -334,10 +336,7 @@ FailureOr<ImportedValue> Importer::averagePool(bool global) {
     return failure();
   if (!isQuantizable(**xin)) {
     // A float input: the average in f32.
-    auto w = readWindow(*this, **xin, global);
-    if (failed(w))
-      return failure();
-    return floatPool(*this, **xin, *w, /*isMax=*/false);
+    return floatPool(*this, **xin, global, /*isMax=*/false);
   }
   auto x = requireQuantized(0, "input X");
   if (failed(x))
