@@ -289,7 +289,7 @@ bool KernelEmitter::canPipelineTiles(ArrayRef<KDim> dims,
 }
 
 Value KernelEmitter::emitPipelinedTiles(
-    OpBuilder &nb, Value out, Value first, int64_t count, int64_t rows,
+    OpBuilder &nb, Value out, int64_t count, int64_t rows,
     llvm::function_ref<Value(OpBuilder &, Value)> tileRow,
     llvm::function_ref<Value(OpBuilder &, Value)> tileXBase, int64_t pixStride,
     Value col, Value wBase, ArrayRef<int64_t> lens, ArrayRef<KDim> dims) {
@@ -318,17 +318,16 @@ Value KernelEmitter::emitPipelinedTiles(
   Value scratch = tensor::EmptyOp::create(
       nb, loc, ArrayRef<int64_t>{vectors, kLanes}, nb.getI32Type());
   // Prologue: the first tile's sums.
-  TileCoords c0 = coordsOf(nb, first);
+  TileCoords c0 = coordsOf(nb, arith::ConstantIndexOp::create(nb, loc, 0));
   scratch = stash(nb, scratch,
                   emitKLoops(nb, dims, c0.xOffsets, wBase, nv,
                              biasAccumulators(nb, c0, rows, lens)));
-  // Tile j sums while tile j - 1 is requantized and stored.
+  // Tile t sums while tile t - 1 is requantized and stored.
   auto loop = scf::ForOp::create(
       nb, loc, arith::ConstantIndexOp::create(nb, loc, 1),
       arith::ConstantIndexOp::create(nb, loc, count),
       arith::ConstantIndexOp::create(nb, loc, 1), ValueRange{out, scratch},
-      [&](OpBuilder &lb, Location, Value j, ValueRange iters) {
-        Value t = add(lb, first, j);
+      [&](OpBuilder &lb, Location, Value t, ValueRange iters) {
         Value prev = add(lb, t, arith::ConstantIndexOp::create(lb, loc, -1));
         TileCoords c = coordsOf(lb, t);
         TileCoords cPrev = coordsOf(lb, prev);
@@ -345,9 +344,8 @@ Value KernelEmitter::emitPipelinedTiles(
       });
   // Epilogue: the last tile.
   out = loop.getResult(0);
-  Value last =
-      add(nb, first, arith::ConstantIndexOp::create(nb, loc, count - 1));
-  TileCoords cLast = coordsOf(nb, last);
+  TileCoords cLast =
+      coordsOf(nb, arith::ConstantIndexOp::create(nb, loc, count - 1));
   for (int64_t s = 0; s < vectors; ++s)
     out = storeAccumulator(nb, out, cLast, stored(nb, loop.getResult(1), s),
                            s / nv, s % nv, lens);
@@ -373,29 +371,25 @@ Value KernelEmitter::emitColumnTile(
     if (lines >= kMinParallelTrips && fullTiles >= 2 &&
         fullTiles <= kMaxPipelinedTiles && canPipelineTiles(dims, firstBlock)) {
       // One chain per line; threads split the lines.
-      acc = emitPipelinedTiles(
-          lb, acc, arith::ConstantIndexOp::create(lb, loc, 0), fullTiles, m0,
-          tileRow, tileXBase, pixStride, col, wBase, lens, dims);
+      acc = emitPipelinedTiles(lb, acc, fullTiles, m0, tileRow, tileXBase,
+                               pixStride, col, wBase, lens, dims);
     } else if (fullTiles > 0) {
       auto loop = scf::ForOp::create(
           lb, loc, arith::ConstantIndexOp::create(lb, loc, 0),
           arith::ConstantIndexOp::create(lb, loc, fullTiles),
           arith::ConstantIndexOp::create(lb, loc, 1), ValueRange{acc},
           [&](OpBuilder &tb, Location, Value t, ValueRange iters) {
-            Value p = mul(tb, t, m0);
-            Value next =
-                emitTile(tb, iters[0], add(tb, rowLine, p),
-                         add(tb, xLine, mul(tb, p, pixStride)), pixStride, m0,
-                         col, wBase, lens, dims, firstBlock);
+            Value next = emitTile(tb, iters[0], tileRow(tb, t),
+                                  tileXBase(tb, t), pixStride, m0, col, wBase,
+                                  lens, dims, firstBlock);
             scf::YieldOp::create(tb, loc, next);
           });
       acc = markParallelTiles(loop)[0];
     }
     if (rest > 0) {
-      Value p = arith::ConstantIndexOp::create(lb, loc, fullTiles * m0);
-      acc = emitTile(lb, acc, add(lb, rowLine, p),
-                     add(lb, xLine, mul(lb, p, pixStride)), pixStride, rest,
-                     col, wBase, lens, dims, firstBlock);
+      Value t = arith::ConstantIndexOp::create(lb, loc, fullTiles);
+      acc = emitTile(lb, acc, tileRow(lb, t), tileXBase(lb, t), pixStride,
+                     rest, col, wBase, lens, dims, firstBlock);
     }
     return acc;
   };

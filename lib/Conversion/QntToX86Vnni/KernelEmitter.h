@@ -142,14 +142,14 @@ public:
                       ValueRange accs, int64_t slots,
                       llvm::function_ref<void(OpBuilder &, int64_t)> slot);
 
-  /// `count` >= 2 full register tiles of `rows` rows, tile t at
+  /// The first `count` >= 2 full register tiles of `rows` rows, tile t at
   /// `tileRow(t)` / `tileXBase(t)`, software pipelined: the requantize and
   /// store of each tile's accumulators run interleaved with the first K
   /// steps of the next tile, where the dot products leave execution ports
   /// free, instead of as a burst between the two. Same arithmetic, same
   /// results; the tiles form one serial chain.
   Value
-  emitPipelinedTiles(OpBuilder &nb, Value out, Value first, int64_t count,
+  emitPipelinedTiles(OpBuilder &nb, Value out, int64_t count,
                      int64_t rows,
                      llvm::function_ref<Value(OpBuilder &, Value)> tileRow,
                      llvm::function_ref<Value(OpBuilder &, Value)> tileXBase,
