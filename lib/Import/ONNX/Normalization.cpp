@@ -19,34 +19,23 @@
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
 
-/// The f32 value of a Scale / B operand, broadcast (numpy style, ranks
-/// aligned on the right) to `shape` in `nhwc` layout, or a failure naming
-/// `what`.
+/// The f32 value of a Scale / B operand in logical layout, of the rank of
+/// `shape`, to which it must broadcast (numpy style, ranks aligned on the
+/// right); else a failure naming `what`.
 static FailureOr<Value> broadcastOperand(Importer &im, ImportedValue &v,
-                                         ArrayRef<int64_t> shape, bool nhwc,
+                                         ArrayRef<int64_t> shape,
                                          StringRef what) {
   auto joined = broadcastShapes(shape, v.shape);
   if (!joined || ArrayRef<int64_t>(*joined) != shape)
     return im.fail(what + " does not broadcast to the input's shape");
   if (v.holdsIntegers())
     return im.fail(what + " is an integer tensor");
-  // Leading 1s do not move data: a constant takes the input's rank here,
-  // so that floatValue can lay it out NHWC.
-  ImportedValue ranked = v;
-  if (v.kind == Kind::Const) {
-    ranked.shape.assign(shape.size() - v.shape.size(), 1);
-    ranked.shape.append(v.shape.begin(), v.shape.end());
-  } else if (nhwc && v.shape.size() != shape.size()) {
-    return im.fail(what + " of a lower rank than the input must be a "
-                          "compile-time constant");
-  }
-  auto f = im.floatValue(ranked, nhwc);
-  if (failed(f))
-    return failure();
-  if (ranked.shape.size() == shape.size())
-    return *f;
-  SmallVector<int64_t> s(shape.size() - ranked.shape.size(), 1);
-  s.append(ranked.shape.begin(), ranked.shape.end());
+  auto f = im.floatValue(v, /*nhwc=*/false);
+  if (failed(f) || v.shape.size() == shape.size())
+    return f;
+  // Leading 1s up to the input's rank.
+  SmallVector<int64_t> s(shape.size() - v.shape.size(), 1);
+  s.append(v.shape.begin(), v.shape.end());
   return im.reshape(*f, s);
 }
 
@@ -200,7 +189,7 @@ LogicalResult Importer::importLayerNorm() {
   auto scale = input(1);
   if (failed(scale))
     return failure();
-  auto s = broadcastOperand(*this, **scale, v.shape, false, "Scale");
+  auto s = broadcastOperand(*this, **scale, v.shape, "Scale");
   if (failed(s))
     return failure();
   SmallVector<Value> operands;
@@ -208,7 +197,7 @@ LogicalResult Importer::importLayerNorm() {
     auto bias = input(2);
     if (failed(bias))
       return failure();
-    auto bv = broadcastOperand(*this, **bias, v.shape, false, "B");
+    auto bv = broadcastOperand(*this, **bias, v.shape, "B");
     if (failed(bv))
       return failure();
     operands.push_back(*bv);
