@@ -105,3 +105,67 @@ func.func @scale_count_differs(%x: tensor<4x3x!R>) -> tensor<2x3x!R> {
   return %y : tensor<2x3x!R>
 }
 
+
+// -----
+
+// Found by a hostile-input review: tensor.reshape kept the axis number while
+// the rows of scales moved to dimension 2, so the dequantized values of
+// row i were scaled by scale[i].
+!P = !quant.uniform<i8:f32:1, {1.0, 10.0, 100.0}>
+func.func @reshape_moves_axis(%x: tensor<3x3x!P>) -> tensor<1x3x3x!P> {
+  %s = arith.constant dense<[1, 3, 3]> : tensor<3xindex>
+  // expected-error@+1 {{'tensor.reshape' op changes dimension 1, the quantized axis of the per-axis type '!quant.uniform<i8:f32:1, {1.000000e+00,1.000000e+01,1.000000e+02}>': it would become dimension 2 while the type still names 1}}
+  %r = tensor.reshape %x(%s) : (tensor<3x3x!P>, tensor<3xindex>) -> tensor<1x3x3x!P>
+  return %r : tensor<1x3x3x!P>
+}
+
+// -----
+
+!P = !quant.uniform<i8:f32:1, {1.0, 10.0, 100.0}>
+func.func @reshape_merges_axis(%x: tensor<2x3x!P>) -> tensor<6x!P> {
+  %s = arith.constant dense<[6]> : tensor<1xindex>
+  // expected-error@+1 {{'tensor.reshape' op changes dimension 1, the quantized axis of the per-axis type '!quant.uniform<i8:f32:1, {1.000000e+00,1.000000e+01,1.000000e+02}>': it is merged, split, sliced or dropped}}
+  %r = tensor.reshape %x(%s) : (tensor<2x3x!P>, tensor<1xindex>) -> tensor<6x!P>
+  return %r : tensor<6x!P>
+}
+
+// -----
+
+!P = !quant.uniform<i8:f32:1, {1.0, 10.0, 100.0}>
+func.func @reshape_dynamic(%x: tensor<2x3x!P>, %s: tensor<2xindex>) -> tensor<?x?x!P> {
+  // expected-error@+1 {{'tensor.reshape' op changes dimension 1, the quantized axis of the per-axis type '!quant.uniform<i8:f32:1, {1.000000e+00,1.000000e+01,1.000000e+02}>': a tensor.reshape to a dynamic shape cannot show where it goes}}
+  %r = tensor.reshape %x(%s) : (tensor<2x3x!P>, tensor<2xindex>) -> tensor<?x?x!P>
+  return %r : tensor<?x?x!P>
+}
+
+// -----
+
+// Any op's result must fit its per-axis type: a concat along the axis
+// doubles the dimension but keeps the three scales.
+!P = !quant.uniform<i8:f32:1, {1.0, 10.0, 100.0}>
+func.func @concat_along_axis(%a: tensor<2x3x!P>, %b: tensor<2x3x!P>) -> tensor<2x6x!P> {
+  // expected-error@+1 {{'tensor.concat' op result #0 type 'tensor<2x6x!quant.uniform<i8:f32:1, {1.000000e+00,1.000000e+01,1.000000e+02}>>' has size 6 in dimension 1 but its per-axis type has 3 scales}}
+  %c = tensor.concat dim(1) %a, %b : (tensor<2x3x!P>, tensor<2x3x!P>) -> tensor<2x6x!P>
+  return %c : tensor<2x6x!P>
+}
+
+// -----
+
+!P = !quant.uniform<i8:f32:1, {1.0, 10.0, 100.0}>
+func.func @insert_slice_into_wider(%a: tensor<2x3x!P>, %d: tensor<2x6x!P>) -> tensor<2x6x!P> {
+  // expected-error@+1 {{'tensor.insert_slice' op operand #1 type 'tensor<2x6x!quant.uniform<i8:f32:1, {1.000000e+00,1.000000e+01,1.000000e+02}>>' has size 6 in dimension 1 but its per-axis type has 3 scales}}
+  %r = tensor.insert_slice %a into %d[0, 0] [2, 3] [1, 1] : tensor<2x3x!P> into tensor<2x6x!P>
+  return %r : tensor<2x6x!P>
+}
+
+// -----
+
+// Accepted: a reshape that only adds or drops unit dimensions around the
+// axis keeps it at the same index; a concat across the axis.
+!P = !quant.uniform<i8:f32:1, {1.0, 10.0, 100.0}>
+func.func @reshape_and_concat_kept(%x: tensor<2x3x!P>, %y: tensor<2x3x!P>) -> (tensor<2x3x1x!P>, tensor<4x3x!P>) {
+  %s = arith.constant dense<[2, 3, 1]> : tensor<3xindex>
+  %r = tensor.reshape %x(%s) : (tensor<2x3x!P>, tensor<3xindex>) -> tensor<2x3x1x!P>
+  %c = tensor.concat dim(0) %x, %y : (tensor<2x3x!P>, tensor<2x3x!P>) -> tensor<4x3x!P>
+  return %r, %c : tensor<2x3x1x!P>, tensor<4x3x!P>
+}

@@ -3,7 +3,9 @@
 // A per-axis type names its quantized dimension by index. Upstream shape ops
 // keep the element type unchanged, so the index stays while the dimensions
 // move: this pass reports every shape op after which that index no longer
-// names the same dimension with the same size. Everything else passes.
+// names the same dimension with the same size, and every value whose type
+// has no such dimension or another number of entries than scales (what a
+// concat, pad or insert_slice along the axis makes). Everything else passes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,8 @@
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::qnt {
 #define GEN_PASS_DEF_QNTVERIFYPERAXISSHAPES
@@ -30,23 +34,26 @@ static quant::UniformQuantizedPerAxisType getPerAxisType(Type type) {
 }
 
 /// Builtin tensor types do not check a per-axis element type against their
-/// shape, so a shape op may carry one whose quantized dimension does not
-/// exist or has another number of entries than the type has scales.
+/// shape, so any op may carry one whose quantized dimension does not exist
+/// or has another number of entries than the type has scales (a
+/// tensor.concat or tensor.pad along the axis, a result type written so).
+/// `role` names the value in the message ("source", "result #0", ...).
 static LogicalResult verifyAxisFits(Operation *op, Type shapedType,
-                                    quant::UniformQuantizedPerAxisType type) {
+                                    quant::UniformQuantizedPerAxisType type,
+                                    const Twine &role) {
   auto shaped = cast<ShapedType>(shapedType);
   int64_t axis = type.getQuantizedDimension();
   if (!shaped.hasRank())
     return success();
   if (axis < 0 || axis >= shaped.getRank())
-    return op->emitOpError() << "source type " << shapedType
+    return op->emitOpError() << role << " type " << shapedType
                              << " has no dimension " << axis
                              << ", the quantized axis of its per-axis type";
   int64_t size = shaped.getDimSize(axis);
   int64_t scales = static_cast<int64_t>(type.getScales().size());
   if (!ShapedType::isDynamic(size) && size != scales)
     return op->emitOpError()
-           << "source type " << shapedType << " has size " << size
+           << role << " type " << shapedType << " has size " << size
            << " in dimension " << axis << " but its per-axis type has "
            << scales << " scales";
   return success();
@@ -103,6 +110,36 @@ static std::optional<int64_t> mapAxis(Operation *op, int64_t axis) {
       before += dropped.test(d);
     return axis - before;
   }
+  if (auto reshape = dyn_cast<tensor::ReshapeOp>(op)) {
+    // The axis survives where a result dimension of the same size starts
+    // after as many elements as it did in the source (static shapes only);
+    // the axis's own index is preferred where unit dimensions make several
+    // candidates.
+    auto source = cast<ShapedType>(reshape.getSource().getType());
+    auto result = cast<ShapedType>(reshape.getResult().getType());
+    if (!source.hasStaticShape() || !result.hasStaticShape())
+      return std::nullopt;
+    ArrayRef<int64_t> in = source.getShape(), out = result.getShape();
+    auto product = [](ArrayRef<int64_t> dims) -> std::optional<int64_t> {
+      int64_t p = 1;
+      for (int64_t d : dims)
+        if (llvm::MulOverflow(p, d, p))
+          return std::nullopt;
+      return p;
+    };
+    std::optional<int64_t> before = product(in.take_front(axis));
+    if (!before)
+      return std::nullopt;
+    std::optional<int64_t> found;
+    for (int64_t j = 0, e = static_cast<int64_t>(out.size()); j < e; ++j) {
+      std::optional<int64_t> prefix = product(out.take_front(j));
+      if (!prefix || *prefix > *before)
+        break;
+      if (*prefix == *before && out[j] == in[axis] && (!found || j == axis))
+        found = j;
+    }
+    return found;
+  }
   if (auto transpose = dyn_cast<linalg::TransposeOp>(op)) {
     // Result dimension i is input dimension perm[i].
     ArrayRef<int64_t> perm = transpose.getPermutation();
@@ -114,6 +151,36 @@ static std::optional<int64_t> mapAxis(Operation *op, int64_t axis) {
   return axis;
 }
 
+/// Reports a shape op after which the quantized axis of its (fitting)
+/// per-axis source is no longer the same dimension of the same size.
+static LogicalResult checkShapeOp(Operation *op) {
+  Value source = op->getOperand(0);
+  quant::UniformQuantizedPerAxisType type = getPerAxisType(source.getType());
+  if (!type)
+    return success();
+  int64_t axis = type.getQuantizedDimension();
+  std::optional<int64_t> mapped = mapAxis(op, axis);
+  // Kept in place: upstream's own verifiers make the result's size in
+  // that dimension equal the source's.
+  if (mapped == axis)
+    return success();
+  InFlightDiagnostic diag =
+      op->emitOpError("changes dimension ")
+      << axis << ", the quantized axis of the per-axis type " << type << ": ";
+  if (mapped)
+    diag << "it would become dimension " << *mapped
+         << " while the type still names " << axis;
+  else if (isa<tensor::ReshapeOp>(op) &&
+           !cast<ShapedType>(op->getResult(0).getType()).hasStaticShape())
+    diag << "a tensor.reshape to a dynamic shape cannot show where it "
+            "goes";
+  else
+    diag << "it is merged, split, sliced or dropped";
+  diag << "; shape ops on per-axis tensors must keep that dimension in "
+          "place (or requantize to per tensor first)";
+  return failure();
+}
+
 namespace {
 struct QntVerifyPerAxisShapesPass
     : qnt::impl::QntVerifyPerAxisShapesBase<QntVerifyPerAxisShapesPass> {
@@ -121,37 +188,46 @@ struct QntVerifyPerAxisShapesPass
 
   void runOnOperation() override {
     bool failedAny = false;
-    getOperation().walk([&](Operation *op) {
-      if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
-               tensor::ExtractSliceOp, linalg::TransposeOp>(op))
-        return;
-      Value source = op->getOperand(0);
+    // Each ill-fitting value is reported once, at its definition or (for
+    // a block argument) at its first user.
+    llvm::DenseSet<Value> reported;
+    auto fits = [&](Operation *op, Value value, const Twine &role) {
       quant::UniformQuantizedPerAxisType type =
-          getPerAxisType(source.getType());
-      if (!type)
-        return;
-      if (failed(verifyAxisFits(op, source.getType(), type))) {
+          getPerAxisType(value.getType());
+      if (!type || reported.contains(value))
+        return true;
+      if (succeeded(verifyAxisFits(op, value.getType(), type, role)))
+        return true;
+      reported.insert(value);
+      failedAny = true;
+      return false;
+    };
+    getOperation().walk([&](Operation *op) {
+      // A shape op's source is checked here and its result by where the
+      // axis goes; the result of an ill-placed axis does not fit either,
+      // and that message would hide why.
+      if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+              tensor::ExtractSliceOp, tensor::ReshapeOp, linalg::TransposeOp>(
+              op)) {
+        if (fits(op, op->getOperand(0), "source") &&
+            succeeded(checkShapeOp(op)))
+          return;
         failedAny = true;
+        reported.insert(op->result_begin(), op->result_end());
         return;
       }
-      int64_t axis = type.getQuantizedDimension();
-      std::optional<int64_t> mapped = mapAxis(op, axis);
-      // Kept in place: upstream's own verifiers make the result's size in
-      // that dimension equal the source's.
-      if (mapped == axis)
+      // One message per op, none for what it computes from a bad value.
+      // A tensor.empty has no contents: its users check its type.
+      for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+        if (!fits(op, operand, Twine("operand #") + Twine(i))) {
+          reported.insert(op->result_begin(), op->result_end());
+          return;
+        }
+      if (isa<tensor::EmptyOp>(op))
         return;
-      InFlightDiagnostic diag = op->emitOpError("changes dimension ")
-                                << axis
-                                << ", the quantized axis of the per-axis type "
-                                << type << ": ";
-      if (mapped)
-        diag << "it would become dimension " << *mapped
-             << " while the type still names " << axis;
-      else
-        diag << "it is merged, split, sliced or dropped";
-      diag << "; shape ops on per-axis tensors must keep that dimension in "
-              "place (or requantize to per tensor first)";
-      failedAny = true;
+      for (auto [i, result] : llvm::enumerate(op->getResults()))
+        if (!fits(op, result, Twine("result #") + Twine(i)))
+          return;
     });
     if (failedAny)
       signalPassFailure();

@@ -309,13 +309,18 @@ def QntVerifyPerAxisShapes : Pass<"qnt-verify-per-axis-shapes", "ModuleOp"> {
   let summary = "Reject shape ops that move the quantized axis of a per-axis type";
   let description = [{
     Upstream shape ops (`tensor.collapse_shape`, `tensor.expand_shape`,
-    `tensor.extract_slice`, `linalg.transpose`) require equal element types
-    on both sides, so a per-axis type keeps its axis *number* while the
-    dimensions move under it. The pipeline runs this check first and reports
-    every shape op after which the per-axis dimension would no longer be the
-    same dimension of the same size: a collapse or expand that merges or
-    splits it with dimensions of size > 1 or shifts its index, a slice that
-    cuts it or drops a dimension before it, a transpose that moves it.
+    `tensor.reshape`, `tensor.extract_slice`, `linalg.transpose`) require
+    equal element types on both sides, so a per-axis type keeps its axis
+    *number* while the dimensions move under it. The pipeline runs this
+    check first and reports every shape op after which the per-axis
+    dimension would no longer be the same dimension of the same size: a
+    collapse, expand or reshape that merges or splits it with dimensions of
+    size > 1 or shifts its index (a `tensor.reshape` needs static shapes to
+    show where it goes), a slice that cuts it or drops a dimension before
+    it, a transpose that moves it. It also reports, once, any other op with
+    an operand or result whose per-axis type names a dimension the shape
+    does not have, or one whose size differs from the number of scales
+    (`tensor.concat`, `tensor.pad` or `tensor.insert_slice` along the axis).
     Shapes ops on per-tensor types, and those that keep the axis in place,
     pass unchanged.
 
