@@ -38,6 +38,28 @@ static LogicalResult verifyAxis(Operation *op, ShapedType type,
   return success();
 }
 
+/// `min` <= `max`, and both codes of `codes` (an N-bit integer type): the
+/// clamp decides every result code, which the lowering then truncates to N
+/// bits, so a bound outside the type would wrap. Signless codes hold signed
+/// values ([-2^(N-1), 2^(N-1) - 1]) or unsigned ones ([0, 2^N - 1]).
+static LogicalResult verifyClamp(Operation *op, int32_t min, int32_t max,
+                                 Type codes) {
+  if (min > max)
+    return op->emitOpError("'min' must not exceed 'max'");
+  unsigned bits = codes.getIntOrFloatBitWidth();
+  if (bits >= 32)
+    return success();
+  int64_t signedMin = -(int64_t(1) << (bits - 1));
+  int64_t signedMax = (int64_t(1) << (bits - 1)) - 1;
+  int64_t unsignedMax = (int64_t(1) << bits) - 1;
+  if ((min >= signedMin && max <= signedMax) || (min >= 0 && max <= unsignedMax))
+    return success();
+  return op->emitOpError("'min' and 'max' [")
+         << min << ", " << max << "] must lie in the range of the " << bits
+         << "-bit result codes, [" << signedMin << ", " << signedMax
+         << "] or [0, " << unsignedMax << "]";
+}
+
 LogicalResult IntMatmulOp::verify() {
   RankedTensorType x = getX().getType(), w = getW().getType(),
                    acc = getResult().getType();
@@ -59,14 +81,32 @@ LogicalResult IntConv2DOp::verify() {
   if (x.getRank() != 4 || w.getRank() != 4 || acc.getRank() != 4 ||
       getBias().getType().getRank() != 1)
     return emitOpError("expects x: NHWC, w: HWCF, bias: F, result: NHWF");
+  int64_t groups = static_cast<int64_t>(getGroups());
   if (getStrides().size() != 2 || getDilations().size() != 2 ||
-      getPadding().size() != 4 || getGroups() <= 0)
+      getPadding().size() != 4 || groups <= 0)
     return emitOpError("expects 2 strides, 2 dilations, 4 paddings and "
                        "positive groups");
   int64_t f = w.getDimSize(3);
   if (acc.getDimSize(3) != f || getBias().getType().getDimSize(0) != f ||
-      x.getDimSize(3) != w.getDimSize(2) * getGroups())
+      x.getDimSize(3) != w.getDimSize(2) * groups || f % groups != 0 ||
+      acc.getDimSize(0) != x.getDimSize(0))
     return emitOpError("operand shapes do not form a grouped HWCF conv");
+  // Every lowering (the generic one and each target's kernels) relies on
+  // the result being the window arithmetic's output (WindowArithmetic.h).
+  ArrayRef<int64_t> strides = getStrides(), dilations = getDilations(),
+                    padding = getPadding();
+  for (int d = 0; d < 2; ++d) {
+    std::optional<int64_t> size = quantopt::ref::windowOutputSize(
+        x.getDimSize(1 + d), padding[2 * d], padding[2 * d + 1],
+        w.getDimSize(d), strides[d], dilations[d]);
+    if (!size || *size != acc.getDimSize(1 + d))
+      return emitOpError("result dimension ")
+             << 1 + d << " must be the output size of the window over input "
+             << x.getDimSize(1 + d) << " (padding " << padding[2 * d] << " + "
+             << padding[2 * d + 1] << ", kernel " << w.getDimSize(d)
+             << ", stride " << strides[d] << ", dilation " << dilations[d]
+             << "), got " << acc.getDimSize(1 + d);
+  }
   return verifyChannelArray(*this, "weight_zero_points",
                             getWeightZeroPoints().size(), f);
 }
@@ -96,9 +136,8 @@ LogicalResult IntRequantizeOp::verify() {
   for (int32_t shift : getShifts())
     if (shift < -30 || shift > 31)
       return emitOpError("'shifts' must lie in [-30, 31], got ") << shift;
-  if (static_cast<int32_t>(getMin()) > static_cast<int32_t>(getMax()))
-    return emitOpError("'min' must not exceed 'max'");
-  return success();
+  return verifyClamp(*this, static_cast<int32_t>(getMin()),
+                     static_cast<int32_t>(getMax()), out.getElementType());
 }
 
 /// Shared by int_quantize / int_dequantize: same shape, a valid axis, and
@@ -124,9 +163,9 @@ LogicalResult IntQuantizeOp::verify() {
                                     getScales().size(),
                                     getZeroPoints().size())))
     return failure();
-  if (static_cast<int32_t>(getMin()) > static_cast<int32_t>(getMax()))
-    return emitOpError("'min' must not exceed 'max'");
-  return success();
+  return verifyClamp(*this, static_cast<int32_t>(getMin()),
+                     static_cast<int32_t>(getMax()),
+                     getOutput().getType().getElementType());
 }
 
 LogicalResult IntDequantizeOp::verify() {
@@ -169,9 +208,8 @@ LogicalResult IntAddOp::verify() {
       return emitOpError("'") << name << "_shift' must lie in [-30, 31], got "
                               << s;
   }
-  if (static_cast<int32_t>(getMin()) > static_cast<int32_t>(getMax()))
-    return emitOpError("'min' must not exceed 'max'");
-  return success();
+  return verifyClamp(*this, static_cast<int32_t>(getMin()),
+                     static_cast<int32_t>(getMax()), y.getElementType());
 }
 
 /// Shared by the integer pools: NHWC, 2 kernel / stride / dilation values,
@@ -221,8 +259,9 @@ LogicalResult IntAvgPool2DOp::verify() {
   if (failed(verifyIntPool(*this, in, getOutput().getType(), getKernel(),
                            getStrides(), kNoDilation, getPadding())))
     return failure();
-  if (static_cast<int32_t>(getMin()) > static_cast<int32_t>(getMax()))
-    return emitOpError("'min' must not exceed 'max'");
+  if (failed(verifyClamp(*this, static_cast<int32_t>(getMin()),
+                     static_cast<int32_t>(getMax()), in.getElementType())))
+    return failure();
   return verifyChannelArray(*this, "zero_points", getZeroPoints().size(),
                             in.getDimSize(3));
 }
