@@ -326,17 +326,33 @@ struct IntAvgPool2DConverter : OpConversionPattern<IntAvgPool2DOp> {
     int64_t outH = yType.getDimSize(1), outW = yType.getDimSize(2);
     int64_t windowSize = kernel[0] * kernel[1];
 
-    // Real positions per output row / column (no dilation).
+    // Real positions per output row / column (no dilation); a window's
+    // count is the product of its row's and its column's. Each axis is a
+    // splat, a compile-time table, or (past kMaxCountTable outputs, where a
+    // table would cost memory at compile time) computed in the loop.
     auto inside = [](int64_t o, int64_t stride, int64_t padBefore, int64_t k,
                      int64_t in) {
       int64_t start = o * stride - padBefore;
       return std::min(start + k, in) - std::max<int64_t>(start, 0);
     };
-    SmallVector<int64_t> counts;
-    for (int64_t oh = 0; oh < outH; ++oh)
-      for (int64_t ow = 0; ow < outW; ++ow)
-        counts.push_back(inside(oh, strides[0], padding[0], kernel[0], inH) *
-                         inside(ow, strides[1], padding[2], kernel[1], inW));
+    struct AxisCounts {
+      int64_t dim, out, stride, padBefore, k, in;
+      SmallVector<int64_t> table; // empty: computed in the loop
+      bool uniform() const { return table.size() == 1; }
+    };
+    constexpr int64_t kMaxCountTable = 1 << 16;
+    SmallVector<AxisCounts, 2> axes = {
+        {1, outH, strides[0], padding[0], kernel[0], inH, {}},
+        {2, outW, strides[1], padding[2], kernel[1], inW, {}}};
+    for (AxisCounts &axis : axes) {
+      if (axis.out > kMaxCountTable)
+        continue;
+      for (int64_t o = 0; o < axis.out; ++o)
+        axis.table.push_back(
+            inside(o, axis.stride, axis.padBefore, axis.k, axis.in));
+      if (llvm::all_equal(axis.table))
+        axis.table.resize(1);
+    }
 
     // Sum of raw codes; the accumulator widens to i64 only when the window
     // could overflow i32 (|code| + |z| <= 2^16 per element).
@@ -368,16 +384,17 @@ struct IntAvgPool2DConverter : OpConversionPattern<IntAvgPool2DOp> {
     AffineMap identity = rewriter.getMultiDimIdentityMap(4);
     SmallVector<Value> inputs = {sums};
     SmallVector<AffineMap> maps = {identity};
-    bool uniformCount = llvm::all_equal(counts);
-    if (!uniformCount) {
-      auto type = RankedTensorType::get({outH, outW}, accType);
+    for (AxisCounts &axis : axes) {
+      if (axis.table.size() < 2)
+        continue;
+      auto type = RankedTensorType::get({axis.out}, accType);
       SmallVector<APInt> values;
-      for (int64_t c : counts)
+      for (int64_t c : axis.table)
         values.push_back(APInt(accType.getIntOrFloatBitWidth(), c));
       inputs.push_back(arith::ConstantOp::create(
           rewriter, loc, DenseElementsAttr::get(type, values)));
-      maps.push_back(AffineMap::get(
-          4, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx));
+      maps.push_back(
+          AffineMap::get(4, 0, {getAffineDimExpr(axis.dim, ctx)}, ctx));
     }
     bool uniformZero = llvm::all_equal(zeroPoints);
     if (!uniformZero) {
@@ -402,7 +419,37 @@ struct IntAvgPool2DConverter : OpConversionPattern<IntAvgPool2DOp> {
                                              b.getIntegerAttr(accType, v));
           };
           unsigned next = 1;
-          Value count = uniformCount ? accConst(counts.front()) : args[next++];
+          auto indexConst = [&](int64_t v) -> Value {
+            return arith::ConstantIndexOp::create(b, nloc, v);
+          };
+          Value count;
+          for (const AxisCounts &axis : axes) {
+            Value c;
+            if (axis.uniform()) {
+              c = accConst(axis.table.front());
+            } else if (!axis.table.empty()) {
+              c = args[next++];
+            } else {
+              // min(start + k, in) - max(start, 0), start = o * stride - pad;
+              // in index arithmetic, which the window sizes keep in range.
+              Value o = linalg::IndexOp::create(b, nloc, axis.dim);
+              Value start = arith::SubIOp::create(
+                  b, nloc,
+                  arith::MulIOp::create(b, nloc, o, indexConst(axis.stride)),
+                  indexConst(axis.padBefore));
+              Value end = arith::MinSIOp::create(
+                  b, nloc,
+                  arith::AddIOp::create(b, nloc, start, indexConst(axis.k)),
+                  indexConst(axis.in));
+              Value first = arith::MaxSIOp::create(b, nloc, start,
+                                                   indexConst(0));
+              c = arith::IndexCastOp::create(
+                  b, nloc, accType,
+                  arith::SubIOp::create(b, nloc, end, first));
+            }
+            count = count ? arith::MulIOp::create(b, nloc, count, c).getResult()
+                          : c;
+          }
           Value z32 = uniformZero ? arith::ConstantOp::create(
                                         b, nloc,
                                         b.getI32IntegerAttr(zeroPoints.front()))

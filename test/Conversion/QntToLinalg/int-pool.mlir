@@ -58,9 +58,11 @@ func.func @max_i8(%x: tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8> {
 // Average pool, 3x3 input, 2x2 window, stride 2, top/left padding 1: raw
 // codes (padding 0) are summed in i32 (the same register form), then the real-position counts
 // [[1, 2], [2, 4]] (row 0 of the output sees 1 input row, row 1 two; the
-// same for columns) and the per-channel zero points [1, -2] are constant
+// same for columns), as the product of the row counts [1, 2] and the column
+// counts [1, 2], and the per-channel zero points [1, -2] are constant
 // operands: s = sum - count * z, y = clamp(z + (s +- count / 2) / count).
-// CHECK-DAG: #[[CNT:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-DAG: #[[COL:.*]] = affine_map<(d0, d1, d2, d3) -> (d2)>
 // CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2, d3) -> (d3)>
 // CHECK-LABEL: func.func @avg_per_channel
 // CHECK-NOT: tensor.pad
@@ -73,11 +75,13 @@ func.func @max_i8(%x: tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8> {
 // CHECK: %[[V:.*]] = arith.select %[[IN]], %[[X]], %c0_i8{{.*}} : i8
 // CHECK: %[[E:.*]] = arith.extsi %[[V]] : i8 to i32
 // CHECK: arith.addi %{{.*}}, %[[E]] : i32
-// CHECK: %[[COUNTS:.*]] = arith.constant dense<{{\[}}[1, 2], [2, 4]]> : tensor<2x2xi32>
+// CHECK: %[[ROWS:.*]] = arith.constant dense<[1, 2]> : tensor<2xi32>
+// CHECK: %[[COLS:.*]] = arith.constant dense<[1, 2]> : tensor<2xi32>
 // CHECK: %[[ZPS:.*]] = arith.constant dense<[1, -2]> : tensor<2xi32>
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[CNT]], #[[CH]], #{{.*}}]
-// CHECK-SAME: ins(%[[SUM]], %[[COUNTS]], %[[ZPS]] : tensor<1x2x2x2xi32>, tensor<2x2xi32>, tensor<2xi32>)
-// CHECK: ^bb0(%[[S:.*]]: i32, %[[N:.*]]: i32, %[[Z:.*]]: i32, %{{.*}}: i8):
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[ROW]], #[[COL]], #[[CH]], #{{.*}}]
+// CHECK-SAME: ins(%[[SUM]], %[[ROWS]], %[[COLS]], %[[ZPS]] : tensor<1x2x2x2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>)
+// CHECK: ^bb0(%[[S:.*]]: i32, %[[NH:.*]]: i32, %[[NW:.*]]: i32, %[[Z:.*]]: i32, %{{.*}}: i8):
+// CHECK: %[[N:.*]] = arith.muli %[[NH]], %[[NW]]
 // CHECK: %[[NZ:.*]] = arith.muli %[[N]], %[[Z]]
 // CHECK: %[[C:.*]] = arith.subi %[[S]], %[[NZ]]
 // CHECK: %[[HALF:.*]] = arith.divsi %[[N]], %c2_i32
@@ -100,8 +104,10 @@ func.func @avg_per_channel(%x: tensor<1x3x3x2xi8>) -> tensor<1x2x2x2xi8> {
 // still uses the real count (padding contributes q - z = 0); uniform
 // parameters become constants in the body.
 // CHECK-LABEL: func.func @avg_include_pad
-// CHECK: arith.constant dense<{{\[}}[1, 2], [2, 4]]>
-// CHECK: ^bb0(%[[S:.*]]: i32, %[[N:.*]]: i32, %{{.*}}: i8):
+// CHECK: arith.constant dense<[1, 2]> : tensor<2xi32>
+// CHECK: arith.constant dense<[1, 2]> : tensor<2xi32>
+// CHECK: ^bb0(%[[S:.*]]: i32, %[[NH:.*]]: i32, %[[NW:.*]]: i32, %{{.*}}: i8):
+// CHECK: %[[N:.*]] = arith.muli %[[NH]], %[[NW]]
 // CHECK: arith.muli %[[N]], %c128_i32
 // CHECK: arith.divsi %c4_i32, %c2_i32
 // CHECK: arith.divsi %{{.*}}, %c4_i32
