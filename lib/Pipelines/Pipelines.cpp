@@ -3,6 +3,7 @@
 #include "QuantOpt/Pipelines/Pipelines.h"
 
 #include "OnlyIfPresent.h"
+#include "PipelineInput.h"
 
 #include "QuantOpt/Conversion/Passes.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntDialect.h"
@@ -106,9 +107,11 @@ struct AttachTargetPass
     LLVM::TargetFeaturesAttr features;
     if (!spec->features.empty())
       features = LLVM::TargetFeaturesAttr::get(ctx, StringRef(spec->features));
-    module->setAttr(LLVM::LLVMDialect::getTargetAttrName(),
-                    LLVM::TargetAttr::get(ctx, str(spec->triple),
-                                          str(spec->cpu), features));
+    auto targetAttr =
+        LLVM::TargetAttr::get(ctx, str(spec->triple), str(spec->cpu), features);
+    if (failed(quantopt::verifyQntToLLVMInput(module, targetAttr)))
+      return signalPassFailure();
+    module->setAttr(LLVM::LLVMDialect::getTargetAttrName(), targetAttr);
     module->setAttr(LLVM::LLVMDialect::getTargetTripleAttrName(),
                     str(spec->triple));
     module->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),

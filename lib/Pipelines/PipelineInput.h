@@ -1,0 +1,27 @@
+//===- PipelineInput.h - what --qnt-to-llvm accepts as input ----*- C++ -*-===//
+//
+// Internal to the pipelines: checks, before anything is lowered, the input
+// properties that later passes take for granted.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_PIPELINES_PIPELINEINPUT_H
+#define LIB_PIPELINES_PIPELINEINPUT_H
+
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace quantopt {
+
+/// Reports, with a diagnostic naming the rule, an input to the qnt-to-llvm
+/// pipeline (lowering for `target`) that it would otherwise miscompile:
+/// - code already lowered for another target (its kernels' intrinsics
+///   would reach the wrong back end);
+/// - a value of a static shape whose bytes int64 cannot count (the buffer
+///   size would wrap in the allocation).
+mlir::LogicalResult verifyQntToLLVMInput(mlir::ModuleOp module,
+                                         mlir::LLVM::TargetAttr target);
+
+} // namespace quantopt
+
+#endif // LIB_PIPELINES_PIPELINEINPUT_H
