@@ -385,6 +385,10 @@ void quantopt::buildQntKernelsToLLVMPipeline(
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A tensor carried through scf.for / scf.while gets a new buffer in each
+  // iteration (anything but an in-place update); ownership-based
+  // deallocation frees the old one.
+  bufferizeOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   // Bufferization names its constant globals in an order that changes from
   // run to run; the output must not.
