@@ -11,7 +11,9 @@
 // built from them drives both the optimizer (so that the loop vectorizer
 // sees the real vector widths and dot-product instructions, e.g. partial
 // reductions to AArch64 sdot/usdot) and code generation. --mtriple, --mcpu
-// and --mattr override the module's values.
+// and --mattr override the module's values; --mcpu and --mattr also replace
+// the "target-cpu" / "target-features" of every function definition, which
+// qnt-to-llvm records there too and which LLVM prefers to the module's.
 //
 //   quant-translate model.llvm.mlir --emit=llvm -o model.ll
 //   quant-translate model.llvm.mlir --emit=asm  -o model.s
@@ -27,12 +29,17 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Metadata.h"
@@ -43,8 +50,13 @@
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -89,13 +101,15 @@ static cl::opt<std::string>
     tripleOverride("mtriple", cl::desc("Override the module's target triple"),
                    cl::cat(category));
 static cl::opt<std::string>
-    cpuOverride("mcpu", cl::desc("Override the module's target CPU"),
+    cpuOverride("mcpu",
+                cl::desc("Override the target CPU of the module and of "
+                         "every function"),
                 cl::cat(category));
-static cl::opt<std::string>
-    featuresOverride("mattr",
-                     cl::desc("Override the module's target features "
-                              "(comma-separated, +feature / -feature)"),
-                     cl::cat(category));
+static cl::opt<std::string> featuresOverride(
+    "mattr",
+    cl::desc("Override the target features of the module and of every "
+             "function (comma-separated, +feature / -feature)"),
+    cl::cat(category));
 
 static int fail(const Twine &message) {
   errs() << "quant-translate: " << message << "\n";
@@ -104,19 +118,17 @@ static int fail(const Twine &message) {
 
 /// LLVM only warns about an unknown CPU or feature and then ignores it, so a
 /// typo in --mcpu / --mattr silently produced code for a different machine.
-/// Checks both against the target's own tables; returns an error message.
-static std::optional<std::string> checkCpuAndFeatures(const Target &target,
-                                                      const Triple &triple,
-                                                      StringRef cpu,
-                                                      StringRef features) {
-  // No CPU and no features: building this must not itself warn.
-  std::unique_ptr<MCSubtargetInfo> info(
-      target.createMCSubtargetInfo(triple, "", ""));
-  if (!info)
-    return "cannot read the CPU and feature tables of '" + triple.str() + "'";
-  if (cpu != "generic" && !info->isCPUStringValid(cpu))
-    return ("unknown CPU '" + cpu + "' for target '" + triple.str() +
-            "' (--mcpu or the module's target)")
+/// Checks both against the target's own tables (`info`, built with no CPU
+/// and no features so that it does not itself warn); an empty CPU is the
+/// default one. Returns an error message; `cpuOrigin` and `featuresOrigin`
+/// say where the values came from.
+static std::optional<std::string>
+checkCpuAndFeatures(const MCSubtargetInfo &info, const Triple &triple,
+                    StringRef cpu, StringRef features, StringRef cpuOrigin,
+                    StringRef featuresOrigin) {
+  if (!cpu.empty() && cpu != "generic" && !info.isCPUStringValid(cpu))
+    return ("unknown CPU '" + cpu + "' for target '" + triple.str() + "' (" +
+            cpuOrigin + ")")
         .str();
   SmallVector<StringRef> entries;
   features.split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
@@ -124,16 +136,151 @@ static std::optional<std::string> checkCpuAndFeatures(const Target &target,
     StringRef name = entry.trim();
     if (!name.consume_front("+"))
       name.consume_front("-");
-    if (llvm::none_of(info->getAllProcessorFeatures(),
+    if (llvm::none_of(info.getAllProcessorFeatures(),
                       [&](const SubtargetFeatureKV &kv) {
                         return name == kv.Key;
                       }))
       return ("unknown target feature '" + name + "' for target '" +
-              triple.str() + "' (--mattr or the module's target)")
+              triple.str() + "' (" + featuresOrigin + ")")
           .str();
   }
   return std::nullopt;
 }
+
+/// Instruction selection aborts on another architecture's intrinsic (an
+/// AArch64 one in an x86-64 module, say); names the first such call.
+static std::optional<std::string> checkIntrinsics(const Module &module,
+                                                  const Triple &triple) {
+  // "x86", "aarch64", "riscv", ...: the second component of the names of
+  // the intrinsics the target's backend implements.
+  StringRef archPrefix = Triple::getArchTypePrefix(triple.getArch());
+  if (archPrefix.empty())
+    return std::nullopt;
+  for (const Function &function : module) {
+    for (const Instruction &inst : instructions(function)) {
+      const auto *call = dyn_cast<CallBase>(&inst);
+      const Function *callee = call ? call->getCalledFunction() : nullptr;
+      if (!callee || !Intrinsic::isTargetIntrinsic(callee->getIntrinsicID()))
+        continue;
+      StringRef owner = Intrinsic::getBaseName(callee->getIntrinsicID());
+      owner.consume_front("llvm.");
+      owner = owner.split('.').first;
+      if (owner != archPrefix)
+        return ("function '" + function.getName() + "' calls the " + owner +
+                " intrinsic '" + callee->getName() + "', which target '" +
+                triple.str() + "' cannot compile")
+            .str();
+    }
+  }
+  return std::nullopt;
+}
+
+/// Globals larger than this are rejected before translation. Materializing
+/// one takes as much memory as its size (a 2^40-byte splat ran out of
+/// memory), and no object file can usefully hold it: the code models used
+/// reach data only within +-2 GiB (x86-64 small, RISC-V medany) or +-4 GiB
+/// (AArch64 small) of the code.
+static constexpr uint64_t maxGlobalBytes = uint64_t(1) << 32;
+
+/// The bytes a value of `type` occupies, counting elements but no padding
+/// (a lower bound of LLVM's size); nullopt past 2^64.
+static std::optional<uint64_t> minimumByteSize(mlir::Type type,
+                                               const mlir::DataLayout &layout) {
+  auto scalarBits = [&](mlir::Type scalar) -> uint64_t {
+    if (scalar.isIntOrFloat())
+      return scalar.getIntOrFloatBitWidth();
+    if (isa<mlir::LLVM::LLVMPointerType>(scalar))
+      return layout.getTypeSizeInBits(scalar).getKnownMinValue();
+    return 0;
+  };
+  if (auto array = dyn_cast<mlir::LLVM::LLVMArrayType>(type)) {
+    std::optional<uint64_t> element =
+        minimumByteSize(array.getElementType(), layout);
+    if (!element)
+      return std::nullopt;
+    return checkedMulUnsigned<uint64_t>(array.getNumElements(), *element);
+  }
+  if (auto structType = dyn_cast<mlir::LLVM::LLVMStructType>(type)) {
+    std::optional<uint64_t> total = 0;
+    for (mlir::Type field : structType.getBody()) {
+      std::optional<uint64_t> size = minimumByteSize(field, layout);
+      if (!size || !(total = checkedAddUnsigned(*total, *size)))
+        return std::nullopt;
+    }
+    return total;
+  }
+  if (auto vector = dyn_cast<mlir::VectorType>(type)) {
+    // Vector elements are bit-packed.
+    std::optional<uint64_t> bits = scalarBits(vector.getElementType());
+    for (int64_t dim : vector.getShape())
+      if (bits)
+        bits = checkedMulUnsigned<uint64_t>(*bits, dim);
+    if (!bits)
+      return std::nullopt;
+    return divideCeil(*bits, 8);
+  }
+  return divideCeil(scalarBits(type), 8);
+}
+
+/// Rejects a global definition larger than maxGlobalBytes; a declaration
+/// takes no room in the object.
+static std::optional<std::string> checkGlobalSizes(mlir::ModuleOp module) {
+  std::optional<std::string> message;
+  module.walk([&](mlir::LLVM::GlobalOp global) {
+    mlir::LLVM::Linkage linkage = global.getLinkage();
+    if ((linkage == mlir::LLVM::Linkage::External ||
+         linkage == mlir::LLVM::Linkage::ExternWeak) &&
+        !global.getValueAttr() && global.getInitializer().empty())
+      return mlir::WalkResult::advance();
+    std::optional<uint64_t> size = minimumByteSize(
+        global.getGlobalType(), mlir::DataLayout::closest(global));
+    if (size && *size <= maxGlobalBytes)
+      return mlir::WalkResult::advance();
+    message = ("global '@" + global.getSymName() + "' takes " +
+               (size ? Twine(*size) : Twine("more than 2^64")) +
+               " bytes, more than the 2^32 bytes a global may take")
+                  .str();
+    return mlir::WalkResult::interrupt();
+  });
+  return message;
+}
+
+/// An error LLVM cannot recover from: one line, exit code 1, no output file.
+[[noreturn]] static void exitOnLLVMError(StringRef triple, StringRef reason) {
+  errs() << "quant-translate: error: LLVM cannot compile this module for "
+         << triple << ": " << reason.split('\n').first.rtrim() << "\n";
+  // Removes the partial output file, which ToolOutputFile registered.
+  sys::RunInterruptHandlers();
+  // Midway through a pass: run no destructors.
+  sys::Process::Exit(1, /*NoCleanup=*/true);
+}
+
+/// LLVM reports what a backend cannot compile (an intrinsic without the
+/// feature it needs, an operation it cannot legalize, ...) through
+/// report_fatal_error, which aborts with a stack dump unless the handler
+/// exits itself. `triple` is the target's name, a std::string.
+static void exitOnFatalError(void *triple, const char *reason, bool) {
+  exitOnLLVMError(*static_cast<const std::string *>(triple), reason);
+}
+
+namespace {
+/// Without a handler, LLVMContext prints an error diagnostic (inline
+/// assembly that does not assemble, say) and exits, leaving the output file.
+struct ExitOnErrorDiagnostic : DiagnosticHandler {
+  explicit ExitOnErrorDiagnostic(StringRef triple) : triple(triple) {}
+  bool handleDiagnostics(const DiagnosticInfo &info) override {
+    // Warnings and remarks: LLVMContext prints them.
+    if (info.getSeverity() != DS_Error)
+      return false;
+    std::string message;
+    raw_string_ostream os(message);
+    DiagnosticPrinterRawOStream printer(os);
+    info.print(printer);
+    exitOnLLVMError(triple, message);
+  }
+  StringRef triple;
+};
+} // namespace
 
 /// Triple, CPU and features recorded on the module by qnt-to-llvm.
 struct ModuleTarget {
@@ -264,19 +411,52 @@ int quantopt::quantTranslateMain(int argc, char **argv,
     target.triple = sys::getDefaultTargetTriple();
   if (target.cpu.empty())
     target.cpu = "generic";
+  ScopedFatalErrorHandler fatalErrorHandler(exitOnFatalError, &target.triple);
+
+  // Before translation, which would materialize them.
+  if (std::optional<std::string> message = checkGlobalSizes(*module))
+    return fail(*message);
 
   LLVMContext llvmContext;
   std::unique_ptr<Module> llvmModule =
       mlir::translateModuleToLLVMIR(*module, llvmContext, inputFilename);
   if (!llvmModule)
     return fail("cannot translate '" + inputFilename + "' to LLVM IR");
+  llvmContext.setDiagnosticHandler(
+      std::make_unique<ExitOnErrorDiagnostic>(target.triple));
 
   Triple triple(target.triple);
   const Target *llvmTarget = TargetRegistry::lookupTarget(triple, error);
   if (!llvmTarget)
     return fail("no LLVM target for '" + target.triple + "': " + error);
+  std::unique_ptr<MCSubtargetInfo> info(
+      llvmTarget->createMCSubtargetInfo(triple, "", ""));
+  if (!info)
+    return fail("cannot read the CPU and feature tables of '" +
+                target.triple + "'");
   if (std::optional<std::string> message = checkCpuAndFeatures(
-          *llvmTarget, triple, target.cpu, target.features))
+          *info, triple, target.cpu, target.features,
+          "--mcpu or the module's target", "--mattr or the module's target"))
+    return fail(*message);
+  // The functions' own attributes win over the target machine's, so the
+  // flags replace them, and the values left are checked as the module's.
+  for (Function &function : *llvmModule) {
+    if (function.isDeclaration())
+      continue;
+    if (!cpuOverride.empty())
+      function.addFnAttr("target-cpu", cpuOverride);
+    if (!featuresOverride.empty())
+      function.addFnAttr("target-features", featuresOverride);
+    std::string name = function.getName().str();
+    if (std::optional<std::string> message = checkCpuAndFeatures(
+            *info, triple,
+            function.getFnAttribute("target-cpu").getValueAsString(),
+            function.getFnAttribute("target-features").getValueAsString(),
+            "target_cpu of function '" + name + "'",
+            "target_features of function '" + name + "'"))
+      return fail(*message);
+  }
+  if (std::optional<std::string> message = checkIntrinsics(*llvmModule, triple))
     return fail(*message);
   TargetOptions options;
   // Constructors (e.g. the AMX kernels' tile permission request) go to
