@@ -359,7 +359,7 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
     count = d > 0 && count <= kMaxFolded / d ? count * d : kMaxFolded + 1;
   bool floats = !a.f.empty() && !c.f.empty();
   bool ints = !a.i.empty() && !c.i.empty() &&
-              (op == "Add" || op == "Sub" || op == "Mul");
+              (op == "Add" || op == "Sub" || op == "Mul" || op == "Div");
   if (a.kind == Kind::Const && c.kind == Kind::Const && (floats || ints) &&
       count <= kMaxFolded) {
     out.kind = Kind::Const;
@@ -374,6 +374,16 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
         continue;
       }
       int64_t x = a.i[at(a, n)], y = c.i[at(c, n)], r;
+      if (op == "Div") {
+        // Shape arithmetic (ShuffleNet's channels / groups): ONNX divides
+        // integers truncating toward zero, as C++ does.
+        if (y == 0)
+          return fail("Div of integer constants divides by zero");
+        if (x == std::numeric_limits<int64_t>::min() && y == -1)
+          return fail("Div of integer constants overflows int64");
+        out.i.push_back(x / y);
+        continue;
+      }
       bool overflow = op == "Add"   ? llvm::AddOverflow(x, y, r)
                       : op == "Sub" ? llvm::SubOverflow(x, y, r)
                                     : llvm::MulOverflow(x, y, r);

@@ -792,6 +792,46 @@ def case_shape_arithmetic():
                          "y2": ("codes", y2.reshape(2, 12), 0.05, 128)}
 
 
+def case_shape_division():
+    """ShuffleNetV2's channel shuffle as torch exports it: the group size
+    channels // groups is Shape -> Gather -> Div (int64) -> Unsqueeze ->
+    Concat into a 5-D Reshape, a Transpose of the two channel axes, and a
+    Reshape back; the integer Div folds at import (ONNX divides integers
+    truncating toward zero)."""
+    r = rng(31)
+    x = r.uniform(-2, 2, (1, 4, 2, 2)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.05, 128)
+    nodes += [helper.make_node("Shape", ["xd"], ["sh"]),
+              helper.make_node("Gather", ["sh", "i1"], ["c"]),
+              helper.make_node("Div", ["c", "two"], ["cg"]),
+              helper.make_node("Unsqueeze", ["cg", "ax0"], ["cg1"]),
+              helper.make_node("Concat", ["one", "two1", "cg1", "hw"], ["s5"], axis=0),
+              helper.make_node("Reshape", ["xd", "s5"], ["x5"]),
+              helper.make_node("Transpose", ["x5"], ["t5"], perm=[0, 2, 1, 3, 4]),
+              helper.make_node("Reshape", ["t5", "s4"], ["shuffled"])]
+    inits += [init("i1", np.int64(1)), init("two", np.int64(2)),
+              init("ax0", np.array([0], np.int64)),
+              init("one", np.array([1], np.int64)), init("two1", np.array([2], np.int64)),
+              init("hw", np.array([2, 2], np.int64)),
+              init("s4", np.array([1, 4, 2, 2], np.int64))]
+    qdq_out(nodes, inits, "shuffled", "y", 0.05, 128)
+    m = model(nodes, [tin("x", [1, 4, 2, 2])], [tin("y", [1, 4, 2, 2])], inits)
+    xq = quantize(x, 0.05, 128, np.uint8)
+    y = xq.reshape(1, 2, 2, 2, 2).transpose(0, 2, 1, 3, 4).reshape(1, 4, 2, 2)
+    return m, {"x": x}, {"y": ("codes", y, 0.05, 128)}
+
+
+def case_bad_shape_division():
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.05, 128)
+    nodes += [helper.make_node("Shape", ["xd"], ["sh"]),
+              helper.make_node("Div", ["sh", "zero"], ["q"], name="div0"),
+              helper.make_node("Reshape", ["xd", "q"], ["y"])]
+    inits += [init("zero", np.array([1, 0], np.int64))]
+    return model(nodes, [tin("x", [2, 3])], [tin("y", [2, 3])], inits), {}, {}
+
+
 def case_bad_slice_step():
     nodes, inits = [], []
     qdq_input(nodes, inits)
