@@ -775,8 +775,10 @@ def pool_geometry(rng, with_dilation, large=False):
         return [n, h, w, c], kernel, strides, dil, pads, [n, oh, ow, c]
 
 
-def pool_stats(mod, codes, x_shape, qtype, st, kernel, strides, pads, cip, y_shape):
-    """Averages that are exact halves (ties of round-half-away)."""
+def pool_stats(mod, codes, x_shape, qtype, st, kernel, strides, pads, cip, y_shape,
+               half_even):
+    """Averages that are exact halves (ties, rounded away from zero or, with
+    rounding = "half_even", to even: counted apart)."""
     zps = [int(z) for z in re.findall(r":(-?\d+)(?=[,}>])", qtype.split(",", 1)[1])]
     n, h, w, c = x_shape
     ties = 0
@@ -794,7 +796,8 @@ def pool_stats(mod, codes, x_shape, qtype, st, kernel, strides, pads, cip, y_sha
                                 total += codes[((b * h + iy) * w + ix) * c + ch] - z
                                 cnt += 1
                     ties += is_tie(Fraction(total, kernel[0] * kernel[1] if cip else cnt))
-    tally(mod, "avg_pool2d", ties, 0, math.prod(y_shape))
+    tally(mod, "avg_pool2d half_even" if half_even else "avg_pool2d", ties, 0,
+          math.prod(y_shape))
 
 
 def gen_pool(rng, mod, index, kind, large=False):
@@ -816,17 +819,24 @@ def gen_pool(rng, mod, index, kind, large=False):
     if pads != [0, 0, 0, 0] or rng.random() < 0.3:
         attrs.append("padding = array<i64: %d, %d, %d, %d>" % tuple(pads))
     cip = None
+    half_even = False
     if kind != "max":
         cip = rng.random() < 0.5
         if cip or rng.random() < 0.3:
             attrs.append("count_include_pad = %s" % ("true" if cip else "false"))
+        # The average's ties: away from zero (default) or, every other
+        # case, to even (no draw, so the cases' random data stay as they were).
+        half_even = index % 2 == 0
+        if half_even:
+            attrs.append('rounding = "half_even"')
     op = "qnt.max_pool2d" if kind == "max" else "qnt.avg_pool2d"
     body = ["  %%y = %s %%x {%s} : %s -> %s" % (op, ", ".join(attrs), tensor_t(x_shape, t),
                                                tensor_t(y_shape, t))]
     desc = ("%s %s -> %s, %s %s kernel=%s strides=%s dilations=%s padding=%s "
-            "count_include_pad=%s" % (kind + "_pool2d" if kind != "global_avg" else
-                                      "global avg_pool2d", x_shape, y_shape, st.spelling(),
-                                      layout, kernel, strides, dil, pads, cip))
+            "count_include_pad=%s%s" % (kind + "_pool2d" if kind != "global_avg" else
+                                        "global avg_pool2d", x_shape, y_shape, st.spelling(),
+                                        layout, kernel, strides, dil, pads, cip,
+                                        " half_even" if half_even else ""))
     # Avg pooling of codes near one value makes sums land on halves (ties).
     if kind != "max" and rng.random() < 0.4:
         mid = rng.randint(st.lo, st.hi - 1)
@@ -834,7 +844,8 @@ def gen_pool(rng, mod, index, kind, large=False):
     else:
         codes = net_codes(rng, math.prod(x_shape), st)
     if kind != "max":
-        pool_stats(mod, codes, x_shape, t, st, kernel, strides, pads, cip, y_shape)
+        pool_stats(mod, codes, x_shape, t, st, kernel, strides, pads, cip, y_shape,
+                   half_even)
     emit_case(mod, index, [("%x", codes, x_shape, st, t)], body,
               [("%y", y_shape, t, st, "pooled")], desc)
 

@@ -277,9 +277,12 @@ std::vector<int32_t> quantopt::ref::maxPool2d(const Pool2DShape &s,
 std::vector<int32_t> quantopt::ref::avgPool2d(const Pool2DShape &s,
                                               const std::vector<int32_t> &x,
                                               const QuantParams &p,
-                                              bool countIncludePad) {
+                                              bool countIncludePad,
+                                              RoundingMode ties) {
   if (s.dilationH != 1 || s.dilationW != 1)
     fatal("avgPool2d", "dilations must be 1");
+  if (ties != RoundingMode::Away && ties != RoundingMode::HalfEven)
+    fatal("avgPool2d", "ties round away from zero or half to even");
   const auto [outH, outW] = checkPool("avgPool2d", s, x.size());
   if (p.storageMin > p.storageMax || p.zeroPoints.empty())
     fatal("avgPool2d", "invalid quantization parameters");
@@ -314,8 +317,17 @@ std::vector<int32_t> quantopt::ref::avgPool2d(const Pool2DShape &s,
           //                 : (acc - filter_count / 2) / filter_count;
           // (C++ division truncates, so this rounds halves away from zero).
           // TFLite sums raw codes; the contract sums q - z, then adds z.
-          const int64_t rounded = sum > 0 ? (sum + count / 2) / count
-                                          : (sum - count / 2) / count;
+          int64_t rounded = sum > 0 ? (sum + count / 2) / count
+                                    : (sum - count / 2) / count;
+          if (ties == RoundingMode::HalfEven) {
+            // ONNX QuantizeLinear of the mean on the same grid: floor, then
+            // up past the half, or at the half when the floor is odd.
+            const int64_t floor = sum >= 0 ? sum / count
+                                           : -((-sum + count - 1) / count);
+            const int64_t twiceRest = 2 * (sum - floor * count);
+            rounded = floor + (twiceRest > count ||
+                               (twiceRest == count && (floor & 1) != 0));
+          }
           result[((n * outH + oh) * outW + ow) * s.channels + c] =
               static_cast<int32_t>(std::clamp<int64_t>(
                   z + rounded, p.storageMin, p.storageMax));

@@ -479,8 +479,9 @@ LogicalResult Interpreter::evalPool2D(Operation *op, bool isMax) {
     return failure();
   if (isMax ? failed(checkAttributeNames(
                   op, {"kernel", "strides", "dilations", "padding"}))
-            : failed(checkAttributeNames(
-                  op, {"kernel", "strides", "padding", "count_include_pad"})))
+            : failed(checkAttributeNames(op, {"kernel", "strides", "padding",
+                                              "count_include_pad",
+                                              "rounding"})))
     return failure();
   Type xType = op->getOperand(0).getType(), yType = op->getResult(0).getType();
   FailureOr<std::vector<int64_t>> xShape = readShape(op, "'input'", xType);
@@ -506,6 +507,18 @@ LogicalResult Interpreter::evalPool2D(Operation *op, bool isMax) {
                            "bool, got ")
              << attr;
     countIncludePad = flag.getValue();
+  }
+  // The average's ties: away from zero unless "half_even" is named.
+  ref::RoundingMode ties = ref::RoundingMode::Away;
+  if (!isMax && getGenericAttr(op, "rounding")) {
+    FailureOr<ref::RoundingMode> mode = readRounding(op);
+    if (failed(mode))
+      return failure();
+    if (*mode != ref::RoundingMode::Away &&
+        *mode != ref::RoundingMode::HalfEven)
+      return op->emitError("quant-ref-run: an average pool's 'rounding' "
+                           "must be \"away\" or \"half_even\"");
+    ties = *mode;
   }
   if (xShape->size() != 4)
     return op->emitError("quant-ref-run: 'input' must be NHWC (rank 4)");
@@ -550,7 +563,8 @@ LogicalResult Interpreter::evalPool2D(Operation *op, bool isMax) {
   Tensor t;
   t.shape = *yShape;
   t.codes = isMax ? ref::maxPool2d(s, x->codes)
-                  : ref::avgPool2d(s, x->codes, *params, countIncludePad);
+                  : ref::avgPool2d(s, x->codes, *params, countIncludePad,
+                                   ties);
   set(op->getResult(0), std::move(t));
   return success();
 }

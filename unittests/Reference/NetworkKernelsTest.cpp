@@ -323,6 +323,44 @@ TEST(NetworkAvgPool, GlobalAndPerAxis) {
             (Codes{3, 12}));
 }
 
+TEST(NetworkAvgPool, TiesToEven) {
+  // Pairs (kernel 1x2, stride 2), z = 0: {0, 1} 0.5 -> 0; {1, 2} 1.5 -> 2;
+  // {2, 3} 2.5 -> 2; {-1, 0} -0.5 -> 0; {-1, -2} -1.5 -> -2; {-2, -3}
+  // -2.5 -> -2; {4, 4} 4 -> 4; {0, -4} -2 -> -2.
+  Pool2DShape s = pool(1, 1, 16, 1, 1, 2);
+  s.strideW = 2;
+  const Codes x{0, 1, 1, 2, 2, 3, -1, 0, -1, -2, -2, -3, 4, 4, 0, -4};
+  EXPECT_EQ(avgPool2d(s, x, i8(0.1, 0), false, RoundingMode::HalfEven),
+            (Codes{0, 2, 2, 0, -2, -2, 4, -2}));
+  // The same pairs away from zero (the default) differ on every odd tie.
+  EXPECT_EQ(avgPool2d(s, x, i8(0.1, 0), false),
+            (Codes{1, 2, 3, -1, -2, -3, 4, -2}));
+  // z = -5 (codes are q - z + z): the tie is of q - z, not of the code.
+  Codes shifted;
+  for (int32_t c : x)
+    shifted.push_back(c - 5);
+  EXPECT_EQ(avgPool2d(s, shifted, i8(0.1, -5), false, RoundingMode::HalfEven),
+            (Codes{-5, -3, -3, -5, -7, -7, -1, -7}));
+  // Count 36 (6x6 global): 18 x 2 + 18 x 3 = 90, 2.5 -> 2; 18 x -3 + 18 x
+  // -2 = -90, -2.5 -> -2; 18 x 3 + 18 x 4 = 126, 3.5 -> 4.
+  Pool2DShape g = pool(1, 6, 6, 3, 6, 6);
+  Codes gx;
+  for (int i = 0; i < 36; ++i) {
+    gx.push_back(i < 18 ? 2 : 3);
+    gx.push_back(i < 18 ? -3 : -2);
+    gx.push_back(i < 18 ? 3 : 4);
+  }
+  EXPECT_EQ(avgPool2d(g, gx, i8(0.1, 0), false, RoundingMode::HalfEven),
+            (Codes{2, -2, 4}));
+  EXPECT_EQ(avgPool2d(g, gx, i8(0.1, 0), false), (Codes{3, -3, 4}));
+}
+
+TEST(NetworkAvgPoolDeathTest, RejectsMultiplierModes) {
+  Pool2DShape s = pool(1, 1, 2, 1, 1, 2);
+  EXPECT_DEATH(avgPool2d(s, {1, 2}, i8(0.1, 0), false, RoundingMode::Double),
+               "ties round away from zero or half to even");
+}
+
 //===----------------------------------------------------------------------===//
 // Concat
 //===----------------------------------------------------------------------===//

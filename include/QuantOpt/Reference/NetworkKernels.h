@@ -102,9 +102,13 @@ std::vector<int32_t> maxPool2d(const Pool2DShape &s,
 /// positions inside the input, or kernelH * kernelW when countIncludePad
 /// (padded positions then add q - z = 0). p is per tensor or per axis on
 /// dimension 3 (z of the element's channel). Dilations must be 1.
+/// `ties` is RoundingMode::Away (TFLite's rule) or RoundingMode::HalfEven
+/// (a tie of the quotient goes to the even neighbour); other modes are a
+/// fatal error, as they round no exact quotient.
 std::vector<int32_t> avgPool2d(const Pool2DShape &s,
                                const std::vector<int32_t> &x,
-                               const QuantParams &p, bool countIncludePad);
+                               const QuantParams &p, bool countIncludePad,
+                               RoundingMode ties = RoundingMode::Away);
 
 //===----------------------------------------------------------------------===//
 // Concat

@@ -409,6 +409,7 @@ struct IntAvgPool2DConverter : OpConversionPattern<IntAvgPool2DOp> {
         tensor::EmptyOp::create(rewriter, loc, yType.getShape(), codeType);
     int32_t min = asI32(op.getMin()), max = asI32(op.getMax());
     bool includePad = op.getCountIncludePad();
+    bool tiesToEven = op.getRounding() == RoundingMode::HalfEven;
     SmallVector<utils::IteratorType> iterators(4,
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
@@ -459,15 +460,45 @@ struct IntAvgPool2DConverter : OpConversionPattern<IntAvgPool2DOp> {
           Value s = arith::SubIOp::create(
               b, nloc, args[0], arith::MulIOp::create(b, nloc, count, z));
           Value divisor = includePad ? accConst(windowSize) : count;
-          // Round half away from zero: add +-floor(d / 2), divide toward 0.
-          Value half = arith::DivSIOp::create(b, nloc, divisor, accConst(2));
-          Value negative = arith::CmpIOp::create(
-              b, nloc, arith::CmpIPredicate::slt, s, accConst(0));
-          Value bias = arith::SelectOp::create(
-              b, nloc, negative,
-              arith::SubIOp::create(b, nloc, accConst(0), half), half);
-          Value q = arith::DivSIOp::create(
-              b, nloc, arith::AddIOp::create(b, nloc, s, bias), divisor);
+          auto isNegative = [&] {
+            return arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::slt,
+                                         s, accConst(0));
+          };
+          Value q;
+          if (tiesToEven) {
+            Value negative = isNegative();
+            // Truncate, then step away from zero when the remainder is over
+            // half the divisor, or exactly half and the quotient odd.
+            Value t = arith::DivSIOp::create(b, nloc, s, divisor);
+            Value r = arith::RemSIOp::create(b, nloc, s, divisor);
+            // r has the sign of s.
+            Value absR = arith::SelectOp::create(
+                b, nloc, negative,
+                arith::SubIOp::create(b, nloc, accConst(0), r), r);
+            Value twiceAbsR =
+                arith::ShLIOp::create(b, nloc, absR, accConst(1));
+            Value over = arith::CmpIOp::create(
+                b, nloc, arith::CmpIPredicate::sgt, twiceAbsR, divisor);
+            Value tie = arith::CmpIOp::create(
+                b, nloc, arith::CmpIPredicate::eq, twiceAbsR, divisor);
+            Value odd = arith::TruncIOp::create(b, nloc, b.getI1Type(), t);
+            Value up = arith::OrIOp::create(
+                b, nloc, over, arith::AndIOp::create(b, nloc, tie, odd));
+            Value step = arith::SelectOp::create(b, nloc, negative,
+                                                 accConst(-1), accConst(1));
+            q = arith::AddIOp::create(
+                b, nloc, t,
+                arith::SelectOp::create(b, nloc, up, step, accConst(0)));
+          } else {
+            // Round half away from zero: add +-floor(d / 2), divide toward 0.
+            Value half = arith::DivSIOp::create(b, nloc, divisor, accConst(2));
+            Value negative = isNegative();
+            Value bias = arith::SelectOp::create(
+                b, nloc, negative,
+                arith::SubIOp::create(b, nloc, accConst(0), half), half);
+            q = arith::DivSIOp::create(
+                b, nloc, arith::AddIOp::create(b, nloc, s, bias), divisor);
+          }
           Value y = arith::AddIOp::create(b, nloc, q, z);
           y = arith::MaxSIOp::create(b, nloc, y, accConst(min));
           y = arith::MinSIOp::create(b, nloc, y, accConst(max));

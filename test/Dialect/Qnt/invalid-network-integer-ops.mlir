@@ -103,3 +103,12 @@ func.func @avg_pool_element_type(%x: tensor<1x4x4x3xi8>) {
        : tensor<1x4x4x3xi8> -> tensor<1x1x1x3xi16>
   return
 }
+
+// -----
+
+func.func @avg_pool_rounding(%x: tensor<1x4x4x3xi8>) {
+  // expected-error@+1 {{'qnt.int_avg_pool2d' op 'rounding' "float" does not apply to an exact average: it rounds only ties, "away" (from zero) or "half_even"}}
+  %y = qnt.int_avg_pool2d %x {kernel = array<i64: 4, 4>, max = 127 : i32, min = -128 : i32, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, zero_points = array<i32: 1>, rounding = "float"}
+       : tensor<1x4x4x3xi8> -> tensor<1x1x1x3xi8>
+  return
+}

@@ -305,6 +305,24 @@ func.func @avg_pool_pad_ge_kernel(%x: tensor<1x8x8x4x!I8>) {
 // -----
 
 !I8 = !quant.uniform<i8:f32, 0.5:1>
+func.func @avg_pool_rounding_mode(%x: tensor<1x8x8x4x!I8>) {
+  // expected-error@+1 {{'qnt.avg_pool2d' op 'rounding' "double" does not apply to an exact average: it rounds only ties, "away" (from zero) or "half_even"}}
+  %y = qnt.avg_pool2d %x {kernel = array<i64: 8, 8>, rounding = "double"} : tensor<1x8x8x4x!I8> -> tensor<1x1x1x4x!I8>
+  return
+}
+
+// -----
+
+!I8 = !quant.uniform<i8:f32, 0.5:1>
+func.func @avg_pool_rounding_unknown(%x: tensor<1x8x8x4x!I8>) {
+  // expected-error@+1 {{'qnt.avg_pool2d' op unknown rounding "even"; expected one of "double", "single", "away", "half_even", "float"}}
+  %y = qnt.avg_pool2d %x {kernel = array<i64: 8, 8>, rounding = "even"} : tensor<1x8x8x4x!I8> -> tensor<1x1x1x4x!I8>
+  return
+}
+
+// -----
+
+!I8 = !quant.uniform<i8:f32, 0.5:1>
 func.func @avg_pool_stride(%x: tensor<1x8x8x4x!I8>) {
   // expected-error@+1 {{'qnt.avg_pool2d' op 'strides' must be two values >= 1 (zero stride is invalid), got [0, 0]}}
   %y = qnt.avg_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 0, 0>} : tensor<1x8x8x4x!I8> -> tensor<1x7x7x4x!I8>

@@ -742,6 +742,13 @@ private:
     if (!isMax && chance(50))
       attrs.push_back(std::string("count_include_pad = ") +
                       (chance(50) ? "true" : "false"));
+    // The average's ties; now and then a mode that rounds no exact
+    // quotient (invalid).
+    if (!isMax && chance(50))
+      attrs.push_back(std::string("rounding = ") +
+                      (chance(5)    ? rounding()
+                       : chance(50) ? "\"half_even\""
+                                    : "\"away\""));
     std::string v = fresh(), type = tensorOf(ys, t.str());
     body.push_back(v + (isMax ? " = qnt.max_pool2d " : " = qnt.avg_pool2d ") +
                    xv + " {" + join(attrs, ", ") + "} : " +

@@ -23,6 +23,18 @@ LogicalResult mlir::qnt::verifyRoundingName(Operation *op, StringAttr name) {
             "\"half_even\", \"float\"";
 }
 
+LogicalResult mlir::qnt::verifyTieRounding(Operation *op, StringAttr name) {
+  if (failed(verifyRoundingName(op, name)))
+    return failure();
+  RoundingMode mode = getRoundingMode(name);
+  if (mode == RoundingMode::Away || mode == RoundingMode::HalfEven)
+    return success();
+  return op->emitOpError("'rounding' \"")
+         << name.getValue()
+         << "\" does not apply to an exact average: it rounds only ties, "
+            "\"away\" (from zero) or \"half_even\"";
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "QuantOpt/Dialect/Qnt/IR/QntAttributes.cpp.inc"
 

@@ -255,6 +255,8 @@ LogicalResult IntMaxPool2DOp::verify() {
 
 LogicalResult IntAvgPool2DOp::verify() {
   static const int64_t kNoDilation[] = {1, 1};
+  if (failed(verifyTieRounding(*this, getRoundingAttr())))
+    return failure();
   RankedTensorType in = getInput().getType();
   if (failed(verifyIntPool(*this, in, getOutput().getType(), getKernel(),
                            getStrides(), kNoDilation, getPadding())))

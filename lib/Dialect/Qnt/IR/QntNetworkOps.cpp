@@ -253,6 +253,8 @@ LogicalResult MaxPool2DOp::verify() {
 
 LogicalResult AvgPool2DOp::verify() {
   static const int64_t kNoDilation[] = {1, 1};
+  if (failed(verifyTieRounding(*this, getRoundingAttr())))
+    return failure();
   return verifyPool(*this, getInput().getType(), getOutput().getType(),
                     getKernel(), getStrides(), kNoDilation, getPadding());
 }

@@ -50,7 +50,8 @@ struct AvgPoolToInteger : OpRewritePattern<AvgPool2DOp> {
         rewriter.getI32IntegerAttr(params.storageMin),
         rewriter.getI32IntegerAttr(params.storageMax),
         op.getCountIncludePad() ? rewriter.getUnitAttr() : UnitAttr(),
-        type.isSigned() ? UnitAttr() : rewriter.getUnitAttr());
+        type.isSigned() ? UnitAttr() : rewriter.getUnitAttr(),
+        op.getRoundingAttr());
     rewriter.replaceOpWithNewOp<quant::StorageCastOp>(op, op.getType(),
                                                       intOp.getResult());
     return success();

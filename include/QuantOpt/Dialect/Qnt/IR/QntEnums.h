@@ -24,6 +24,10 @@ inline RoundingMode getRoundingMode(StringAttr name) {
 /// The verifier rule every op with a `rounding` attribute shares.
 LogicalResult verifyRoundingName(Operation *op, StringAttr name);
 
+/// The average pools' rule: an exact division rounds only its ties, so the
+/// mode must be "away" or "half_even".
+LogicalResult verifyTieRounding(Operation *op, StringAttr name);
+
 /// The reference model's name for the same mode (the reference library links
 /// no MLIR, so it keeps its own enum).
 inline quantopt::ref::RoundingMode toReferenceRounding(RoundingMode mode) {

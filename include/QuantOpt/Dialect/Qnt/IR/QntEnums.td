@@ -42,4 +42,9 @@ def Qnt_RoundingModeAttr : Attr<CPred<"::llvm::isa<::mlir::StringAttr>($_self)">
 def Qnt_DefaultRoundingModeAttr
     : DefaultValuedAttr<Qnt_RoundingModeAttr, "::mlir::qnt::RoundingMode::Double">;
 
+/// `rounding` of the average pools, whose exact division only rounds ties:
+/// "away" (TFLite's rule) when absent, or "half_even".
+def Qnt_AwayRoundingModeAttr
+    : DefaultValuedAttr<Qnt_RoundingModeAttr, "::mlir::qnt::RoundingMode::Away">;
+
 #endif // QUANTOPT_DIALECT_QNT_IR_QNTENUMS_TD

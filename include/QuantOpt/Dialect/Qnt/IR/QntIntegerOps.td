@@ -182,7 +182,8 @@ def Qnt_IntAvgPool2DOp : Qnt_Op<"int_avg_pool2d", [Pure]> {
     `y = clamp(z + round_half_away_from_zero(sum(q - z) / count), min, max)`
     by exact integer division, `z = zero_points[c]` (1 entry or one per
     channel), `count` the number of window positions inside the input, or
-    `kernel[0] * kernel[1]` when `count_include_pad` is set.
+    `kernel[0] * kernel[1]` when `count_include_pad` is set. With
+    `rounding = "half_even"` a tie of the quotient rounds to even instead.
   }];
   let arguments = (ins Qnt_CodeTensor:$input,
                        DenseI64ArrayAttr:$kernel,
@@ -191,7 +192,8 @@ def Qnt_IntAvgPool2DOp : Qnt_Op<"int_avg_pool2d", [Pure]> {
                        DenseI32ArrayAttr:$zero_points,
                        I32Attr:$min, I32Attr:$max,
                        UnitAttr:$count_include_pad,
-                       UnitAttr:$input_unsigned);
+                       UnitAttr:$input_unsigned,
+                       Qnt_AwayRoundingModeAttr:$rounding);
   let results = (outs Qnt_CodeTensor:$output);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
   let hasVerifier = 1;

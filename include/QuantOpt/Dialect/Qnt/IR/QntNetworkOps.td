@@ -93,6 +93,11 @@ def Qnt_AvgPool2DOp : Qnt_Op<"avg_pool2d", [Pure]> {
     equal to the input H and W; a scale change is a following
     `qnt.requantize`.
 
+    `rounding` says how an exact tie of the mean rounds: `"away"` (default,
+    the contract's rule: TFLite's pool) or `"half_even"` (ONNX's
+    QuantizeLinear of the float mean, on the same grid). Only these two
+    modes apply: the division is exact, so no multiplier is involved.
+
     ```mlir
     %p = qnt.avg_pool2d %x {kernel = array<i64: 8, 8>} : tensor<1x8x8x16x!X> -> tensor<1x1x1x16x!X>
     ```
@@ -101,7 +106,8 @@ def Qnt_AvgPool2DOp : Qnt_Op<"avg_pool2d", [Pure]> {
                        DenseI64ArrayAttr:$kernel,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
-                       DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
+                       DefaultValuedAttr<BoolAttr, "false">:$count_include_pad,
+                       Qnt_AwayRoundingModeAttr:$rounding);
   let results = (outs Qnt_QuantizedTensor:$output);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
   let hasVerifier = 1;
