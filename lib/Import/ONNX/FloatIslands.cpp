@@ -239,9 +239,17 @@ FailureOr<ImportedValue> Importer::emitFloat(ImportedValue &v) {
     ImportedValue &x = p.operands[0];
     bool global = p.kernel[0] == x.shape[2] && p.kernel[1] == x.shape[3] &&
                   llvm::all_of(p.padding, [](int64_t d) { return d == 0; });
-    if (!global)
-      return fail("a float result of AveragePool (no QuantizeLinear after "
-                  "it) is supported for global pooling only");
+    if (!global) {
+      // A windowed pool (Inception's padded 3x3 under eager QAT): the f32
+      // mean of each window of the dequantized codes.
+      PoolWindow w{p.kernel, p.strides, {1, 1}, p.padding, p.countIncludePad};
+      auto pooled = floatPool(*this, x, w, /*isMax=*/false);
+      if (failed(pooled))
+        return failure();
+      result = pooled->value;
+      out.nhwc = true;
+      break;
+    }
     auto in = floatValue(x, /*nhwc=*/true);
     if (failed(in))
       return failure();

@@ -375,6 +375,12 @@ public:
   mlir::FailureOr<ImportedValue> emitAdd(PendingInfo &p, const QParams &out);
   mlir::FailureOr<ImportedValue> emitAvgPool(PendingInfo &p,
                                              const QParams &out);
+  /// qnt.avg_pool2d of the pending pool's input (its grid, ties rounded as
+  /// `ties` says), then a requantize to `out` clamped to [lo, hi] unless
+  /// that is the input's grid.
+  mlir::FailureOr<ImportedValue>
+  averageOnInputGrid(PendingInfo &p, const QParams &out, mlir::Value in,
+                     mlir::qnt::RoundingMode ties, int64_t lo, int64_t hi);
   mlir::FailureOr<ImportedValue> emitConcat(PendingInfo &p, const QParams &out);
 
 private:
@@ -442,6 +448,20 @@ reduceAxes(Importer &im, mlir::Value x, llvm::ArrayRef<int64_t> axes,
 /// dimensions stay, with size 1.
 mlir::Value meanAlong(Importer &im, mlir::Value x,
                       llvm::ArrayRef<int64_t> axes);
+
+/// The window of a 2-D pool on an NCHW value.
+struct PoolWindow {
+  std::vector<int64_t> kernel, strides, dilations, padding; // padding: t b l r
+  /// AveragePool's count_include_pad, as it applies to `padding`.
+  bool countIncludePad = false;
+};
+
+/// A pool in f32 on the (dequantized) NHWC value of `x` over `w`: the max,
+/// or the sum divided by the count of each window (its taps inside the
+/// input, or all of them with count_include_pad). Padding never wins the
+/// max. The result is NHWC.
+mlir::FailureOr<ImportedValue> floatPool(Importer &im, ImportedValue &x,
+                                         const PoolWindow &w, bool isMax);
 
 /// numpy broadcasting of two shapes (ranks aligned on the right); nullopt
 /// when they do not broadcast.

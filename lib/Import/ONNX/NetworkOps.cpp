@@ -28,20 +28,12 @@ using namespace quantopt::onnx_import::detail;
 /// from activation shapes, which the model's data does not bound.
 static constexpr int64_t kMaxPoolTable = int64_t(1) << 22;
 
-namespace {
-struct Window {
-  std::vector<int64_t> kernel, strides, dilations, padding; // padding: t b l r
-  /// AveragePool's count_include_pad, as it applies to `padding`.
-  bool countIncludePad = false;
-};
-} // namespace
-
 /// Reads the window attributes of MaxPool / AveragePool on an NCHW input.
-static FailureOr<Window> readWindow(Importer &im, const ImportedValue &x,
+static FailureOr<PoolWindow> readWindow(Importer &im, const ImportedValue &x,
                                     bool global) {
   if (x.shape.size() != 4)
     return im.fail("only 2-D pooling (rank-4 input) is supported");
-  Window w;
+  PoolWindow w;
   if (global) {
     w.kernel = {x.shape[2], x.shape[3]};
     w.strides = {1, 1};
@@ -124,16 +116,19 @@ static SmallVector<int64_t> pooledShape(const ImportedValue &x,
   return s;
 }
 
-/// A pool in f32 on the (dequantized) NHWC value of `x`, over the node's
-/// window (`global`: all of H and W): the max, or the sum divided by the
-/// count of each window (its taps inside the input, or all of them with
-/// count_include_pad). Padding never wins the max.
-static FailureOr<ImportedValue> floatPool(Importer &im, ImportedValue &x,
-                                          bool global, bool isMax) {
+/// floatPool over the current node's window (`global`: all of H and W).
+static FailureOr<ImportedValue> floatPoolOfNode(Importer &im,
+                                                ImportedValue &x, bool global,
+                                                bool isMax) {
   auto read = readWindow(im, x, global);
   if (failed(read))
     return failure();
-  const Window &w = *read;
+  return floatPool(im, x, *read, isMax);
+}
+
+FailureOr<ImportedValue>
+quantopt::onnx_import::detail::floatPool(Importer &im, ImportedValue &x,
+                                         const PoolWindow &w, bool isMax) {
   auto in = im.floatValue(x, /*nhwc=*/true);
   if (failed(in))
     return failure();
@@ -235,7 +230,7 @@ LogicalResult Importer::importMaxPool(bool global) {
     return failure();
   if (!isQuantizable(**xin)) {
     // A float input (e.g. after a conv with no Q): the max in f32.
-    auto pool = floatPool(*this, **xin, global, /*isMax=*/true);
+    auto pool = floatPoolOfNode(*this, **xin, global, /*isMax=*/true);
     if (failed(pool))
       return failure();
     setOutput(0, std::move(*pool));
@@ -336,7 +331,7 @@ FailureOr<ImportedValue> Importer::averagePool(bool global) {
     return failure();
   if (!isQuantizable(**xin)) {
     // A float input: the average in f32.
-    return floatPool(*this, **xin, global, /*isMax=*/false);
+    return floatPoolOfNode(*this, **xin, global, /*isMax=*/false);
   }
   auto x = requireQuantized(0, "input X");
   if (failed(x))
@@ -376,6 +371,14 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
   // keep TFLite's rule on the input grid.
   bool halfEvenTies = options.rounding == qnt::RoundingMode::Float ||
                       options.rounding == qnt::RoundingMode::HalfEven;
+  // On the input's scale the mean needs no multiplier: qnt.avg_pool2d
+  // divides exactly and rounds its ties half to even, and a zero point or
+  // storage change after it is a requantize by exactly 1. (A multiplier
+  // S_x / count is inexact, and tips the mean's exact ties one way.)
+  bool sameScale = out.scales == x.q.scales;
+  if (halfEvenTies && sameScale)
+    return averageOnInputGrid(p, out, *in, qnt::RoundingMode::HalfEven, lo,
+                              hi);
   if ((!sameGrid || halfEvenTies) && (unpadded || p.countIncludePad)) {
     // Rounding the average on the input grid first would add a rounding
     // the float graph does not have (up to half an input step, more than
@@ -435,18 +438,25 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
   }
   // qnt.avg_pool2d averages codes (TFLite's rule, count_include_pad
   // respected); a different output grid is one requantize.
+  return averageOnInputGrid(p, out, *in, qnt::RoundingMode::Away, lo, hi);
+}
+
+FailureOr<ImportedValue>
+Importer::averageOnInputGrid(PendingInfo &p, const QParams &out, Value in,
+                             qnt::RoundingMode ties, int64_t lo, int64_t hi) {
+  ImportedValue &x = p.operands[0];
   ImportedValue pooled = x;
   pooled.codes.reset();
   pooled.kind = Kind::Quant;
   pooled.nhwc = true;
   pooled.shape = pooledShape(x, p.kernel, p.strides, {1, 1}, p.padding);
-  Value avg =
-      qnt::AvgPool2DOp::create(b, loc, quantTensorType(pooled), *in, p.kernel,
-                               p.strides, p.padding, p.countIncludePad)
-          .getResult();
+  Value avg = qnt::AvgPool2DOp::create(b, loc, quantTensorType(pooled), in,
+                                       p.kernel, p.strides, p.padding,
+                                       p.countIncludePad, ties)
+                  .getResult();
   ImportedValue y = pooled;
   y.q = out;
-  if (sameGrid)
+  if (out == x.q && lo == out.qmin() && hi == out.qmax())
     y.value = avg;
   else
     y.value = requantize(avg, quantTensorType(y), lo, hi, out);

@@ -461,6 +461,53 @@ def case_avgpool_pad():
     return m, {"x": x}, {"y": ("codes", y, y_s, y_z)}
 
 
+def mean_half_even(total, count):
+    """round_half_even(total / count) of integers, exactly."""
+    total = np.asarray(total, np.int64)
+    floor = total // count  # numpy floors toward -inf
+    twice_rest = 2 * (total - floor * count)
+    up = (twice_rest > count) | ((twice_rest == count) & (floor % 2 == 1))
+    return floor + up
+
+
+def case_avgpool_ties():
+    """Average pools whose output keeps the input's scale: ONNX's
+    QuantizeLinear rounds the exact mean's ties half to even. The codes are
+    built so that half the 6x6 global means (count 36) are exact ties; the
+    expected codes are exact rational means rounded half to even (the
+    definition, with no multiplier). The padded 2x2 pool (counts 1, 2, 4)
+    keeps the input grid; the global one moves the zero point."""
+    r = rng(31)
+    x_s, x_z = 0.05, 128
+    q = r.integers(100, 157, (2, 8, 6, 6)).astype(np.int64)
+    for n in range(2):
+        for c in range(0, 8, 2):  # every other channel: sum = 36 k + 18
+            rest = (int((q[n, c] - x_z).sum()) - 18) % 36
+            q[n, c, 5, 5] -= rest
+    x = dequantize(q, x_s, x_z)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [helper.make_node("GlobalAveragePool", ["xd"], ["g"]),
+              helper.make_node("AveragePool", ["xd"], ["p"], kernel_shape=[2, 2],
+                               pads=[1, 1, 0, 0], strides=[1, 1])]
+    g_z = 120
+    qdq_out(nodes, inits, "g", "y", x_s, g_z)
+    qdq_out(nodes, inits, "p", "a", x_s, x_z)
+    m = model(nodes, [tin("x", [2, 8, 6, 6])],
+              [tin("y", [2, 8, 1, 1]), tin("a", [2, 8, 6, 6])], inits)
+    assert (quantize(x, x_s, x_z, np.uint8) == q).all()
+    d = q - x_z
+    y = np.clip(mean_half_even(d.sum(axis=(2, 3), keepdims=True), 36) + g_z,
+                0, 255)
+    a = np.zeros_like(q)
+    for i in range(6):
+        for j in range(6):
+            win = d[:, :, max(i - 1, 0):i + 1, max(j - 1, 0):j + 1]
+            count = win.shape[2] * win.shape[3]
+            a[:, :, i, j] = mean_half_even(win.sum(axis=(2, 3)), count) + x_z
+    return m, {"x": x}, {"y": ("codes", y, x_s, g_z), "a": ("codes", a, x_s, x_z)}
+
+
 def case_concat_mixed():
     """Concat on channels of two inputs with different parameters -> Q:
     qnt.concat requantizes the operand whose grid differs."""
@@ -1668,8 +1715,8 @@ def case_pool_ceil():
     window runs past the input. MaxPool takes the max of the positions
     inside; AveragePool (count_include_pad = 1, no explicit padding, as
     torch's default) averages them only, as ONNX Runtime and PyTorch do:
-    qnt.avg_pool2d on the input grid (TFLite's rounding, ties away from
-    zero)."""
+    qnt.avg_pool2d on the input grid, the exact mean rounded half to even
+    as QuantizeLinear rounds it."""
     r = rng(49)
     x = r.uniform(-1, 1, (1, 2, 8, 7)).astype(F32)
     nodes, inits = [], []
@@ -1693,8 +1740,7 @@ def case_pool_ceil():
         for j in range(4):
             win = xq[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 2] - x_z
             total, count = win.sum(axis=(2, 3)), win.shape[2] * win.shape[3]
-            # round half away from zero by exact integer arithmetic
-            y2[:, :, i, j] = x_z + np.sign(total) * ((2 * np.abs(total) + count) // (2 * count))
+            y2[:, :, i, j] = x_z + mean_half_even(total, count)
     return m, {"x": x}, {"y1": ("codes", y1, x_s, x_z), "y2": ("codes", y2, x_s, x_z)}
 
 
@@ -2393,6 +2439,32 @@ def case_float_pool():
     return m, {"f": f}, {k: ("codes", quantize(v.astype(F32), 1.0 / 128, 0,
                                                np.int8), 1.0 / 128, 0)
                          for k, v in outs.items()}
+
+
+def case_float_avgpool_pending():
+    """Inception's pool branch under eager QAT: DQ -> AveragePool (3x3,
+    stride 1, padding 1, count_include_pad = 0) with no QuantizeLinear
+    after it; a float Mul consumes it, so the average runs in f32 on the
+    dequantized codes (each window's count a compile-time table). Codes
+    are multiples of 1/16, so the sums are exact and the one division by
+    the count rounds as numpy's float64 quotient rounded to f32 does."""
+    r = rng(59)
+    x_s, x_z = 1.0 / 16, 10
+    q = r.integers(0, 256, (1, 3, 5, 5)).astype(np.int64)
+    x = dequantize(q, x_s, x_z)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [helper.make_node("AveragePool", ["xd"], ["p"], kernel_shape=[3, 3],
+                               strides=[1, 1], pads=[1, 1, 1, 1]),
+              helper.make_node("Mul", ["p", "half"], ["h"])]
+    inits.append(init("half", F32(0.5)))
+    y_s = 1.0 / 128
+    qdq_out(nodes, inits, "h", "y", y_s, 0, np.int8)
+    m = model(nodes, [tin("x", [1, 3, 5, 5])], [tin("y", [1, 3, 5, 5])], inits)
+    mean = pool_f64(dequantize(q, x_s, x_z), (3, 3), (1, 1), (1, 1, 1, 1),
+                    "avg").astype(F32)
+    y = quantize((mean * F32(0.5)).astype(F32), y_s, 0, np.int8)
+    return m, {"x": x}, {"y": ("codes", y, y_s, 0)}
 
 
 def case_bad_pool_huge_channels():
