@@ -2,9 +2,11 @@
 
 #include "PipelineInput.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <optional>
@@ -81,9 +83,82 @@ static LogicalResult verifyNotLoweredElsewhere(ModuleOp module,
          << "; lower the original module for that target instead";
 }
 
+/// The pipeline lowers the functions of one module; a nested module would
+/// pass through untouched, and its qnt ops reach the LLVM translation.
+static LogicalResult verifyNoNestedModules(ModuleOp module) {
+  for (Operation &op : module.getBody()->getOperations())
+    if (auto nested = dyn_cast<ModuleOp>(op))
+      return nested.emitError("qnt-to-llvm lowers the functions of one "
+                              "module: a nested 'builtin.module' is not "
+                              "supported; lower it as a module of its own");
+  return success();
+}
+
+namespace {
+/// A symbol name the lowered code calls.
+struct ReservedName {
+  StringRef role;
+  /// Whether a declaration breaks it too: the lowering renames its own
+  /// allocator calls away from any func.func of that name, to a symbol
+  /// nothing defines. A declaration of any other name is the library's.
+  bool declarationsToo;
+};
+} // namespace
+
+/// What the lowered code calls by name: the C allocator (memref
+/// allocations), the C math library (math ops without an LLVM intrinsic,
+/// which upstream's conversion calls through whatever function of that name
+/// the module already holds), the OpenMP runtime (threads != 1), the C
+/// interface wrappers and our own helpers.
+static std::optional<ReservedName> reservedName(StringRef name) {
+  static const llvm::StringSet<> allocator = {"malloc", "free",
+                                              "aligned_alloc"};
+  static const llvm::StringSet<> libm = [] {
+    llvm::StringSet<> names;
+    for (StringRef fn :
+         {"acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt",
+          "ceil", "cos", "cosh", "erf", "erfc", "exp", "exp2", "expm1",
+          "floor", "fma", "log", "log10", "log1p", "log2", "pow", "rint",
+          "round", "roundeven", "sin", "sinh", "sqrt", "tan", "tanh",
+          "trunc"}) {
+      names.insert(fn);
+      names.insert((fn + "f").str());
+    }
+    return names;
+  }();
+  if (allocator.contains(name))
+    return ReservedName{"the C allocator the lowered code calls", true};
+  if (libm.contains(name))
+    return ReservedName{"the C math function the lowered math ops call",
+                        false};
+  if (name.starts_with("__kmpc_") || name.starts_with("omp_"))
+    return ReservedName{"the OpenMP runtime that threads != 1 calls", false};
+  if (name.starts_with("_mlir_ciface_"))
+    return ReservedName{"the C interface wrappers the lowering adds", false};
+  if (name.starts_with("__qnt_"))
+    return ReservedName{"quant-opt's own generated helpers", false};
+  return std::nullopt;
+}
+
+/// A function defined under a reserved name would take the library's
+/// place.
+static LogicalResult verifyNoReservedNames(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    std::optional<ReservedName> reserved = reservedName(func.getSymName());
+    if (!reserved || (func.isDeclaration() && !reserved->declarationsToo))
+      continue;
+    return func.emitError("qnt-to-llvm: function name '")
+           << func.getSymName() << "' is reserved for " << reserved->role
+           << "; a function of that name would take its place (rename it)";
+  }
+  return success();
+}
+
 LogicalResult quantopt::verifyQntToLLVMInput(ModuleOp module,
                                              LLVM::TargetAttr target) {
-  if (failed(verifyNotLoweredElsewhere(module, target)) ||
+  if (failed(verifyNoNestedModules(module)) ||
+      failed(verifyNoReservedNames(module)) ||
+      failed(verifyNotLoweredElsewhere(module, target)) ||
       failed(verifySizes(module)))
     return failure();
   return success();

@@ -15,6 +15,10 @@ namespace quantopt {
 
 /// Reports, with a diagnostic naming the rule, an input to the qnt-to-llvm
 /// pipeline (lowering for `target`) that it would otherwise miscompile:
+/// - a nested builtin.module (it would pass through unlowered);
+/// - a func.func named like a C runtime symbol the lowered code calls
+///   (malloc, free, the C math library, __kmpc_*, ...): the call would
+///   reach the user's function, or be renamed away from the library;
 /// - code already lowered for another target (its kernels' intrinsics
 ///   would reach the wrong back end);
 /// - a value of a static shape whose bytes int64 cannot count (the buffer

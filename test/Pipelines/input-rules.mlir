@@ -19,3 +19,67 @@ func.func @argument_beyond_int64_bytes(%x: tensor<2305843009213693952xi32>) -> t
   // expected-error@-1 {{'func.func' op block argument #0 of type 'tensor<2305843009213693952xi32>' holds more than 2^63 - 1 bytes: no buffer can hold it}}
   return %x : tensor<2305843009213693952xi32>
 }
+
+// -----
+
+// A function named malloc: the allocations of the lowered code were renamed
+// to call a symbol `malloc_0` that nothing defines, and the user's function
+// would replace the C allocator of the whole program.
+!Q = !quant.uniform<i8:f32, 0.5:1>
+// expected-error@+1 {{qnt-to-llvm: function name 'malloc' is reserved for the C allocator the lowered code calls; a function of that name would take its place (rename it)}}
+func.func @malloc(%x: tensor<4xf32>) -> tensor<4xi8> {
+  %q = qnt.quantize %x : tensor<4xf32> -> tensor<4x!Q>
+  %i = quant.scast %q : tensor<4x!Q> to tensor<4xi8>
+  return %i : tensor<4xi8>
+}
+
+// -----
+
+// Even declared: the lowering renames its own allocator calls away from it.
+// expected-error@+1 {{qnt-to-llvm: function name 'free' is reserved for the C allocator the lowered code calls}}
+func.func private @free(i64)
+
+// -----
+
+// math.erf becomes a call to erff, through whatever function of that name
+// the module holds: this one would be called instead of the C library's.
+// expected-error@+1 {{qnt-to-llvm: function name 'erff' is reserved for the C math function the lowered math ops call}}
+func.func @erff(%x: f32) -> f32 {
+  return %x : f32
+}
+
+// -----
+
+// The generated C interface wrappers and OpenMP entry points likewise.
+// expected-error@+1 {{qnt-to-llvm: function name '_mlir_ciface_f' is reserved for the C interface wrappers the lowering adds}}
+func.func @_mlir_ciface_f(%x: f32) -> f32 {
+  return %x : f32
+}
+
+// -----
+
+// A declaration of a C math function names the library itself: accepted,
+// and the call reaches it.
+func.func private @expf(f32) -> f32
+func.func @calls_expf(%x: f32) -> f32 {
+  %y = call @expf(%x) : (f32) -> f32
+  return %y : f32
+}
+
+// -----
+
+// A nested module passed through unlowered (exit 0), so its qnt ops only
+// failed later, in the LLVM translation.
+// (The function beside it makes the parser wrap both in a module.)
+!Q = !quant.uniform<i8:f32, 0.5:1>
+func.func @outer(%x: f32) -> f32 {
+  return %x : f32
+}
+// expected-error@+1 {{qnt-to-llvm lowers the functions of one module: a nested 'builtin.module' is not supported; lower it as a module of its own}}
+module @inner {
+  func.func @f(%x: tensor<4xf32>) -> tensor<4xi8> {
+    %q = qnt.quantize %x : tensor<4xf32> -> tensor<4x!Q>
+    %i = quant.scast %q : tensor<4x!Q> to tensor<4xi8>
+    return %i : tensor<4xi8>
+  }
+}
