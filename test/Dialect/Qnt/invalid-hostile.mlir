@@ -255,3 +255,52 @@ func.func @folded_bias_leaves_i32() -> tensor<1x1x!A> {
   %a = qnt.matmul %x, %w : tensor<1x100000x!X>, tensor<100000x1x!W> -> tensor<1x1x!A>
   return %a : tensor<1x1x!A>
 }
+
+// -----
+
+// A sparse constant: its stored codes are checked (never expanded)...
+!W = !quant.uniform<i8<-127:127>:f32, 0.5>
+!Y = !quant.uniform<i8:f32, 0.25>
+func.func @sparse_code_outside_narrow_range() -> tensor<1099511627776x!Y> {
+  %c = arith.constant sparse<[[7]], [-128]> : tensor<1099511627776xi8>
+  %w = quant.scast %c : tensor<1099511627776xi8> to tensor<1099511627776x!W>
+  // expected-error@+1 {{'qnt.requantize' op operand #0 is a constant with code -128 outside the storage range [-127, 127]}}
+  %y = qnt.requantize %w : tensor<1099511627776x!W> -> tensor<1099511627776x!Y>
+  return %y : tensor<1099511627776x!Y>
+}
+
+// -----
+
+// ... and so are the elements it does not store, which hold code 0 (the
+// stored -56 is u8 code 200, in range).
+!W = !quant.uniform<u8<1:255>:f32, 0.5:128>
+!Y = !quant.uniform<i8:f32, 0.25>
+func.func @sparse_implicit_zero_outside_range() -> tensor<4x!Y> {
+  %c = arith.constant sparse<[[1]], [-56]> : tensor<4xi8>
+  %w = quant.scast %c : tensor<4xi8> to tensor<4x!W>
+  // expected-error@+1 {{'qnt.requantize' op operand #0 is a constant with code 0 outside the storage range [1, 255]}}
+  %y = qnt.requantize %w : tensor<4x!W> -> tensor<4x!Y>
+  return %y : tensor<4x!Y>
+}
+
+// -----
+
+// The same rule for weights in a dense_resource blob (as importers and
+// torch-mlir write them), which the verifier did not read: the narrow type
+// promises [-127, 127], the second code is 0x80 = -128.
+!W = !quant.uniform<i8<-127:127>:f32, 0.5>
+!Y = !quant.uniform<i8:f32, 0.25>
+func.func @resource_code_outside_narrow_range() -> tensor<4x!Y> {
+  %c = arith.constant dense_resource<narrow_weights> : tensor<4xi8>
+  %w = quant.scast %c : tensor<4xi8> to tensor<4x!W>
+  // expected-error@+1 {{'qnt.requantize' op operand #0 is a constant with code -128 outside the storage range [-127, 127]}}
+  %y = qnt.requantize %w : tensor<4x!W> -> tensor<4x!Y>
+  return %y : tensor<4x!Y>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      narrow_weights: "0x010000007F807F00"
+    }
+  }
+#-}
