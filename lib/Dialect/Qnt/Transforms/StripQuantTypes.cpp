@@ -3,10 +3,10 @@
 // The last step into explicit integer IR. A dialect conversion replaces every
 // tensor of `!quant.uniform` by the tensor of its signless storage integer
 // (i8 for u8 too) in function signatures, block arguments, calls, returns,
-// structured control flow, linalg.transpose / linalg.broadcast and any other
-// region-free op (tensor.collapse_shape, tensor.expand_shape,
-// tensor.extract_slice, tensor.concat, ...), and rewrites the
-// quantization-aware ops:
+// structured control flow, linalg.transpose / linalg.broadcast /
+// linalg.fill, tensor.pad and any other region-free op
+// (tensor.collapse_shape, tensor.expand_shape, tensor.extract_slice,
+// tensor.concat, ...), and rewrites the quantization-aware ops:
 //
 //   qnt.quantize   -> qnt.int_quantize   (scales, zero points, range as attrs)
 //   qnt.dequantize -> qnt.int_dequantize
@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::qnt {
@@ -219,6 +220,48 @@ struct BroadcastLowering : OpConversionPattern<linalg::BroadcastOp> {
   }
 };
 
+/// linalg.fill writes its scalar (a `quant.scast` of the code) everywhere:
+/// rebuilt on the storage integers like linalg.transpose.
+struct FillLowering : OpConversionPattern<linalg::FillOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(linalg::FillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto newOp = linalg::FillOp::create(rewriter, op.getLoc(),
+                                        adaptor.getInputs(),
+                                        adaptor.getOutputs());
+    rewriter.replaceOp(op, newOp->getResults());
+    return success();
+  }
+};
+
+/// tensor.pad pads with the value its region yields, so the codes it pads
+/// with are exactly the yielded code: the region (whose block arguments are
+/// indices) moves unchanged into a pad of the storage type, and the yield
+/// and the `quant.scast` before it are converted like any other op.
+struct PadLowering : OpConversionPattern<tensor::PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tensor::PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getTypeConverter()->convertType<RankedTensorType>(
+        op.getResultType());
+    if (!resultType)
+      return failure();
+    auto newOp = tensor::PadOp::create(
+        rewriter, op.getLoc(), resultType, adaptor.getSource(),
+        adaptor.getLow(), adaptor.getHigh(), op.getStaticLowAttr(),
+        op.getStaticHighAttr(), op.getNofoldAttr());
+    newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    rewriter.inlineRegionBefore(op.getRegion(), newOp.getRegion(),
+                                newOp.getRegion().end());
+    rewriter.replaceOp(op, newOp.getResult());
+    return success();
+  }
+};
+
 /// Any other op without regions or successors (tensor.collapse_shape,
 /// tensor.empty, ...) just gets converted operand and result types.
 struct GenericTypeConversion : ConversionPattern {
@@ -322,7 +365,8 @@ struct QntStripQuantTypesPass
     RewritePatternSet patterns(ctx);
     patterns.add<QuantizeLowering, DequantizeLowering, ConstantLowering,
                  StorageCastLowering, TransposeLowering, BroadcastLowering,
-                 BitcastLowering, UnsignedConstantLowering>(converter, ctx);
+                 FillLowering, PadLowering, BitcastLowering,
+                 UnsignedConstantLowering>(converter, ctx);
     patterns.add<GenericTypeConversion>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
