@@ -15,6 +15,8 @@
 //                                         signless too)
 //   quant.scast    -> its converted operand
 //
+// Other ops with regions on quantized values are reported by name.
+//
 // Signedness of 8-bit codes is carried by the integer ops' unit attributes;
 // function arguments and results that held unsigned codes are marked with
 // `qnt.unsigned` so that callers (and the C interface) know how to read them.
@@ -25,8 +27,10 @@
 
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "TransformUtils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -312,6 +316,59 @@ static LogicalResult checkNoPublicComputeOps(ModuleOp module) {
   return failure(found);
 }
 
+/// Whether `type` is, or is a shaped type of, a quantized type.
+static bool isQuantized(Type type) {
+  return isa<quant::QuantizedType>(getElementTypeOrSelf(type));
+}
+
+/// Whether `op` itself (not only ops nested in it) has a quantized operand,
+/// result or block argument: exactly the ops this pass must convert.
+static bool holdsQuantizedValues(Operation *op) {
+  auto isQuantizedValue = [](Value v) { return isQuantized(v.getType()); };
+  if (llvm::any_of(op->getOperands(), isQuantizedValue) ||
+      llvm::any_of(op->getResults(), isQuantizedValue))
+    return true;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (llvm::any_of(block.getArguments(), isQuantizedValue))
+        return true;
+  return false;
+}
+
+/// The ops on quantized values that this pass cannot convert, reported with
+/// what it does convert instead of the conversion's bare "failed to
+/// legalize": the quant dialect's own casts, and ops with regions other than
+/// the ones the patterns below rebuild.
+static LogicalResult checkConvertibleOps(ModuleOp module) {
+  bool found = false;
+  module.walk([&](Operation *op) {
+    if (!holdsQuantizedValues(op))
+      return;
+    if (isa<quant::QuantizeCastOp, quant::DequantizeCastOp>(op)) {
+      op->emitOpError("is not supported by qnt-strip-quant-types: use ")
+          << (isa<quant::QuantizeCastOp>(op) ? "qnt.quantize"
+                                              : "qnt.dequantize")
+          << " instead";
+      found = true;
+      return;
+    }
+    if (op->getNumRegions() == 0 ||
+        isa<func::FuncOp, scf::ForOp, scf::IfOp, scf::WhileOp,
+            scf::IndexSwitchOp, linalg::TransposeOp, linalg::BroadcastOp,
+            linalg::FillOp, tensor::PadOp>(op))
+      return;
+    op->emitOpError("on quantized element types is not supported by "
+                    "qnt-strip-quant-types; the ops with regions it converts "
+                    "are func.func, scf.for, scf.if, scf.while, "
+                    "scf.index_switch, linalg.transpose, linalg.broadcast, "
+                    "linalg.fill and tensor.pad (region-free ops are "
+                    "converted generically): write this op on the storage "
+                    "integers (quant.scast) instead");
+    found = true;
+  });
+  return failure(found);
+}
+
 /// Records which function arguments / results hold unsigned codes, before
 /// the signature loses that information.
 static void markUnsignedSignatures(ModuleOp module) {
@@ -341,7 +398,8 @@ struct QntStripQuantTypesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkNoPublicComputeOps(module)))
+    if (failed(checkNoPublicComputeOps(module)) ||
+        failed(checkConvertibleOps(module)))
       return signalPassFailure();
     markUnsignedSignatures(module);
 
