@@ -1,6 +1,7 @@
 // Ops on quantized tensors that --qnt-to-llvm does not take are reported by
 // name, with what it takes instead, rather than as a bare "failed to
-// legalize" (docs/Semantics.md, "Padding and filling quantized tensors"). Per-axis pads along the axis are in
+// legalize" or "op was not bufferized" (docs/Semantics.md, "Padding and
+// filling quantized tensors"). Per-axis pads along the axis are in
 // per-axis-shapes.mlir.
 // RUN: quant-opt %s -split-input-file -verify-diagnostics --qnt-to-llvm
 
@@ -35,4 +36,23 @@ func.func @map(%x: tensor<4x!Q>, %y: tensor<4x!Q>) -> tensor<4x!Q> {
       linalg.yield %b : !Q
     }
   return %m : tensor<4x!Q>
+}
+
+// -----
+
+// tensor.gather and tensor.scatter have no bufferization on any element
+// type.
+!Q = !quant.uniform<i8:f32, 0.5:3>
+func.func @gather(%x: tensor<4x!Q>, %i: tensor<2x1xindex>) -> tensor<2x!Q> {
+  // expected-error@+1 {{'tensor.gather' op is not supported by qnt-to-llvm: bufferization has no lowering for it; index single elements with tensor.extract / tensor.insert, or move blocks with tensor.extract_slice / tensor.insert_slice}}
+  %g = tensor.gather %x[%i] gather_dims([0]) unique : (tensor<4x!Q>, tensor<2x1xindex>) -> tensor<2x!Q>
+  return %g : tensor<2x!Q>
+}
+
+// -----
+
+func.func @scatter(%x: tensor<4xi8>, %s: tensor<2x1xi8>, %i: tensor<2x1xindex>) -> tensor<4xi8> {
+  // expected-error@+1 {{'tensor.scatter' op is not supported by qnt-to-llvm: bufferization has no lowering for it}}
+  %r = tensor.scatter %s into %x[%i] scatter_dims([0]) unique : (tensor<2x1xi8>, tensor<4xi8>, tensor<2x1xindex>) -> tensor<4xi8>
+  return %r : tensor<4xi8>
 }
