@@ -3,6 +3,7 @@
 // the zero point, i.e. real 0 (docs/Semantics.md, "Padding and filling").
 // Expected values are worked by hand in the comments.
 // RUN: quant-opt %s --qnt-to-llvm | %mlir_runner_cmd | FileCheck %s
+// RUN: %quant_ref_run %s | FileCheck %s
 
 // qnt-strip-quant-types pads and fills the storage integers with the code.
 // RUN: quant-opt %s --qnt-strip-quant-types | FileCheck %s --check-prefix=STRIP
