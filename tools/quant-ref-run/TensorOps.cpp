@@ -96,8 +96,8 @@ LogicalResult Interpreter::evalUpstream(Operation *op, bool &handled) {
     if (auto scalar = dyn_cast<IntegerAttr>(constant.getValue())) {
       Type type = scalar.getType();
       bool isIndex = isa<IndexType>(type);
-      if (!isIndex && !(isa<IntegerType>(type) &&
-                        type.getIntOrFloatBitWidth() <= 32))
+      if (!isIndex &&
+          !(isa<IntegerType>(type) && type.getIntOrFloatBitWidth() <= 32))
         return op->emitError("quant-ref-run: scalar constants must be index "
                              "or integers of at most 32 bits");
       int64_t value = type.isUnsignedInteger()

@@ -232,9 +232,8 @@ struct FillLowering : OpConversionPattern<linalg::FillOp> {
   LogicalResult
   matchAndRewrite(linalg::FillOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto newOp = linalg::FillOp::create(rewriter, op.getLoc(),
-                                        adaptor.getInputs(),
-                                        adaptor.getOutputs());
+    auto newOp = linalg::FillOp::create(
+        rewriter, op.getLoc(), adaptor.getInputs(), adaptor.getOutputs());
     rewriter.replaceOp(op, newOp->getResults());
     return success();
   }
@@ -250,8 +249,8 @@ struct PadLowering : OpConversionPattern<tensor::PadOp> {
   LogicalResult
   matchAndRewrite(tensor::PadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = getTypeConverter()->convertType<RankedTensorType>(
-        op.getResultType());
+    auto resultType =
+        getTypeConverter()->convertType<RankedTensorType>(op.getResultType());
     if (!resultType)
       return failure();
     auto newOp = tensor::PadOp::create(
@@ -347,7 +346,7 @@ static LogicalResult checkConvertibleOps(ModuleOp module) {
     if (isa<quant::QuantizeCastOp, quant::DequantizeCastOp>(op)) {
       op->emitOpError("is not supported by qnt-strip-quant-types: use ")
           << (isa<quant::QuantizeCastOp>(op) ? "qnt.quantize"
-                                              : "qnt.dequantize")
+                                             : "qnt.dequantize")
           << " instead";
       found = true;
       return;
