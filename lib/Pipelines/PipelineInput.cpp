@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -62,6 +63,23 @@ static LogicalResult verifySizes(ModuleOp module) {
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+/// Upstream ops on tensors that no bufferization interface lowers (on any
+/// element type): reported by name rather than as bufferization's "op was
+/// not bufferized".
+static LogicalResult verifyBufferizable(ModuleOp module) {
+  bool found = false;
+  module.walk([&](Operation *op) {
+    if (!isa<tensor::GatherOp, tensor::ScatterOp>(op))
+      return;
+    op->emitOpError("is not supported by qnt-to-llvm: bufferization has no "
+                    "lowering for it; index single elements with "
+                    "tensor.extract / tensor.insert, or move blocks with "
+                    "tensor.extract_slice / tensor.insert_slice");
+    found = true;
+  });
+  return failure(found);
 }
 
 /// A module whose functions are already llvm.func definitions was lowered
@@ -159,7 +177,7 @@ LogicalResult quantopt::verifyQntToLLVMInput(ModuleOp module,
   if (failed(verifyNoNestedModules(module)) ||
       failed(verifyNoReservedNames(module)) ||
       failed(verifyNotLoweredElsewhere(module, target)) ||
-      failed(verifySizes(module)))
+      failed(verifySizes(module)) || failed(verifyBufferizable(module)))
     return failure();
   return success();
 }

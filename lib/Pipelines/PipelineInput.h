@@ -22,7 +22,8 @@ namespace quantopt {
 /// - code already lowered for another target (its kernels' intrinsics
 ///   would reach the wrong back end);
 /// - a value of a static shape whose bytes int64 cannot count (the buffer
-///   size would wrap in the allocation).
+///   size would wrap in the allocation);
+/// - tensor.gather / tensor.scatter, which nothing bufferizes.
 mlir::LogicalResult verifyQntToLLVMInput(mlir::ModuleOp module,
                                          mlir::LLVM::TargetAttr target);
 

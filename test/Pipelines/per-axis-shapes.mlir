@@ -169,3 +169,49 @@ func.func @reshape_and_concat_kept(%x: tensor<2x3x!P>, %y: tensor<2x3x!P>) -> (t
   %c = tensor.concat dim(0) %x, %y : (tensor<2x3x!P>, tensor<2x3x!P>) -> tensor<4x3x!P>
   return %r, %c : tensor<2x3x1x!P>, tensor<4x3x!P>
 }
+
+// -----
+
+// A pad along the axis adds rows that have no scale (the result type would
+// not fit either, but the message says why).
+!P = !quant.uniform<i8:f32:0, {0.5:1, 0.25:-2}>
+func.func @pad_along_axis(%x: tensor<2x2x!P>, %z: !P) -> tensor<3x2x!P> {
+  // expected-error@+1 {{'tensor.pad' op pads dimension 0, the quantized axis of the per-axis type '!quant.uniform<i8:f32:0, {5.000000e-01:1,2.500000e-01:-2}>': the padded entries would have no scale; pad only the other dimensions of a per-axis tensor (or requantize to per tensor first)}}
+  %p = tensor.pad %x low[1, 0] high[0, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : !P
+  } : tensor<2x2x!P> to tensor<3x2x!P>
+  return %p : tensor<3x2x!P>
+}
+
+// -----
+
+// A padding amount unknown at compile time along the axis: the dynamic
+// result size alone would pass the fit check.
+!P = !quant.uniform<i8:f32:0, {0.5:1, 0.25:-2}>
+func.func @pad_along_axis_dynamic(%x: tensor<2x2x!P>, %z: !P, %n: index) -> tensor<?x2x!P> {
+  // expected-error@+1 {{'tensor.pad' op pads dimension 0, the quantized axis of the per-axis type}}
+  %p = tensor.pad %x low[0, 0] high[%n, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : !P
+  } : tensor<2x2x!P> to tensor<?x2x!P>
+  return %p : tensor<?x2x!P>
+}
+
+// -----
+
+// Accepted: padding the other dimensions, by static or dynamic amounts, and
+// a zero padding of the axis given as a constant value.
+!P = !quant.uniform<i8:f32:0, {0.5:1, 0.25:-2}>
+func.func @pad_other_dims(%x: tensor<2x2x!P>, %z: !P, %n: index) -> (tensor<2x5x!P>, tensor<2x?x!P>) {
+  %c0 = arith.constant 0 : index
+  %p = tensor.pad %x low[0, 1] high[%c0, 2] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : !P
+  } : tensor<2x2x!P> to tensor<2x5x!P>
+  %d = tensor.pad %x low[0, %n] high[0, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : !P
+  } : tensor<2x2x!P> to tensor<2x?x!P>
+  return %p, %d : tensor<2x5x!P>, tensor<2x?x!P>
+}

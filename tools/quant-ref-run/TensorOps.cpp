@@ -2,7 +2,8 @@
 //
 // The upstream ops a quantized network uses around the qnt ops: constants,
 // storage casts and bit casts, shape ops (on quantized and plain tensors),
-// and a float softmax head. All of them move or reinterpret codes except
+// pads and fills, and a float softmax head. All of them move or reinterpret
+// codes except
 // linalg.softmax, whose f32 evaluation order is fixed here and documented in
 // docs/ReferenceModel.md:
 //
@@ -91,6 +92,25 @@ Tensor gather(const Tensor &t, std::vector<int64_t> shape,
 LogicalResult Interpreter::evalUpstream(Operation *op, bool &handled) {
   handled = true;
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    // Scalars: pad values and fill values (integer codes) and indices.
+    if (auto scalar = dyn_cast<IntegerAttr>(constant.getValue())) {
+      Type type = scalar.getType();
+      bool isIndex = isa<IndexType>(type);
+      if (!isIndex &&
+          !(isa<IntegerType>(type) && type.getIntOrFloatBitWidth() <= 32))
+        return op->emitError("quant-ref-run: scalar constants must be index "
+                             "or integers of at most 32 bits");
+      int64_t value = type.isUnsignedInteger()
+                          ? int64_t(scalar.getValue().getZExtValue())
+                          : scalar.getValue().getSExtValue();
+      if (isIndex && (value < std::numeric_limits<int32_t>::min() ||
+                      value > std::numeric_limits<int32_t>::max()))
+        return op->emitError("quant-ref-run: index constant out of range");
+      Tensor t;
+      t.codes.push_back(static_cast<int32_t>(value));
+      set(constant.getResult(), std::move(t));
+      return success();
+    }
     FailureOr<std::vector<int64_t>> shape =
         readShape(op, "result", constant.getType());
     if (failed(shape))
@@ -227,6 +247,101 @@ LogicalResult Interpreter::evalUpstream(Operation *op, bool &handled) {
       sources.push_back(flat);
     });
     set(slice.getResult(), gather(*in, *shape, sources));
+    return success();
+  }
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
+    const Tensor *in = lookup(op, extract.getTensor());
+    if (!in)
+      return failure();
+    std::vector<int64_t> sourceStrides = stridesOf(in->shape);
+    int64_t flat = 0;
+    for (auto [d, index] : llvm::enumerate(extract.getIndices())) {
+      const Tensor *i = lookup(op, index);
+      if (!i)
+        return failure();
+      int64_t position = i->codes.at(0);
+      if (position < 0 || position >= in->shape[d])
+        return op->emitError("quant-ref-run: tensor.extract index ")
+               << position << " lies outside dimension " << d;
+      flat += position * sourceStrides[d];
+    }
+    set(extract.getResult(), gather(*in, {}, {flat}));
+    return success();
+  }
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    if (fill->getNumResults() != 1)
+      return op->emitError("quant-ref-run: linalg.fill on tensors only");
+    const Tensor *value = lookup(op, fill.getInputs()[0]);
+    FailureOr<std::vector<int64_t>> shape =
+        readShape(op, "result", fill->getResult(0).getType());
+    if (!value || failed(shape))
+      return failure();
+    std::vector<int64_t> sources(numElements(*shape), 0);
+    set(fill->getResult(0), gather(*value, *shape, sources));
+    return success();
+  }
+  if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+    // Every position outside the source gets the value the region yields
+    // there, evaluated with the block arguments bound to its indices.
+    const Tensor *in = lookup(op, pad.getSource());
+    FailureOr<std::vector<int64_t>> shape =
+        readShape(op, "result", pad.getResultType());
+    if (!in || failed(shape))
+      return failure();
+    ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+    for (size_t d = 0; d < in->shape.size(); ++d) {
+      if (ShapedType::isDynamic(low[d]) || ShapedType::isDynamic(high[d]) ||
+          low[d] < 0 || high[d] < 0)
+        return op->emitError("quant-ref-run: tensor.pad needs static, "
+                             "non-negative padding amounts");
+      if (low[d] + in->shape[d] + high[d] != (*shape)[d])
+        return op->emitError("quant-ref-run: tensor.pad result dimension ")
+               << d << " is not the padded source's";
+    }
+    Block &body = pad.getRegion().front();
+    auto yield = cast<tensor::YieldOp>(body.getTerminator());
+    std::vector<int64_t> sourceStrides = stridesOf(in->shape);
+    Tensor t;
+    t.shape = *shape;
+    LogicalResult status = success();
+    forEachIndex(*shape, [&](int64_t, const std::vector<int64_t> &index) {
+      if (failed(status))
+        return;
+      bool inside = true;
+      int64_t flat = 0;
+      for (size_t d = 0; d < index.size(); ++d) {
+        int64_t position = index[d] - low[d];
+        inside = inside && position >= 0 && position < in->shape[d];
+        flat += position * sourceStrides[d];
+      }
+      const Tensor *value = in;
+      if (!inside) {
+        for (auto [arg, position] : llvm::zip(body.getArguments(), index)) {
+          Tensor i;
+          i.codes.push_back(static_cast<int32_t>(position));
+          set(arg, std::move(i));
+        }
+        bool returned = false;
+        for (Operation &inner : body.without_terminator()) {
+          status = step(&inner, nullptr, returned);
+          if (failed(status))
+            return;
+        }
+        value = lookup(op, yield.getValue());
+        if (!value) {
+          status = failure();
+          return;
+        }
+        flat = 0;
+      }
+      if (value->codes.empty())
+        t.floats.push_back(value->floats.at(flat));
+      else
+        t.codes.push_back(value->codes.at(flat));
+    });
+    if (failed(status))
+      return failure();
+    set(pad.getResult(), std::move(t));
     return success();
   }
   if (auto transpose = dyn_cast<linalg::TransposeOp>(op)) {

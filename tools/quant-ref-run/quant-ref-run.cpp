@@ -26,9 +26,10 @@
 // Supported: func.func/call/return, arith.constant, arith.bitcast (f32 to
 // i32), quant.scast, tensor.bitcast, tensor.empty,
 // qnt.{constant,quantize,dequantize,requantize,matmul,conv2d,add,max_pool2d,
-// avg_pool2d,concat}, tensor.{collapse_shape,expand_shape,extract_slice},
-// linalg.transpose, linalg.softmax (f32), bufferization.to_buffer,
-// memref.cast and calls to printMemref{I8,U8,I16,I32,F32}.
+// avg_pool2d,concat}, tensor.{collapse_shape,expand_shape,extract_slice,
+// extract,pad}, linalg.{transpose,fill}, linalg.softmax (f32),
+// bufferization.to_buffer, memref.cast and calls to
+// printMemref{I8,U8,I16,I32,F32}.
 //
 //===----------------------------------------------------------------------===//
 

@@ -74,7 +74,15 @@ func.func @leftover_conv_and_requantize(%x: tensor<1x3x3x1x!quant.uniform<i8:f32
 // Upstream quant casts have no integer form here: reported, not rewritten
 // into invalid IR.
 func.func @leftover_qcast(%f: tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5>> {
-  // expected-error@+1 {{failed to legalize operation 'quant.qcast'}}
+  // expected-error@+1 {{'quant.qcast' op is not supported by qnt-strip-quant-types: use qnt.quantize instead}}
   %q = quant.qcast %f : tensor<2xf32> to tensor<2x!quant.uniform<i8:f32, 0.5>>
   return %q : tensor<2x!quant.uniform<i8:f32, 0.5>>
+}
+
+// -----
+
+func.func @leftover_dcast(%q: tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2xf32> {
+  // expected-error@+1 {{'quant.dcast' op is not supported by qnt-strip-quant-types: use qnt.dequantize instead}}
+  %f = quant.dcast %q : tensor<2x!quant.uniform<i8:f32, 0.5>> to tensor<2xf32>
+  return %f : tensor<2xf32>
 }

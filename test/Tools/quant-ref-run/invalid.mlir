@@ -24,6 +24,8 @@
 // RUN: not quant-ref-run %s -e conv_groups 2>&1 | FileCheck %s --check-prefix=CONV-GROUPS
 // RUN: not quant-ref-run %s -e unknown_qnt_op 2>&1 | FileCheck %s --check-prefix=UNKNOWN-QNT-OP
 // RUN: not quant-ref-run %s -e matmul_overflow 2>&1 | FileCheck %s --check-prefix=MATMUL-OVERFLOW
+// RUN: not quant-ref-run %s -e pad_dynamic 2>&1 | FileCheck %s --check-prefix=PAD-DYNAMIC
+// RUN: not quant-ref-run %s -e extract_outside 2>&1 | FileCheck %s --check-prefix=EXTRACT-OUTSIDE
 
 !I = !quant.uniform<i8:f32, 1.0>
 
@@ -189,5 +191,26 @@ func.func @matmul_overflow() {
   %x = "qnt.constant"() <{value = dense<1> : tensor<1x140000xi8>}> : () -> tensor<1x140000x!I>
   %w = "qnt.constant"() <{value = dense<1> : tensor<140000x1xi8>}> : () -> tensor<140000x1x!I>
   %y = "qnt.matmul"(%x, %w) : (tensor<1x140000x!I>, tensor<140000x1x!I>) -> tensor<1x1x!quant.uniform<i32:f32, 1.0>>
+  return
+}
+
+// PAD-DYNAMIC: error: quant-ref-run: tensor.pad needs static, non-negative padding amounts
+func.func @pad_dynamic() {
+  %x = "qnt.constant"() <{value = dense<1> : tensor<2xi8>}> : () -> tensor<2x!I>
+  %n = arith.constant 1 : index
+  %z = arith.constant 0 : i8
+  %zq = quant.scast %z : i8 to !I
+  %p = tensor.pad %x low[%n] high[0] {
+  ^bb0(%i: index):
+    tensor.yield %zq : !I
+  } : tensor<2x!I> to tensor<3x!I>
+  return
+}
+
+// EXTRACT-OUTSIDE: error: quant-ref-run: tensor.extract index 2 lies outside dimension 0
+func.func @extract_outside() {
+  %x = "qnt.constant"() <{value = dense<1> : tensor<2xi8>}> : () -> tensor<2x!I>
+  %c2 = arith.constant 2 : index
+  %e = tensor.extract %x[%c2] : tensor<2x!I>
   return
 }

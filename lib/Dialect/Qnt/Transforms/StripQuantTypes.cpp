@@ -3,10 +3,10 @@
 // The last step into explicit integer IR. A dialect conversion replaces every
 // tensor of `!quant.uniform` by the tensor of its signless storage integer
 // (i8 for u8 too) in function signatures, block arguments, calls, returns,
-// structured control flow, linalg.transpose / linalg.broadcast and any other
-// region-free op (tensor.collapse_shape, tensor.expand_shape,
-// tensor.extract_slice, tensor.concat, ...), and rewrites the
-// quantization-aware ops:
+// structured control flow, linalg.transpose / linalg.broadcast /
+// linalg.fill, tensor.pad and any other region-free op
+// (tensor.collapse_shape, tensor.expand_shape, tensor.extract_slice,
+// tensor.concat, ...), and rewrites the quantization-aware ops:
 //
 //   qnt.quantize   -> qnt.int_quantize   (scales, zero points, range as attrs)
 //   qnt.dequantize -> qnt.int_dequantize
@@ -14,6 +14,8 @@
 //   tensor.bitcast -> its operand        (ui8 <-> i8: raw unsigned codes are
 //                                         signless too)
 //   quant.scast    -> its converted operand
+//
+// Other ops with regions on quantized values are reported by name.
 //
 // Signedness of 8-bit codes is carried by the integer ops' unit attributes;
 // function arguments and results that held unsigned codes are marked with
@@ -25,9 +27,12 @@
 
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "TransformUtils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::qnt {
@@ -219,6 +224,47 @@ struct BroadcastLowering : OpConversionPattern<linalg::BroadcastOp> {
   }
 };
 
+/// linalg.fill writes its scalar (a `quant.scast` of the code) everywhere:
+/// rebuilt on the storage integers like linalg.transpose.
+struct FillLowering : OpConversionPattern<linalg::FillOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(linalg::FillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto newOp = linalg::FillOp::create(
+        rewriter, op.getLoc(), adaptor.getInputs(), adaptor.getOutputs());
+    rewriter.replaceOp(op, newOp->getResults());
+    return success();
+  }
+};
+
+/// tensor.pad pads with the value its region yields, so the codes it pads
+/// with are exactly the yielded code: the region (whose block arguments are
+/// indices) moves unchanged into a pad of the storage type, and the yield
+/// and the `quant.scast` before it are converted like any other op.
+struct PadLowering : OpConversionPattern<tensor::PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tensor::PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType =
+        getTypeConverter()->convertType<RankedTensorType>(op.getResultType());
+    if (!resultType)
+      return failure();
+    auto newOp = tensor::PadOp::create(
+        rewriter, op.getLoc(), resultType, adaptor.getSource(),
+        adaptor.getLow(), adaptor.getHigh(), op.getStaticLowAttr(),
+        op.getStaticHighAttr(), op.getNofoldAttr());
+    newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    rewriter.inlineRegionBefore(op.getRegion(), newOp.getRegion(),
+                                newOp.getRegion().end());
+    rewriter.replaceOp(op, newOp.getResult());
+    return success();
+  }
+};
+
 /// Any other op without regions or successors (tensor.collapse_shape,
 /// tensor.empty, ...) just gets converted operand and result types.
 struct GenericTypeConversion : ConversionPattern {
@@ -269,6 +315,59 @@ static LogicalResult checkNoPublicComputeOps(ModuleOp module) {
   return failure(found);
 }
 
+/// Whether `type` is, or is a shaped type of, a quantized type.
+static bool isQuantized(Type type) {
+  return isa<quant::QuantizedType>(getElementTypeOrSelf(type));
+}
+
+/// Whether `op` itself (not only ops nested in it) has a quantized operand,
+/// result or block argument: exactly the ops this pass must convert.
+static bool holdsQuantizedValues(Operation *op) {
+  auto isQuantizedValue = [](Value v) { return isQuantized(v.getType()); };
+  if (llvm::any_of(op->getOperands(), isQuantizedValue) ||
+      llvm::any_of(op->getResults(), isQuantizedValue))
+    return true;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (llvm::any_of(block.getArguments(), isQuantizedValue))
+        return true;
+  return false;
+}
+
+/// The ops on quantized values that this pass cannot convert, reported with
+/// what it does convert instead of the conversion's bare "failed to
+/// legalize": the quant dialect's own casts, and ops with regions other than
+/// the ones the patterns below rebuild.
+static LogicalResult checkConvertibleOps(ModuleOp module) {
+  bool found = false;
+  module.walk([&](Operation *op) {
+    if (!holdsQuantizedValues(op))
+      return;
+    if (isa<quant::QuantizeCastOp, quant::DequantizeCastOp>(op)) {
+      op->emitOpError("is not supported by qnt-strip-quant-types: use ")
+          << (isa<quant::QuantizeCastOp>(op) ? "qnt.quantize"
+                                             : "qnt.dequantize")
+          << " instead";
+      found = true;
+      return;
+    }
+    if (op->getNumRegions() == 0 ||
+        isa<func::FuncOp, scf::ForOp, scf::IfOp, scf::WhileOp,
+            scf::IndexSwitchOp, linalg::TransposeOp, linalg::BroadcastOp,
+            linalg::FillOp, tensor::PadOp>(op))
+      return;
+    op->emitOpError("on quantized element types is not supported by "
+                    "qnt-strip-quant-types; the ops with regions it converts "
+                    "are func.func, scf.for, scf.if, scf.while, "
+                    "scf.index_switch, linalg.transpose, linalg.broadcast, "
+                    "linalg.fill and tensor.pad (region-free ops are "
+                    "converted generically): write this op on the storage "
+                    "integers (quant.scast) instead");
+    found = true;
+  });
+  return failure(found);
+}
+
 /// Records which function arguments / results hold unsigned codes, before
 /// the signature loses that information.
 static void markUnsignedSignatures(ModuleOp module) {
@@ -298,7 +397,8 @@ struct QntStripQuantTypesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkNoPublicComputeOps(module)))
+    if (failed(checkNoPublicComputeOps(module)) ||
+        failed(checkConvertibleOps(module)))
       return signalPassFailure();
     markUnsignedSignatures(module);
 
@@ -322,7 +422,8 @@ struct QntStripQuantTypesPass
     RewritePatternSet patterns(ctx);
     patterns.add<QuantizeLowering, DequantizeLowering, ConstantLowering,
                  StorageCastLowering, TransposeLowering, BroadcastLowering,
-                 BitcastLowering, UnsignedConstantLowering>(converter, ctx);
+                 FillLowering, PadLowering, BitcastLowering,
+                 UnsignedConstantLowering>(converter, ctx);
     patterns.add<GenericTypeConversion>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);

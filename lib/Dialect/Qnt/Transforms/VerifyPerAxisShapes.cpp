@@ -5,7 +5,8 @@
 // move: this pass reports every shape op after which that index no longer
 // names the same dimension with the same size, and every value whose type
 // has no such dimension or another number of entries than scales (what a
-// concat, pad or insert_slice along the axis makes). Everything else passes.
+// concat or insert_slice along the axis makes), and every tensor.pad of such
+// a value along the axis. Everything else passes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,6 +152,23 @@ static std::optional<int64_t> mapAxis(Operation *op, int64_t axis) {
   return axis;
 }
 
+/// Reports a tensor.pad that may add entries to the quantized axis: they
+/// would have no scale. Padding the other dimensions keeps the axis.
+static LogicalResult checkPad(tensor::PadOp pad,
+                              quant::UniformQuantizedPerAxisType type) {
+  int64_t axis = type.getQuantizedDimension();
+  auto isZero = [](OpFoldResult amount) {
+    return isConstantIntValue(amount, 0);
+  };
+  if (isZero(pad.getMixedLowPad()[axis]) && isZero(pad.getMixedHighPad()[axis]))
+    return success();
+  return pad.emitOpError("pads dimension ")
+         << axis << ", the quantized axis of the per-axis type " << type
+         << ": the padded entries would have no scale; pad only the other "
+            "dimensions of a per-axis tensor (or requantize to per tensor "
+            "first)";
+}
+
 /// Reports a shape op after which the quantized axis of its (fitting)
 /// per-axis source is no longer the same dimension of the same size.
 static LogicalResult checkShapeOp(Operation *op) {
@@ -158,6 +176,8 @@ static LogicalResult checkShapeOp(Operation *op) {
   quant::UniformQuantizedPerAxisType type = getPerAxisType(source.getType());
   if (!type)
     return success();
+  if (auto pad = dyn_cast<tensor::PadOp>(op))
+    return checkPad(pad, type);
   int64_t axis = type.getQuantizedDimension();
   std::optional<int64_t> mapped = mapAxis(op, axis);
   // Kept in place: upstream's own verifiers make the result's size in
@@ -207,8 +227,8 @@ struct QntVerifyPerAxisShapesPass
       // axis goes; the result of an ill-placed axis does not fit either,
       // and that message would hide why.
       if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
-              tensor::ExtractSliceOp, tensor::ReshapeOp, linalg::TransposeOp>(
-              op)) {
+              tensor::ExtractSliceOp, tensor::ReshapeOp, tensor::PadOp,
+              linalg::TransposeOp>(op)) {
         if (fits(op, op->getOperand(0), "source") &&
             succeeded(checkShapeOp(op)))
           return;

@@ -155,10 +155,13 @@ def QntStripQuantTypes : Pass<"qnt-strip-quant-types", "ModuleOp"> {
     Fails with a diagnostic if a public qnt op is still present.
 
     The types of calls, returns, block arguments, `scf` control flow,
-    `linalg.transpose` / `linalg.broadcast` and any other region-free op
-    (e.g. `tensor.collapse_shape`) are converted too. Raw unsigned integer
-    codes (`ui8`) become signless as well, so `tensor.bitcast` between
-    `ui8` and `i8` is the identity.
+    `linalg.transpose` / `linalg.broadcast` / `linalg.fill`, `tensor.pad`
+    (which keeps padding with the code its region yields) and any other
+    region-free op (e.g. `tensor.collapse_shape`) are converted too; other
+    ops with regions on quantized values, and `quant.qcast` /
+    `quant.dcast`, are reported. Raw unsigned integer codes (`ui8`) become
+    signless as well, so `tensor.bitcast` between `ui8` and `i8` is the
+    identity.
     Function arguments and results that held unsigned codes get the unit
     attribute `qnt.unsigned`, so callers through the C interface know that
     the i8 bits are u8 codes.
