@@ -236,56 +236,14 @@ FailureOr<ImportedValue> Importer::emitFloat(ImportedValue &v) {
     break;
   }
   case PendingOp::AvgPool: {
-    ImportedValue &x = p.operands[0];
-    bool global = p.kernel[0] == x.shape[2] && p.kernel[1] == x.shape[3] &&
-                  llvm::all_of(p.padding, [](int64_t d) { return d == 0; });
-    if (!global) {
-      // A windowed pool (Inception's padded 3x3 under eager QAT): the f32
-      // mean of each window of the dequantized codes.
-      PoolWindow w{p.kernel, p.strides, {1, 1}, p.padding, p.countIncludePad};
-      auto pooled = floatPool(*this, x, w, /*isMax=*/false);
-      if (failed(pooled))
-        return failure();
-      result = pooled->value;
-      out.nhwc = true;
-      break;
-    }
-    auto in = floatValue(x, /*nhwc=*/true);
-    if (failed(in))
+    // The f32 mean of each window of the dequantized codes (a global pool,
+    // or Inception's padded 3x3 under eager QAT), as for a float input.
+    PoolWindow w{p.kernel, p.strides, {1, 1}, p.padding, p.countIncludePad};
+    auto pooled = floatPool(*this, p.operands[0], w, /*isMax=*/false);
+    if (failed(pooled))
       return failure();
-    // Mean over H, W of the NHWC input: sum, then divide by the count.
-    int64_t n = x.shape[0], c = x.shape[1];
-    Type f32 = Float32Type::get(ctx);
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-    Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{n, c}, f32);
-    Value acc =
-        linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{init})
-            .getResult(0);
-    SmallVector<AffineMap> maps = {
-        AffineMap::getMultiDimIdentityMap(4, ctx),
-        AffineMap::get(
-            4, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(3, ctx)}, ctx)};
-    SmallVector<utils::IteratorType> iters = {
-        utils::IteratorType::parallel, utils::IteratorType::reduction,
-        utils::IteratorType::reduction, utils::IteratorType::parallel};
-    Value sum =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{acc.getType()}, ValueRange{*in}, ValueRange{acc},
-            maps, iters,
-            [](OpBuilder &nb, Location l, ValueRange a) {
-              linalg::YieldOp::create(
-                  nb, l, ValueRange{arith::AddFOp::create(nb, l, a[1], a[0])});
-            })
-            .getResult(0);
-    float count = float(x.shape[2] * x.shape[3]);
-    Value mean = elementwise(
-        *this, {sum}, ArrayRef<int64_t>{n, c},
-        [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
-          return arith::DivFOp::create(
-              nb, l, a[0],
-              arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(count)));
-        });
-    result = reshape(mean, {n, c, 1, 1});
+    result = pooled->value;
+    out.nhwc = true;
     break;
   }
   case PendingOp::Clamp: {
