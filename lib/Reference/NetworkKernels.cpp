@@ -317,8 +317,7 @@ std::vector<int32_t> quantopt::ref::avgPool2d(const Pool2DShape &s,
           //                 : (acc - filter_count / 2) / filter_count;
           // (C++ division truncates, so this rounds halves away from zero).
           // TFLite sums raw codes; the contract sums q - z, then adds z.
-          int64_t rounded = sum > 0 ? (sum + count / 2) / count
-                                    : (sum - count / 2) / count;
+          int64_t rounded;
           if (ties == RoundingMode::HalfEven) {
             // ONNX QuantizeLinear of the mean on the same grid: floor, then
             // up past the half, or at the half when the floor is odd.
@@ -327,6 +326,9 @@ std::vector<int32_t> quantopt::ref::avgPool2d(const Pool2DShape &s,
             const int64_t twiceRest = 2 * (sum - floor * count);
             rounded = floor + (twiceRest > count ||
                                (twiceRest == count && (floor & 1) != 0));
+          } else {
+            rounded = sum > 0 ? (sum + count / 2) / count
+                              : (sum - count / 2) / count;
           }
           result[((n * outH + oh) * outW + ow) * s.channels + c] =
               static_cast<int32_t>(std::clamp<int64_t>(
