@@ -34,6 +34,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::qnt {
 #define GEN_PASS_DEF_QNTSTRIPQUANTTYPES
@@ -334,10 +335,31 @@ static bool holdsQuantizedValues(Operation *op) {
   return false;
 }
 
+/// The ops with regions that the patterns below rebuild on storage integers
+/// (structural conversions included): one list for the check and its
+/// message.
+namespace {
+template <typename... Ops>
+struct OpList {
+  static bool contains(Operation *op) { return isa<Ops...>(op); }
+  /// "a, b and c".
+  static std::string names() {
+    SmallVector<StringRef> all = {Ops::getOperationName()...};
+    return (llvm::join(ArrayRef(all).drop_back(), ", ") + " and " +
+            all.back())
+        .str();
+  }
+};
+using ConvertedRegionOps =
+    OpList<func::FuncOp, scf::ForOp, scf::IfOp, scf::WhileOp,
+           scf::IndexSwitchOp, linalg::TransposeOp, linalg::BroadcastOp,
+           linalg::FillOp, tensor::PadOp>;
+} // namespace
+
 /// The ops on quantized values that this pass cannot convert, reported with
 /// what it does convert instead of the conversion's bare "failed to
 /// legalize": the quant dialect's own casts, and ops with regions other than
-/// the ones the patterns below rebuild.
+/// ConvertedRegionOps.
 static LogicalResult checkConvertibleOps(ModuleOp module) {
   bool found = false;
   module.walk([&](Operation *op) {
@@ -351,18 +373,14 @@ static LogicalResult checkConvertibleOps(ModuleOp module) {
       found = true;
       return;
     }
-    if (op->getNumRegions() == 0 ||
-        isa<func::FuncOp, scf::ForOp, scf::IfOp, scf::WhileOp,
-            scf::IndexSwitchOp, linalg::TransposeOp, linalg::BroadcastOp,
-            linalg::FillOp, tensor::PadOp>(op))
+    if (op->getNumRegions() == 0 || ConvertedRegionOps::contains(op))
       return;
     op->emitOpError("on quantized element types is not supported by "
                     "qnt-strip-quant-types; the ops with regions it converts "
-                    "are func.func, scf.for, scf.if, scf.while, "
-                    "scf.index_switch, linalg.transpose, linalg.broadcast, "
-                    "linalg.fill and tensor.pad (region-free ops are "
-                    "converted generically): write this op on the storage "
-                    "integers (quant.scast) instead");
+                    "are ")
+        << ConvertedRegionOps::names()
+        << " (region-free ops are converted generically): write this op on "
+           "the storage integers (quant.scast) instead";
     found = true;
   });
   return failure(found);
