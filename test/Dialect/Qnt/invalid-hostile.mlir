@@ -304,3 +304,26 @@ func.func @resource_code_outside_narrow_range() -> tensor<4x!Y> {
     }
   }
 #-}
+
+// -----
+
+// A bias in a dense_resource blob counts toward the bound like a dense one
+// (invalid.mlir, @matmul_overflow_with_bias): the blob holds -20000
+// (0xFFFFB1E0, little-endian after the 4-byte alignment word).
+!X = !quant.uniform<u8:f32, 0.25:128>
+!W = !quant.uniform<i8:f32, 0.5>
+!A = !quant.uniform<i32:f32, 0.125>
+func.func @matmul_overflow_with_resource_bias(%x: tensor<1x131071x!X>, %w: tensor<131071x1x!W>) {
+  %c = arith.constant dense_resource<bias_blob> : tensor<1xi32>
+  %b = quant.scast %c : tensor<1xi32> to tensor<1x!A>
+  // expected-error@+1 {{K * max|x - z_x| * max|w - z_w| + max|bias| = 131071 * 128 * 128 + 20000 = 2147487264 exceeds 2147483647}}
+  %a = qnt.matmul %x, %w, %b : tensor<1x131071x!X>, tensor<131071x1x!W>, tensor<1x!A> -> tensor<1x1x!A>
+  return
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      bias_blob: "0x04000000E0B1FFFF"
+    }
+  }
+#-}

@@ -39,55 +39,12 @@ LogicalResult mlir::qnt::detail::verifyNoUnknownAttributes(Operation *op) {
   return success();
 }
 
-/// The smallest and largest code of a constant operand of `type`: a
-/// qnt.constant or quant.scast of a dense constant, of a sparse one (its
-/// stored codes, and 0 where an element is not stored) or of a
-/// dense_resource blob (read when present); nullopt for anything else, or
-/// when empty.
-static std::optional<CodeRange> constantCodeRange(Value value,
-                                                  quant::QuantizedType type) {
-  unsigned width = type.getStorageTypeIntegralWidth();
-  if (std::optional<DenseIntElementsAttr> codes =
-          matchQuantizedConstant(value)) {
-    if (codes->getElementType().getIntOrFloatBitWidth() != width ||
-        codes->getNumElements() == 0)
-      return std::nullopt;
-    return getCodeRange(*codes, type);
-  }
-  auto storageCast = value.getDefiningOp<quant::StorageCastOp>();
-  if (!storageCast)
-    return std::nullopt;
-  SparseElementsAttr sparse;
-  if (matchPattern(storageCast.getInput(), m_Constant(&sparse))) {
-    auto stored = dyn_cast<DenseIntElementsAttr>(sparse.getValues());
-    if (!stored || stored.getElementType().getIntOrFloatBitWidth() != width ||
-        sparse.getNumElements() == 0)
-      return std::nullopt;
-    // Never expanded: a sparse constant may stand for 2^40 elements.
-    CodeRange range = stored.getNumElements() ? getCodeRange(stored, type)
-                                              : CodeRange{};
-    if (stored.getNumElements() < sparse.getNumElements())
-      range = {std::min<int64_t>(range.min, 0),
-               std::max<int64_t>(range.max, 0)};
-    return range;
-  }
-  // Dense constants were matched above, so only resource blobs remain; a
-  // splat is never expanded.
-  std::optional<std::vector<int64_t>> codes =
-      getConstantInts(storageCast.getInput(), width, !type.isSigned(),
-                      /*maxSplatElements=*/0);
-  if (!codes || codes->empty())
-    return std::nullopt;
-  auto [min, max] = std::minmax_element(codes->begin(), codes->end());
-  return CodeRange{*min, *max};
-}
-
 LogicalResult mlir::qnt::detail::verifyConstantCodesInRange(Operation *op) {
   for (OpOperand &operand : op->getOpOperands()) {
     quant::QuantizedType type = getUniformElementType(operand.get().getType());
     if (!type || !isa<RankedTensorType>(operand.get().getType()))
       continue;
-    std::optional<CodeRange> range = constantCodeRange(operand.get(), type);
+    std::optional<CodeRange> range = getConstantCodeRange(operand.get(), type);
     int64_t lo = type.getStorageTypeMin(), hi = type.getStorageTypeMax();
     if (!range || (range->min >= lo && range->max <= hi))
       continue;

@@ -154,16 +154,55 @@ mlir::qnt::matchQuantizedConstant(Value value) {
   return std::nullopt;
 }
 
+std::optional<CodeRange>
+mlir::qnt::getConstantCodeRange(Value value, quant::QuantizedType type) {
+  unsigned width = type.getStorageTypeIntegralWidth();
+  if (std::optional<DenseIntElementsAttr> codes =
+          matchQuantizedConstant(value)) {
+    if (codes->getElementType().getIntOrFloatBitWidth() != width ||
+        codes->getNumElements() == 0)
+      return std::nullopt;
+    return getCodeRange(*codes, type);
+  }
+  auto storageCast = value.getDefiningOp<quant::StorageCastOp>();
+  if (!storageCast)
+    return std::nullopt;
+  SparseElementsAttr sparse;
+  if (matchPattern(storageCast.getInput(), m_Constant(&sparse))) {
+    auto stored = dyn_cast<DenseIntElementsAttr>(sparse.getValues());
+    if (!stored || stored.getElementType().getIntOrFloatBitWidth() != width ||
+        sparse.getNumElements() == 0)
+      return std::nullopt;
+    // Never expanded: a sparse constant may stand for 2^40 elements.
+    CodeRange range = stored.getNumElements() ? getCodeRange(stored, type)
+                                              : CodeRange{};
+    if (stored.getNumElements() < sparse.getNumElements())
+      range = {std::min<int64_t>(range.min, 0),
+               std::max<int64_t>(range.max, 0)};
+    return range;
+  }
+  // Dense constants were matched above, so only resource blobs remain; a
+  // splat is never expanded.
+  std::optional<std::vector<int64_t>> codes =
+      getConstantInts(storageCast.getInput(), width, !type.isSigned(),
+                      /*maxSplatElements=*/0);
+  if (!codes || codes->empty())
+    return std::nullopt;
+  auto [min, max] = std::minmax_element(codes->begin(), codes->end());
+  return CodeRange{*min, *max};
+}
+
 uint64_t mlir::qnt::getMaxConstantBias(Value bias) {
   if (!bias)
     return 0;
-  std::optional<DenseIntElementsAttr> codes = matchQuantizedConstant(bias);
   quant::QuantizedType type = getUniformElementType(bias.getType());
-  if (!codes || !type)
+  if (!type)
     return 0;
-  CodeRange range = getCodeRange(*codes, type);
-  return std::max(static_cast<uint64_t>(std::abs(range.min)),
-                  static_cast<uint64_t>(std::abs(range.max)));
+  std::optional<CodeRange> range = getConstantCodeRange(bias, type);
+  if (!range)
+    return 0;
+  return std::max(static_cast<uint64_t>(std::abs(range->min)),
+                  static_cast<uint64_t>(std::abs(range->max)));
 }
 
 std::optional<uint64_t> mlir::qnt::getAccumulatorBound(int64_t k,

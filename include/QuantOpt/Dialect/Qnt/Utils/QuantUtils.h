@@ -87,8 +87,16 @@ DenseIntElementsAttr buildSplatCodesAttr(ArrayRef<int64_t> shape,
 /// an integer constant. Returns its codes attribute.
 std::optional<DenseIntElementsAttr> matchQuantizedConstant(Value value);
 
-/// Largest |code| of a bias that matchQuantizedConstant accepts (one read
-/// for a splat); 0 for no bias or one known only at run time.
+/// The smallest and largest code of a constant of `type`: a qnt.constant or
+/// quant.scast of a dense constant, of a sparse one (its stored codes, and 0
+/// where an element is not stored) or of a dense_resource blob (read when
+/// present); nullopt for anything else, or when empty. Never expands a
+/// splat or a sparse constant.
+std::optional<CodeRange> getConstantCodeRange(Value value,
+                                              quant::QuantizedType type);
+
+/// Largest |code| of a constant bias (getConstantCodeRange); 0 for no bias
+/// or one known only at run time.
 uint64_t getMaxConstantBias(Value bias);
 
 /// The static accumulator bound of matmul / conv2d, K * maxX * maxW +
