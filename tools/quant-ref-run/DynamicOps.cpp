@@ -10,8 +10,11 @@
 #include "Interpreter.h"
 
 #include "QuantOpt/Reference/DynamicKernels.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace quantrefrun;
@@ -159,8 +162,16 @@ LogicalResult Interpreter::evalQuantizeDynamic(Operation *op) {
       floatsOf(op, lookup(op, op->getOperand(2)), "'offset'");
   if (!x || !scale || !offset)
     return failure();
-  // A non-integral offset is outside the contract; the kernel rounds the
-  // sum half to even (docs/RuntimeScales.md), as compiled code does.
+  // The contract's offset is integral. A constant one is checked, as the
+  // verifier does; a computed one that is not is outside the contract, and
+  // the kernel rounds the sum half to even (docs/RuntimeScales.md), as
+  // compiled code does.
+  if (isa_and_present<arith::ConstantOp>(op->getOperand(2).getDefiningOp()))
+    for (double value : offset->floats)
+      if (!std::isfinite(value) || value != std::nearbyint(value))
+        return op->emitError("quant-ref-run: 'offset' must be integral (a "
+                             "zero point in codes), got ")
+               << value;
   Tensor t;
   t.shape = *shape;
   t.codes = ref::quantizeDynamic(x->floats, *shape, scale->floats, *scaleShape,

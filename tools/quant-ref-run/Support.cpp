@@ -59,6 +59,11 @@ FailureOr<QuantParams> quantrefrun::readQuantParams(Operation *op,
   if (quantType.getStorageTypeIntegralWidth() > 32)
     return op->emitError("quant-ref-run: ")
            << what << " has storage wider than 32 bits";
+  // The contract's quantized types express f32 values.
+  if (!quantType.getExpressedType().isF32())
+    return op->emitError("quant-ref-run: ")
+           << what << " must have expressed type f32, got "
+           << quantType.getExpressedType();
   const int64_t min = quantType.getStorageTypeMin();
   const int64_t max = quantType.getStorageTypeMax();
   auto checkScaleAndZeroPoint = [&](double scale,

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
@@ -353,6 +354,25 @@ LogicalResult Interpreter::evalUpstream(Operation *op, bool &handled) {
     if (!in || failed(shape))
       return failure();
     ArrayRef<int64_t> permutation = transpose.getPermutation();
+    // Elements keep their type; a per-axis one keeps its quantized
+    // dimension where the permutation leaves it (the compiler's
+    // qnt-verify-per-axis-shapes rule): result dimension k is input
+    // dimension permutation[k].
+    Type inElement = getElementTypeOrSelf(transpose.getInput().getType());
+    if (inElement !=
+        getElementTypeOrSelf(transpose->getResult(0).getType()))
+      return op->emitError("quant-ref-run: linalg.transpose must keep the "
+                           "element type");
+    if (auto perAxis =
+            dyn_cast<quant::UniformQuantizedPerAxisType>(inElement)) {
+      int32_t axis = perAxis.getQuantizedDimension();
+      if (axis < 0 || axis >= int32_t(permutation.size()) ||
+          permutation[axis] != axis)
+        return op->emitError("quant-ref-run: linalg.transpose moves "
+                             "dimension ")
+               << axis << ", the quantized axis of the per-axis type "
+               << inElement;
+    }
     // result[i_0, ..., i_n] = input[j] with j[permutation[k]] = i_k.
     std::vector<int64_t> sourceStrides = stridesOf(in->shape);
     std::vector<int64_t> sources;

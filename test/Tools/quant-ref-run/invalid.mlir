@@ -26,6 +26,10 @@
 // RUN: not quant-ref-run %s -e matmul_overflow 2>&1 | FileCheck %s --check-prefix=MATMUL-OVERFLOW
 // RUN: not quant-ref-run %s -e pad_dynamic 2>&1 | FileCheck %s --check-prefix=PAD-DYNAMIC
 // RUN: not quant-ref-run %s -e extract_outside 2>&1 | FileCheck %s --check-prefix=EXTRACT-OUTSIDE
+// RUN: not quant-ref-run %s -e transpose_moves_axis 2>&1 | FileCheck %s --check-prefix=TRANSPOSE-MOVES-AXIS
+// RUN: not quant-ref-run %s -e fractional_offset 2>&1 | FileCheck %s --check-prefix=FRACTIONAL-OFFSET
+// RUN: not quant-ref-run %s -e nan_offset 2>&1 | FileCheck %s --check-prefix=NAN-OFFSET
+// RUN: not quant-ref-run %s -e f16_expressed 2>&1 | FileCheck %s --check-prefix=F16-EXPRESSED
 
 !I = !quant.uniform<i8:f32, 1.0>
 
@@ -212,5 +216,43 @@ func.func @extract_outside() {
   %x = "qnt.constant"() <{value = dense<1> : tensor<2xi8>}> : () -> tensor<2x!I>
   %c2 = arith.constant 2 : index
   %e = tensor.extract %x[%c2] : tensor<2x!I>
+  return
+}
+
+// The compiler's qnt-verify-per-axis-shapes rule: result dimension 0 is
+// input dimension 1, the quantized axis, while the type says dimension 1.
+// TRANSPOSE-MOVES-AXIS: error: quant-ref-run: linalg.transpose moves dimension 1, the quantized axis of the per-axis type
+func.func @transpose_moves_axis() {
+  %c = arith.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9]]> : tensor<3x3xi8>
+  %a = quant.scast %c : tensor<3x3xi8> to tensor<3x3x!quant.uniform<i8:f32:1, {1.0, 10.0, 100.0}>>
+  %e = tensor.empty() : tensor<3x3x!quant.uniform<i8:f32:1, {1.0, 10.0, 100.0}>>
+  %t = linalg.transpose ins(%a : tensor<3x3x!quant.uniform<i8:f32:1, {1.0, 10.0, 100.0}>>) outs(%e : tensor<3x3x!quant.uniform<i8:f32:1, {1.0, 10.0, 100.0}>>) permutation = [1, 0]
+  return
+}
+
+// The contract's quantize_dynamic offset is integral; a constant one is
+// checked as the verifier checks it.
+// FRACTIONAL-OFFSET: error: quant-ref-run: 'offset' must be integral (a zero point in codes), got 5.000000e-01
+func.func @fractional_offset() {
+  %x = arith.constant dense<[[1.0, 2.0, -1.0]]> : tensor<1x3xf32>
+  %s = arith.constant dense<1.0> : tensor<1x1xf32>
+  %o = arith.constant dense<0.5> : tensor<1x1xf32>
+  %y = "qnt.quantize_dynamic"(%x, %s, %o) : (tensor<1x3xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> tensor<1x3xi8>
+  return
+}
+
+// NAN-OFFSET: error: quant-ref-run: 'offset' must be integral (a zero point in codes), got nan
+func.func @nan_offset() {
+  %x = arith.constant dense<[[1.0, 2.0, -1.0]]> : tensor<1x3xf32>
+  %s = arith.constant dense<1.0> : tensor<1x1xf32>
+  %o = arith.constant dense<0x7FC00000> : tensor<1x1xf32>
+  %y = "qnt.quantize_dynamic"(%x, %s, %o) : (tensor<1x3xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> tensor<1x3xi8>
+  return
+}
+
+// F16-EXPRESSED: error: quant-ref-run: result must have expressed type f32, got 'f16'
+func.func @f16_expressed() {
+  %x = arith.constant dense<[1.0, 2.0, -1.0]> : tensor<3xf32>
+  %q = "qnt.quantize"(%x) : (tensor<3xf32>) -> tensor<3x!quant.uniform<u8:f16, 0.5:128>>
   return
 }
