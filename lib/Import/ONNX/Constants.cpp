@@ -122,25 +122,37 @@ FailureOr<ImportedValue> Importer::readTensor(const onnx::TensorProto &t) {
       }
       }
     } else {
-      // int32_data holds every type of 32 bits or less.
+      // int32_data holds every type of 32 bits or less, one value per
+      // int32. A value outside the element type's range is a malformed
+      // tensor: narrowing it would silently give another number (300 as a
+      // uint8 zero point would become 44).
+      int64_t lo = INT32_MIN, hi = INT32_MAX;
+      StringRef typeName = "int32";
+      switch (t.data_type()) {
+      case onnx::TensorProto::INT8:
+        lo = INT8_MIN, hi = INT8_MAX, typeName = "int8";
+        break;
+      case onnx::TensorProto::UINT8:
+        lo = 0, hi = UINT8_MAX, typeName = "uint8";
+        break;
+      case onnx::TensorProto::BOOL:
+        lo = 0, hi = 1, typeName = "bool";
+        break;
+      case onnx::TensorProto::INT16:
+        lo = INT16_MIN, hi = INT16_MAX, typeName = "int16";
+        break;
+      case onnx::TensorProto::UINT16:
+        lo = 0, hi = UINT16_MAX, typeName = "uint16";
+        break;
+      default:
+        break;
+      }
       for (int32_t x : t.int32_data()) {
-        switch (t.data_type()) {
-        case onnx::TensorProto::INT8:
-          v.i.push_back(int8_t(x));
-          break;
-        case onnx::TensorProto::UINT8:
-        case onnx::TensorProto::BOOL:
-          v.i.push_back(uint8_t(x));
-          break;
-        case onnx::TensorProto::INT16:
-          v.i.push_back(int16_t(x));
-          break;
-        case onnx::TensorProto::UINT16:
-          v.i.push_back(uint16_t(x));
-          break;
-        default:
-          v.i.push_back(x);
-        }
+        if (x < lo || x > hi)
+          return fail("tensor '" + t.name() + "' (" + typeName + ") holds " +
+                      Twine(x) + " in int32_data, outside the type's range [" +
+                      Twine(lo) + ", " + Twine(hi) + "]");
+        v.i.push_back(x);
       }
     }
     if (int64_t(v.i.size()) != n)
@@ -167,6 +179,11 @@ FailureOr<ImportedValue> Importer::readTensor(const onnx::TensorProto &t) {
 }
 
 LogicalResult Importer::importConstantOp() {
+  // ONNX: exactly one of value, value_float(s), value_int(s), ...
+  if (node->attribute_size() != 1)
+    return fail("a Constant node must have exactly one value attribute, it "
+                "has " +
+                Twine(node->attribute_size()));
   const onnx::TensorProto *t = attrTensor("value");
   if (!t) {
     if (auto x = attrFloat("value_float")) {
@@ -193,7 +210,15 @@ LogicalResult Importer::importConstantOp() {
       setOutput(0, v);
       return success();
     }
-    return fail("only tensor, float and int constants are supported");
+    if (auto xs = attrFloats("value_floats")) {
+      ImportedValue v;
+      v.kind = Kind::Const;
+      v.f = *xs;
+      v.shape = {int64_t(v.f.size())};
+      setOutput(0, v);
+      return success();
+    }
+    return fail("only tensor, float(s) and int(s) constants are supported");
   }
   auto v = readTensor(*t);
   if (failed(v))

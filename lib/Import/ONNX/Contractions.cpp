@@ -719,6 +719,20 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
     }
     if (q.zeroPoints.size() > 1 && !perChannel)
       return fail("per-row zero points of A are not supported");
+    if (q.zeroPoints.size() > 1) {
+      // One per output channel: ConvInteger's w is [M, C, kH, kW],
+      // MatMulInteger's B is [..., K, N].
+      int64_t channels = 1;
+      if (isConv && !v.shape.empty())
+        channels = v.shape[0];
+      else if (!isConv && v.shape.size() >= 2)
+        channels = v.shape.back();
+      if (int64_t(q.zeroPoints.size()) != channels)
+        return fail("the zero point of " + Twine(isConv ? "w" : "B") +
+                    " has " + Twine(q.zeroPoints.size()) +
+                    " elements; it must have one, or one per output channel (" +
+                    Twine(channels) + ")");
+    }
     q.scales.assign(q.zeroPoints.size(), 1.0);
     for (int64_t z : q.zeroPoints)
       if (z < q.qmin() || z > q.qmax())

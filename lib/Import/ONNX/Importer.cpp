@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
@@ -101,6 +102,13 @@ std::optional<std::vector<int64_t>> Importer::attrInts(StringRef name) const {
   if (const auto *a = findAttr(node, name))
     if (a->type() == onnx::AttributeProto::INTS)
       return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+  return std::nullopt;
+}
+
+std::optional<std::vector<double>> Importer::attrFloats(StringRef name) const {
+  if (const auto *a = findAttr(node, name))
+    if (a->type() == onnx::AttributeProto::FLOATS)
+      return std::vector<double>(a->floats().begin(), a->floats().end());
   return std::nullopt;
 }
 
@@ -567,6 +575,16 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
       if (d <= 0) {
         emitError(loc) << "input '" << in.name()
                        << "': dimensions must be positive";
+        return nullptr;
+      }
+    // The pipeline rejects any value of 2^63 bytes or more; the f32 and i32
+    // tensors computed from an input have 4-byte elements (8 for int64).
+    int64_t bytes = v.dtype == onnx::TensorProto::INT64 ? 8 : 4;
+    for (int64_t d : v.shape)
+      if (llvm::MulOverflow(bytes, d, bytes)) {
+        emitError(loc) << "input '" << in.name()
+                       << "' is too large: the tensors computed from it "
+                          "would hold 2^63 bytes or more";
         return nullptr;
       }
     argTypes.push_back(RankedTensorType::get(v.shape, *elem));

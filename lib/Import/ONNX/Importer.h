@@ -176,6 +176,7 @@ public:
   std::optional<int64_t> attrInt(llvm::StringRef name) const;
   std::optional<float> attrFloat(llvm::StringRef name) const;
   std::optional<std::vector<int64_t>> attrInts(llvm::StringRef name) const;
+  std::optional<std::vector<double>> attrFloats(llvm::StringRef name) const;
   std::optional<std::string> attrString(llvm::StringRef name) const;
   const onnx::TensorProto *attrTensor(llvm::StringRef name) const;
   /// Fails on any attribute not in `known`.

@@ -674,6 +674,18 @@ FailureOr<ImportedValue> Importer::emitConcat(PendingInfo &p,
     auto val = quantValue(v, nhwc);
     if (failed(val))
       return failure();
+    // qnt.concat takes operands of the result's storage type; one of
+    // another type (an int8 branch joined into a uint8 result) is
+    // requantized to the result's parameters first, with the rounding
+    // qnt.concat would use for another scale.
+    if (v.q.width != out.width || v.q.isSigned != out.isSigned) {
+      ImportedValue converted;
+      converted.shape = v.shape;
+      converted.nhwc = nhwc;
+      converted.q = out;
+      val = requantize(*val, quantTensorType(converted), out.qmin(),
+                       out.qmax(), out);
+    }
     operands.push_back(*val);
   }
   ImportedValue y;

@@ -80,8 +80,10 @@ FailureOr<QParams> Importer::readQParams(unsigned scaleIdx, unsigned zpIdx,
     q.width = 16, q.isSigned = true;
     break;
   case onnx::TensorProto::UINT16:
-    q.width = 16, q.isSigned = false;
-    break;
+    // The contract's storage types are i8, u8 and i16 (and i32 for
+    // accumulators): no qnt op produces or reads u16 codes.
+    return fail("uint16 codes are not supported: quantized storage types "
+                "are int8, uint8 and int16 (int32 for biases)");
   case onnx::TensorProto::INT32:
     q.width = 32, q.isSigned = true;
     break;

@@ -528,6 +528,27 @@ def case_concat_mixed():
     return m, {"a": a, "b": bb}, {"y": ("codes", y, 0.01, 128)}
 
 
+def case_concat_mixed_sign():
+    """Concat of a uint8 branch and an int8 branch -> uint8 Q: the int8
+    operand is requantized to the output's type before qnt.concat, which
+    takes operands of one storage type."""
+    r = rng(31)
+    a = r.uniform(-1, 1, (1, 2, 2, 3)).astype(F32)
+    bb = r.uniform(-1, 1, (1, 2, 2, 3)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "a", 0.01, 128)
+    qdq(nodes, inits, "b", 0.013, -5, dtype=np.int8)
+    nodes.append(helper.make_node("Concat", ["ad", "bd"], ["c"], axis=1))
+    qdq_out(nodes, inits, "c", "y", 0.01, 128)
+    m = model(nodes, [tin("a", [1, 2, 2, 3]), tin("b", [1, 2, 2, 3])],
+              [tin("y", [1, 4, 2, 3])], inits)
+    aq = quantize(a, 0.01, 128, np.uint8)
+    bq = requantize(quantize(bb, 0.013, -5, np.int8) + 5, 0.013, 0.01, 128,
+                    np.uint8)
+    y = np.concatenate([aq, bq], axis=1)
+    return m, {"a": a, "b": bb}, {"y": ("codes", y, 0.01, 128)}
+
+
 def case_float_island():
     """torch's eager QAT without a stub after the pool: GlobalAveragePool ->
     Flatten -> Gemm -> Relu run in float between the DQ and the Q. Values
@@ -970,6 +991,88 @@ def case_bad_unsupported_op():
     qdq_input(nodes, inits)
     nodes.append(helper.make_node("Softsign", ["xd"], ["y"], name="the_softsign"))
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
+
+
+def case_bad_int32_data_range():
+    """A uint8 zero point of 300 stored in int32_data (the non-raw form):
+    outside the element type, so rejected rather than read as 300 mod 256."""
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"]),
+             helper.make_node("DequantizeLinear", ["xq", "s", "z"], ["y"])]
+    inits = [init("s", F32(0.5)),
+             helper.make_tensor("z", TensorProto.UINT8, [], [300])]
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
+
+
+def case_bad_weights_int32_data_range():
+    """int8 weights of 1000 and -1000 in int32_data."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes += [helper.make_node("DequantizeLinear", ["w", "ws"], ["wd"]),
+              helper.make_node("MatMul", ["xd", "wd"], ["y"], name="mm")]
+    inits += [helper.make_tensor("w", TensorProto.INT8, [4, 2],
+                                 [1000, -1000, 3, 4, 5, 6, 7, 8]),
+              init("ws", F32(0.01))]
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 2])], inits), {}, {}
+
+
+def case_bad_uint16_codes():
+    """uint16 Q/DQ (opset 13 allows no uint16 zero point; the zero point's
+    type names it all the same): no qnt storage type holds uint16."""
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"], name="q16"),
+             helper.make_node("DequantizeLinear", ["xq", "s", "z"], ["y"])]
+    inits = [init("s", F32(0.5)), init("z", np.uint16(7))]
+    g = helper.make_graph(nodes, "case", [tin("x", [1, 4])], [tin("y", [1, 4])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    return m, {}, {}
+
+
+def case_bad_matmul_integer_zero_points():
+    """MatMulInteger with 3 zero points of B for 4 output columns."""
+    nodes = [helper.make_node("MatMulInteger", ["a", "b", "", "bz"], ["y"], name="mmi")]
+    inits = [init("b", np.ones((5, 4), np.int8)), init("bz", np.zeros(3, np.int8))]
+    return model(nodes, [tin("a", [2, 5], TensorProto.INT8)],
+                 [tin("y", [2, 4], TensorProto.INT32)], inits), {}, {}
+
+
+def case_bad_huge_input():
+    """An input of 2^31 x 2^31 x 4 elements: no buffer can hold it."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Identity", ["xd"], ["y"]))
+    shape = [2 ** 31, 2 ** 31, 4]
+    return model(nodes, [tin("x", shape)], [tin("y", shape)], inits), {}, {}
+
+
+def case_bad_constant_two_values():
+    """A Constant node with value_float and value_int: ONNX allows one."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    c = helper.make_node("Constant", [], ["c"], name="two", value_float=2.0)
+    c.attribute.append(helper.make_attribute("value_int", 3))
+    nodes += [c, helper.make_node("Mul", ["xd", "c"], ["y"])]
+    # Built without model(): the ONNX checker rejects two values too.
+    g = helper.make_graph(nodes, "case", [tin("x", [1, 4])], [tin("y", [1, 4])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    return m, {}, {}
+
+
+def case_constant_value_floats():
+    """Constant value_floats (a 1-D float tensor) times a dequantized input,
+    back to codes: y = Q(DQ(x) * [0.5, 2, 1, -1])."""
+    r = rng(32)
+    x = r.uniform(-1, 1, (1, 4)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 1.0 / 64, 0, dtype=np.int8)
+    nodes += [helper.make_node("Constant", [], ["c"], value_floats=[0.5, 2.0, 1.0, -1.0]),
+              helper.make_node("Mul", ["xd", "c"], ["p"])]
+    qdq_out(nodes, inits, "p", "y", 1.0 / 32, 0, dtype=np.int8)
+    m = model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits)
+    xq = quantize(x, 1.0 / 64, 0, np.int8)
+    y = quantize(dequantize(xq, 1.0 / 64, 0) * np.array([0.5, 2, 1, -1], F32),
+                 1.0 / 32, 0, np.int8)
+    return m, {"x": x}, {"y": ("codes", y, 1.0 / 32, 0)}
 
 
 def case_bad_mul_shapes():
