@@ -2,6 +2,8 @@
 
 #include "QuantOpt/Pipelines/Pipelines.h"
 
+#include "TosaInput.h"
+
 #include "QuantOpt/Conversion/Passes.h"
 #include "QuantOpt/Target/TargetInfo.h"
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
@@ -18,6 +20,9 @@
 using namespace mlir;
 
 void quantopt::buildTosaToQntPipeline(OpPassManager &pm) {
+  // What neither tosa-to-qnt nor upstream's lowering below checks (they
+  // would crash on an unranked tensor, or fuse a shape-changing rescale).
+  pm.addPass(createCheckTosaInputPass());
   pm.addNestedPass<func::FuncOp>(qnt::createTosaToQnt());
   // Upstream's own pipeline for the rest, without tosa-validate: a module
   // need not declare TOSA profiles and extensions (DOUBLE_ROUND needs one)

@@ -151,6 +151,11 @@ static FailureOr<AddChain> matchAddChain(tosa::AddOp add) {
   if (!chain.output || !chain.lhs || !chain.rhs || chain.lhs == chain.rhs ||
       !chain.lhs->hasOneUse() || !chain.rhs->hasOneUse())
     return failure();
+  // TOSA's RESCALE keeps the shape; only then is the chain an add.
+  for (tosa::RescaleOp rescale : {chain.lhs, chain.rhs, chain.output})
+    if (cast<ShapedType>(rescale.getInput().getType()).getShape() !=
+        cast<ShapedType>(rescale.getType()).getShape())
+      return failure();
   FailureOr<RescaleInfo> lhs = readChainRescale(chain.lhs, true);
   FailureOr<RescaleInfo> rhs = readChainRescale(chain.rhs, true);
   FailureOr<RescaleInfo> out = readChainRescale(chain.output, false);
