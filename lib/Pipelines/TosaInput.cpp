@@ -68,6 +68,12 @@ struct CheckTosaInputPass
               << "; TOSA's RESCALE keeps the shape";
           return WalkResult::interrupt();
         }
+        if (!rescale.getScale32() &&
+            rescale.getRoundingMode() == tosa::RoundingMode::DOUBLE_ROUND) {
+          rescale.emitOpError("DOUBLE_ROUND needs scale32 = true (an ERROR_IF "
+                              "of TOSA's RESCALE)");
+          return WalkResult::interrupt();
+        }
       }
       return WalkResult::advance();
     });

@@ -21,7 +21,9 @@ namespace quantopt {
 /// - a `!quant.*` element type (TOSA 1.0 carries storage integers and its
 ///   zero points as operands);
 /// - a `tosa.rescale` whose result shape differs from its input's (TOSA's
-///   RESCALE keeps the shape; a fused add chain would broadcast instead).
+///   RESCALE keeps the shape; a fused add chain would broadcast instead),
+///   or DOUBLE_ROUND with scale32 = false (an ERROR_IF of the spec, which
+///   no lowering takes).
 /// Upstream's tosa-validate would catch these too, but it also requires
 /// the module to declare its profiles and extensions, which we do not.
 std::unique_ptr<mlir::Pass> createCheckTosaInputPass();

@@ -47,3 +47,15 @@ func.func @add_chain_output_shape(%a: tensor<1x3xi8>, %b: tensor<1x3xi8>) -> ten
   %y = tosa.rescale %t, %m, %so, %z32, %z {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x3xi8>
   return %y : tensor<2x3xi8>
 }
+
+// -----
+
+func.func @double_round_scale16(%x: tensor<4xi32>) -> tensor<4xi8> {
+  %m = "tosa.const"() {values = dense<100> : tensor<1xi16>} : () -> tensor<1xi16>
+  %s = "tosa.const"() {values = dense<35> : tensor<1xi8>} : () -> tensor<1xi8>
+  %izp = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ozp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error@+1 {{'tosa.rescale' op DOUBLE_ROUND needs scale32 = true (an ERROR_IF of TOSA's RESCALE)}}
+  %y = tosa.rescale %x, %m, %s, %izp, %ozp {scale32 = false, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<4xi32>, tensor<1xi16>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  return %y : tensor<4xi8>
+}
