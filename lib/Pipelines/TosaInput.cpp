@@ -55,7 +55,7 @@ struct CheckTosaInputPass
 
   void runOnOperation() final {
     WalkResult result = getOperation().walk([](Operation *op) {
-      if (!isa<tosa::TosaDialect>(op->getDialect()))
+      if (!isa_and_present<tosa::TosaDialect>(op->getDialect()))
         return WalkResult::advance();
       if (failed(checkTypes(op)))
         return WalkResult::interrupt();

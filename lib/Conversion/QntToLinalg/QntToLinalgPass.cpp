@@ -34,7 +34,7 @@ struct QntToLinalgPass : qnt::impl::QntToLinalgBase<QntToLinalgPass> {
     // Public qnt ops are the qnt passes' job; say so rather than report a
     // bare legalization failure.
     WalkResult publicOps = getOperation().walk([](Operation *op) {
-      if (!isa<QntDialect>(op->getDialect()) ||
+      if (!isa_and_present<QntDialect>(op->getDialect()) ||
           isa<IntMatmulOp, IntConv2DOp, IntRequantizeOp, IntQuantizeOp,
               IntDequantizeOp, IntAddOp, IntMaxPool2DOp, IntAvgPool2DOp,
               DequantizeDynamicOp, QuantizeDynamicOp, DynamicQuantizeOp>(op))

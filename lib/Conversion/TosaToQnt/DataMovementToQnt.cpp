@@ -35,7 +35,7 @@ struct ConstConverter : OpRewritePattern<tosa::ConstOp> {
     if (!isIntegerTensor(op.getType()))
       return rewriter.notifyMatchFailure(op, "not an integer tensor");
     for (Operation *user : op->getUsers())
-      if (isa<tosa::TosaDialect>(user->getDialect()))
+      if (isa_and_present<tosa::TosaDialect>(user->getDialect()))
         return rewriter.notifyMatchFailure(op, "a TOSA op reads it");
     auto values = dyn_cast<TypedAttr>(op.getValues());
     if (!values || values.getType() != op.getType())

@@ -30,7 +30,7 @@ struct EmptyResultToTensorEmpty : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!isa<QntDialect>(op->getDialect()) || isa<ConstantOp>(op) ||
+    if (!isa_and_present<QntDialect>(op->getDialect()) || isa<ConstantOp>(op) ||
         op->getNumResults() == 0 || op->getNumRegions() != 0)
       return failure();
     SmallVector<Value> empties;

@@ -277,7 +277,7 @@ struct GenericTypeConversion : ConversionPattern {
                   ConversionPatternRewriter &rewriter) const override {
     // The quant dialect's own casts (qcast, dcast) would become invalid.
     if (op->getNumRegions() != 0 || op->getNumSuccessors() != 0 ||
-        isa<quant::QuantDialect, QntDialect>(op->getDialect()))
+        isa_and_present<quant::QuantDialect, QntDialect>(op->getDialect()))
       return failure();
     SmallVector<Type> resultTypes;
     if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
