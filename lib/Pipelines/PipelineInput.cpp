@@ -82,6 +82,20 @@ static LogicalResult verifyBufferizable(ModuleOp module) {
   return failure(found);
 }
 
+/// TOSA ops have no lowering here, and the canonicalizations that run
+/// first (upstream's, for tosa.clamp on an unranked tensor) may crash on
+/// them: they are --tosa-to-llvm's input.
+static LogicalResult verifyNoTosa(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    if (op->getName().getDialectNamespace() != "tosa")
+      return WalkResult::advance();
+    op->emitOpError("is a TOSA op, which qnt-to-llvm does not lower; compile "
+                    "TOSA input with --tosa-to-llvm");
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 /// A module whose functions are already llvm.func definitions was lowered
 /// for the target recorded on it.
 static LogicalResult verifyNotLoweredElsewhere(ModuleOp module,
@@ -174,7 +188,7 @@ static LogicalResult verifyNoReservedNames(ModuleOp module) {
 
 LogicalResult quantopt::verifyQntToLLVMInput(ModuleOp module,
                                              LLVM::TargetAttr target) {
-  if (failed(verifyNoNestedModules(module)) ||
+  if (failed(verifyNoNestedModules(module)) || failed(verifyNoTosa(module)) ||
       failed(verifyNoReservedNames(module)) ||
       failed(verifyNotLoweredElsewhere(module, target)) ||
       failed(verifySizes(module)) || failed(verifyBufferizable(module)))

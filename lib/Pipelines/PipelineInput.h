@@ -16,6 +16,7 @@ namespace quantopt {
 /// Reports, with a diagnostic naming the rule, an input to the qnt-to-llvm
 /// pipeline (lowering for `target`) that it would otherwise miscompile:
 /// - a nested builtin.module (it would pass through unlowered);
+/// - a TOSA op (--tosa-to-llvm's input; nothing here lowers it);
 /// - a func.func named like a C runtime symbol the lowered code calls
 ///   (malloc, free, the C math library, __kmpc_*, ...): the call would
 ///   reach the user's function, or be renamed away from the library;
