@@ -186,6 +186,8 @@ Value KernelEmitter::storeAccumulator(OpBuilder &nb, Value out,
                                       int64_t v, ArrayRef<int64_t> lens) {
   if (epilogue)
     acc = epilogue->apply(nb, loc, acc, c.outCol[v]);
+  else if (elementwise)
+    acc = elementwise->apply(nb, loc, acc, c.rowIdx[i], c.outCol[v], lens[v]);
   return writePrefix(nb, loc, acc, out, ValueRange{c.rowIdx[i], c.outCol[v]},
                      lens[v]);
 }
@@ -277,7 +279,7 @@ SmallVector<Value> KernelEmitter::emitKLoopsWithSlots(
 
 bool KernelEmitter::canPipelineTiles(ArrayRef<KDim> dims,
                                      Value firstBlock) const {
-  if (!epilogue || partials || firstBlock)
+  if ((!epilogue && !elementwise) || partials || firstBlock)
     return false;
   int64_t steps = 1;
   for (const KDim &d : dims) {

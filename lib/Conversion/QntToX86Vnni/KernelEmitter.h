@@ -9,6 +9,7 @@
 #ifndef LIB_CONVERSION_QNTTOX86VNNI_KERNELEMITTER_H
 #define LIB_CONVERSION_QNTTOX86VNNI_KERNELEMITTER_H
 
+#include "FusedElementwise.h"
 #include "FusedRequantize.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
 #include "QuantOpt/Dialect/Qnt/Utils/KernelLoops.h"
@@ -87,6 +88,9 @@ public:
   /// The requantize applied before the tiles store, or null: the result
   /// then holds its codes instead of the i32 accumulators.
   const FusedRequantize *epilogue = nullptr;
+  /// The elementwise body applied before the tiles store, or null (never
+  /// with `epilogue`): the result then holds the body's values.
+  const FusedElementwise *elementwise = nullptr;
 
   /// group * `stride`, as an index value.
   Value groupOffset(OpBuilder &nb, int64_t stride);
@@ -126,8 +130,8 @@ public:
   SmallVector<Value> biasAccumulators(OpBuilder &nb, const TileCoords &c,
                                       int64_t rows, ArrayRef<int64_t> lens);
 
-  /// Stores accumulator (`i`, `v`) of a tile into `out`, requantized when
-  /// an epilogue is fused.
+  /// Stores accumulator (`i`, `v`) of a tile into `out`, requantized or
+  /// through the elementwise body when one is fused.
   Value storeAccumulator(OpBuilder &nb, Value out, const TileCoords &c,
                          Value acc, int64_t i, int64_t v,
                          ArrayRef<int64_t> lens);
@@ -156,8 +160,8 @@ public:
                      int64_t pixStride, Value col, Value wBase,
                      ArrayRef<int64_t> lens, ArrayRef<KDim> dims);
 
-  /// Whether emitPipelinedTiles applies: a fused epilogue to interleave,
-  /// one K block, static reduction extents.
+  /// Whether emitPipelinedTiles applies: a fused epilogue (either kind) to
+  /// interleave, one K block, static reduction extents.
   bool canPipelineTiles(ArrayRef<KDim> dims, Value firstBlock) const;
 
   /// One register tile of `rows` output rows from `row0` (activations at

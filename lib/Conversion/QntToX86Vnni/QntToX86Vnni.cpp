@@ -40,7 +40,9 @@
 //   accumulators: M0 x N0 (4 x 64 by default) vector<16xi32> loop-carried
 //     values, written straight into the M x N (N*OH*OW x F) result, or
 //     requantized first when the result's only user is a requantize
-//     (FusedRequantize.h), which the kernel then replaces.
+//     (FusedRequantize.h), or for a matmul passed through the body of an
+//     elementwise linalg.generic that is its only user
+//     (FusedElementwise.h); the kernel then replaces that user.
 // Matmul K is blocked (k-block: by default 1024, so that a 64-column panel
 // of packed weights, at most 64 KiB, streams from L2) when it is longer; the
 // blocks but the last leave i32 partial sums, which the last one completes.
@@ -50,6 +52,7 @@
 #include "QuantOpt/Conversion/QntToX86Vnni/QntToX86Vnni.h"
 
 #include "Depthwise.h"
+#include "FusedElementwise.h"
 #include "FusedRequantize.h"
 #include "KernelEmitter.h"
 #include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
@@ -95,9 +98,12 @@ bool isLargeSplat(Value value) {
 //===----------------------------------------------------------------------===//
 
 /// Rewrites `op`, and `requant` (its single user, or null) with it: then
-/// the tiles store the requantized codes and `requant` is replaced.
+/// the tiles store the requantized codes and `requant` is replaced. Or, with
+/// `elementwise` (its single user, or null), the tiles store the body's
+/// values and the generic is replaced.
 LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
-                            IntRequantizeOp requant, int64_t kBlock) {
+                            IntRequantizeOp requant, int64_t kBlock,
+                            const FusedElementwise *elementwise = nullptr) {
   RankedTensorType xType = op.getX().getType(), wType = op.getW().getType();
   if (!xType.hasStaticShape() || !wType.hasStaticShape())
     return failure();
@@ -126,7 +132,12 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
     return failure();
 
   Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
+  // The body reads the generic's other operands, which may be defined
+  // after the matmul; every operand of both dominates the generic.
+  if (elementwise)
+    rewriter.setInsertionPoint(elementwise->getOp());
+  else
+    rewriter.setInsertionPoint(op);
   OpBuilder &b = rewriter;
   KernelEmitter k(loc);
   k.tiling = ColumnTiling(n);
@@ -237,18 +248,27 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
     k.partials = loop.getResult(0);
   }
   k.epilogue = fused ? &*fused : nullptr;
-  Value out = tensor::EmptyOp::create(
-      b, loc, ArrayRef<int64_t>{m, n},
-      fused ? fused->getStorage() : b.getI32Type());
+  k.elementwise = elementwise;
+  Type outElement = b.getI32Type();
+  if (fused)
+    outElement = fused->getStorage();
+  else if (elementwise)
+    outElement = elementwise->getResultElementType();
+  Value out =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, n}, outElement);
   if (blocks == 1 && quantopt::x86vnni::rowsOutside(k.tiling, m))
     out = k.emitRowsOutside(b, out, m, kPadded, {kDim(b, 0, k.k1)});
   else
     out = k.emitColumns(b, out, 1, m, lineBase, kPadded,
                         {kDim(b, lastLb, k.k1)}, Value());
-  if (requant)
+  if (requant) {
     rewriter.replaceOp(requant, out);
-  else
+  } else if (elementwise) {
+    rewriter.replaceOp(elementwise->getOp(), out);
+    rewriter.eraseOp(op);
+  } else {
     rewriter.replaceOp(op, out);
+  }
   return success();
 }
 
@@ -514,11 +534,35 @@ struct IntMatmulToVnni : OpRewritePattern<IntMatmulOp> {
       : OpRewritePattern(ctx), kBlock(kBlock) {}
   LogicalResult matchAndRewrite(IntMatmulOp op,
                                 PatternRewriter &rewriter) const override {
-    // Left for RequantizedMatmulToVnni, which fuses the two; a matmul it
-    // has already replaced has no use left.
-    if (op->use_empty() || fusedRequantize(op))
+    // Left for RequantizedMatmulToVnni or ElementwiseMatmulToVnni, which
+    // fuse the two; a matmul they have already replaced has no use left.
+    if (op->use_empty() || fusedRequantize(op) ||
+        FusedElementwise::plan(op.getResult()))
       return failure();
     return rewriteMatmul(rewriter, op, IntRequantizeOp(), kBlock);
+  }
+  int64_t kBlock;
+};
+
+/// A matmul whose accumulators only feed an elementwise linalg.generic
+/// (FusedElementwise.h): the kernel applies the body before it stores.
+struct ElementwiseMatmulToVnni : OpRewritePattern<linalg::GenericOp> {
+  ElementwiseMatmulToVnni(MLIRContext *ctx, int64_t kBlock)
+      : OpRewritePattern(ctx), kBlock(kBlock) {}
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    for (Value input : op.getDpsInputs()) {
+      auto matmul = input.getDefiningOp<IntMatmulOp>();
+      if (!matmul)
+        continue;
+      std::optional<FusedElementwise> elementwise =
+          FusedElementwise::plan(matmul.getResult());
+      if (!elementwise || elementwise->getOp() != op)
+        continue;
+      return rewriteMatmul(rewriter, matmul, IntRequantizeOp(), kBlock,
+                           &*elementwise);
+    }
+    return failure();
   }
   int64_t kBlock;
 };
@@ -561,8 +605,8 @@ struct RequantizedConv2DToVnni : OpRewritePattern<IntRequantizeOp> {
 
 void mlir::qnt::populateQntToX86VnniPatterns(RewritePatternSet &patterns,
                                              int64_t kBlock) {
-  patterns.add<IntMatmulToVnni, RequantizedMatmulToVnni>(patterns.getContext(),
-                                                         kBlock);
+  patterns.add<IntMatmulToVnni, RequantizedMatmulToVnni,
+               ElementwiseMatmulToVnni>(patterns.getContext(), kBlock);
   patterns.add<IntConv2DToVnni, RequantizedConv2DToVnni>(
       patterns.getContext());
 }
