@@ -16,6 +16,15 @@ namespace {
 
 bool isScalar(Type t) { return t.isIntOrFloat(); }
 
+/// Whether a vector of `t` has the layout of consecutive tensor elements:
+/// a vector<16 x i1> (or i24) is bit-packed, a tensor's elements are not.
+bool isStorableElement(Type t) {
+  if (!t.isIntOrFloat())
+    return false;
+  unsigned width = t.getIntOrFloatBitWidth();
+  return width >= 8 && llvm::isPowerOf2_32(width);
+}
+
 /// Whether `o` may run on every lane of a vector, padding lanes included.
 bool isVectorizableScalarOp(Operation &o) {
   if (o.getNumRegions() != 0 || !isMemoryEffectFree(&o))
@@ -42,7 +51,7 @@ bool isSupportedAccess(OpOperand &operand, AffineMap map,
   auto type = dyn_cast<RankedTensorType>(operand.get().getType());
   if (!type)
     return isScalar(operand.get().getType());
-  if (!type.hasStaticShape() || !isScalar(type.getElementType()))
+  if (!type.hasStaticShape() || !isStorableElement(type.getElementType()))
     return false;
   int64_t lastDim = -1;
   for (auto [pos, e] : llvm::enumerate(map.getResults())) {
@@ -78,7 +87,7 @@ std::optional<FusedElementwise> FusedElementwise::plan(Value acc) {
   auto resultType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
   auto accType = cast<RankedTensorType>(acc.getType());
   if (!resultType || resultType.getShape() != accType.getShape() ||
-      !isScalar(resultType.getElementType()))
+      !isStorableElement(resultType.getElementType()))
     return std::nullopt;
   OpOperand *init = op.getDpsInitOperand(0);
   if (!op.getMatchingIndexingMap(init).isIdentity() ||

@@ -27,6 +27,8 @@ public:
   ///     identity map;
   ///   * two parallel loops, one result with the identity map, whose
   ///     initial value the body does not read;
+  ///   * tensors of 8, 16, 32 or 64-bit elements (a vector of i1 is
+  ///     bit-packed, a tensor of i1 is not);
   ///   * every other input is read at loop dimensions in order, with the
   ///     column dimension (if any) last, or at constants: per element, per
   ///     row, per column or one value;

@@ -153,3 +153,27 @@ func.func @reads_init(%x: tensor<2x4xi8>, %init: tensor<2x3xf32>) -> tensor<2x3x
   } -> tensor<2x3xf32>
   return %y : tensor<2x3xf32>
 }
+
+// -----
+
+// Not fused: an i1 result (a vector<16xi1> store would write packed bits
+// where the tensor holds one byte per element).
+// CHECK-LABEL: func.func @i1_result
+// CHECK: vector.transfer_write {{.*}} tensor<2x3xi32>
+// CHECK: linalg.generic
+func.func @i1_result(%x: tensor<2x4xi8>) -> tensor<2x3xi1> {
+  %w = arith.constant dense<[[1, -2, 3], [4, 5, -6], [7, 8, 9], [-10, 11, 12]]> : tensor<4x3xi8>
+  %b = arith.constant dense<0> : tensor<3xi32>
+  %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>}
+       : tensor<2x4xi8>, tensor<4x3xi8>, tensor<3xi32> -> tensor<2x3xi32>
+  %init = tensor.empty() : tensor<2x3xi1>
+  %zero = arith.constant 0 : i32
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<2x3xi32>) outs(%init : tensor<2x3xi1>) {
+  ^bb0(%in: i32, %o: i1):
+    %p = arith.cmpi sgt, %in, %zero : i32
+    linalg.yield %p : i1
+  } -> tensor<2x3xi1>
+  return %y : tensor<2x3xi1>
+}
