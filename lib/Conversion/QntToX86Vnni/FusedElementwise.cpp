@@ -80,7 +80,9 @@ std::optional<FusedElementwise> FusedElementwise::plan(Value acc) {
     return std::nullopt;
   OpOperand &use = *acc.use_begin();
   auto op = dyn_cast<linalg::GenericOp>(use.getOwner());
-  if (!op || op.getNumLoops() != 2 || op.getNumParallelLoops() != 2 ||
+  // In another block (a loop body, say) the kernel would move there with it.
+  if (!op || op->getBlock() != acc.getParentBlock() || op.getNumLoops() != 2 ||
+      op.getNumParallelLoops() != 2 ||
       op.getNumDpsInits() != 1 || op.getNumResults() != 1 ||
       !op.isDpsInput(&use))
     return std::nullopt;

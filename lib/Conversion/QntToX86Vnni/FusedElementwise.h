@@ -23,8 +23,8 @@ class FusedElementwise {
 public:
   /// The generic the kernel computing `acc` (a rank-2 i32 tensor) can apply
   /// in its epilogue, if `acc` has one and it qualifies:
-  ///   * `acc` has no other use, and is an input of the generic with the
-  ///     identity map;
+  ///   * `acc` has no other use, and is an input of the generic (in the
+  ///     same block) with the identity map;
   ///   * two parallel loops, one result with the identity map, whose
   ///     initial value the body does not read;
   ///   * tensors of 8, 16, 32 or 64-bit elements (a vector of i1 is

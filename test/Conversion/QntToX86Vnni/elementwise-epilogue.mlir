@@ -177,3 +177,32 @@ func.func @i1_result(%x: tensor<2x4xi8>) -> tensor<2x3xi1> {
   } -> tensor<2x3xi1>
   return %y : tensor<2x3xi1>
 }
+
+// -----
+
+// Not fused: the generic is inside a loop; fusing would move the whole
+// matmul into the loop body.
+// CHECK-LABEL: func.func @in_loop
+// CHECK: vector.transfer_write {{.*}} tensor<2x3xi32>
+// CHECK: scf.for
+// CHECK: linalg.generic
+func.func @in_loop(%x: tensor<2x4xi8>, %n: index) -> tensor<2x3xf32> {
+  %w = arith.constant dense<[[1, -2, 3], [4, 5, -6], [7, 8, 9], [-10, 11, 12]]> : tensor<4x3xi8>
+  %b = arith.constant dense<0> : tensor<3xi32>
+  %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>}
+       : tensor<2x4xi8>, tensor<4x3xi8>, tensor<3xi32> -> tensor<2x3xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = tensor.empty() : tensor<2x3xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> tensor<2x3xf32> {
+    %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%a : tensor<2x3xi32>) outs(%acc : tensor<2x3xf32>) {
+    ^bb0(%in: i32, %o: f32):
+      %f = arith.sitofp %in : i32 to f32
+      linalg.yield %f : f32
+    } -> tensor<2x3xf32>
+    scf.yield %y : tensor<2x3xf32>
+  }
+  return %r : tensor<2x3xf32>
+}
