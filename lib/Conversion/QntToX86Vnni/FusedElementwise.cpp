@@ -4,6 +4,7 @@
 
 #include "KernelEmitter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -35,9 +36,11 @@ bool isVectorizableScalarOp(Operation &o) {
   if (isa<arith::ConstantOp>(o))
     return true;
   // An integer division traps on a zero divisor, which a padding lane may
-  // hold even when no real element does.
+  // hold even when no real element does (math.ipowi divides too, for a
+  // negative exponent of 0).
   if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
-          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(o))
+          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp,
+          math::IPowIOp>(o))
     return false;
   return o.hasTrait<OpTrait::Elementwise>() &&
          o.hasTrait<OpTrait::Vectorizable>();

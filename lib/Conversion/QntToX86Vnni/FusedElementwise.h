@@ -33,9 +33,9 @@ public:
   ///     column dimension (if any) last, or at constants: per element, per
   ///     row, per column or one value;
   ///   * the body is elementwise, side-effect-free ops on integer and float
-  ///     scalars and no integer division or remainder (the lanes past a
-  ///     partial tile's columns hold padding, which must not trap), and no
-  ///     linalg.index.
+  ///     scalars, with no integer division, remainder or math.ipowi (the
+  ///     lanes past a partial tile's columns hold padding, which must not
+  ///     trap), and no linalg.index.
   static std::optional<FusedElementwise> plan(Value acc);
 
   linalg::GenericOp getOp() const { return op; }
