@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -429,23 +430,28 @@ void quantopt::buildQntKernelsToLLVMPipeline(
     pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   }
   pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createOnlyIfPresentPass(
-      [](OpPassManager &m) { m.addPass(createLowerAffinePass()); },
-      opsOfDialect<affine::AffineDialect>()));
-  pm.addPass(createSCFToControlFlowPass());
   // Only transfers that convert-vector-to-llvm cannot take (not 1-D,
-  // permuted or broadcast maps, masks) and vector.print need it; the
-  // kernels' 1-D minor-identity transfers lower directly.
+  // permuted or broadcast maps, masks, a memref whose last dimension is
+  // strided, e.g. a kernel operand sliced with a step) and vector.print
+  // need it; the kernels' 1-D minor-identity transfers lower directly. Its
+  // loops (scf.for) and index arithmetic (affine.apply) lower below.
   pm.addPass(createOnlyIfPresentPass(
       [](OpPassManager &m) { m.addPass(createConvertVectorToSCFPass()); },
       [](Operation *op) {
         if (isa<vector::PrintOp>(op))
           return true;
         auto transfer = dyn_cast<VectorTransferOpInterface>(op);
-        return transfer && (transfer.getVectorType().getRank() != 1 ||
-                            !transfer.getPermutationMap().isMinorIdentity() ||
-                            transfer.getMask());
+        if (!transfer)
+          return false;
+        auto memref = dyn_cast<MemRefType>(transfer.getShapedType());
+        return transfer.getVectorType().getRank() != 1 ||
+               !transfer.getPermutationMap().isMinorIdentity() ||
+               transfer.getMask() || (memref && !memref.isLastDimUnitStride());
       }));
+  pm.addPass(createOnlyIfPresentPass(
+      [](OpPassManager &m) { m.addPass(createLowerAffinePass()); },
+      opsOfDialect<affine::AffineDialect>()));
+  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createOnlyIfPresentPass(
       [](OpPassManager &m) {
         m.addPass(createConvertMathToLLVMPass());
@@ -473,6 +479,11 @@ void quantopt::buildQntKernelsToLLVMPipeline(
   pm.addPass(createOnlyIfPresentPass(
       [](OpPassManager &m) { m.addPass(createConvertIndexToLLVMPass()); },
       opsOfDialect<index::IndexDialect>()));
+  // The padding (ub.poison) of a transfer that convert-vector-to-scf
+  // turned into a loop.
+  pm.addPass(createOnlyIfPresentPass(
+      [](OpPassManager &m) { m.addPass(createUBToLLVMConversionPass()); },
+      opsOfDialect<ub::UBDialect>()));
   if (parallel)
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -35,6 +35,9 @@ bool isVectorizableScalarOp(Operation &o) {
     return false;
   if (isa<arith::ConstantOp>(o))
     return true;
+  // LLVM's powi takes a scalar exponent: a vector one does not lower.
+  if (isa<math::FPowIOp>(o))
+    return false;
   // An integer division traps on a zero divisor, which a padding lane may
   // hold even when no real element does (math.ipowi divides too, for a
   // negative exponent of 0).
@@ -85,9 +88,8 @@ std::optional<FusedElementwise> FusedElementwise::plan(Value acc) {
   auto op = dyn_cast<linalg::GenericOp>(use.getOwner());
   // In another block (a loop body, say) the kernel would move there with it.
   if (!op || op->getBlock() != acc.getParentBlock() || op.getNumLoops() != 2 ||
-      op.getNumParallelLoops() != 2 ||
-      op.getNumDpsInits() != 1 || op.getNumResults() != 1 ||
-      !op.isDpsInput(&use))
+      op.getNumParallelLoops() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumResults() != 1 || !op.isDpsInput(&use))
     return std::nullopt;
   auto resultType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
   auto accType = cast<RankedTensorType>(acc.getType());
@@ -163,7 +165,8 @@ Value FusedElementwise::apply(OpBuilder &b, Location loc, Value acc, Value row,
     if (perColumn)
       lanes.map(arg, readPadded(b, loc, src, indices, len, kLanes));
     else
-      lanes.map(arg, broadcast(tensor::ExtractOp::create(b, loc, src, indices)));
+      lanes.map(arg,
+                broadcast(tensor::ExtractOp::create(b, loc, src, indices)));
   }
   for (Operation &o : body.without_terminator()) {
     if (auto c = dyn_cast<arith::ConstantOp>(o)) {

@@ -1,4 +1,4 @@
-//===- FusedElementwise.h - an elementwise body in a kernel's epilogue -*- C++ -*-===//
+//===- FusedElementwise.h - elementwise body in an epilogue -----*- C++ -*-===//
 //
 // Internal to the qnt-x86-vnni patterns: the all-parallel `linalg.generic`
 // that consumes a matmul's i32 accumulators (the fused dequantize + GELU of
@@ -6,7 +6,9 @@
 // kernel's accumulator vectors before the store. The kernel then writes the
 // generic's result and no i32 tensor. Each scalar op of the body becomes the
 // same op on vector<16 x T>, lane by lane: the same bits as the loop it
-// replaces.
+// replaces, except where LLVM promises none on either side (a NaN's payload
+// and sign, e.g. a signaling NaN through minnumf folded at compile time;
+// values that are poison, such as fptosi of a NaN).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +37,8 @@ public:
   ///   * the body is elementwise, side-effect-free ops on integer and float
   ///     scalars, with no integer division, remainder or math.ipowi (the
   ///     lanes past a partial tile's columns hold padding, which must not
-  ///     trap), and no linalg.index.
+  ///     trap), no math.fpowi (LLVM's powi wants a scalar exponent), and no
+  ///     linalg.index.
   static std::optional<FusedElementwise> plan(Value acc);
 
   linalg::GenericOp getOp() const { return op; }

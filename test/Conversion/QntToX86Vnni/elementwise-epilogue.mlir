@@ -75,6 +75,10 @@ func.func @second_user(%x: tensor<2x4xi8>) -> (tensor<2x3xf32>, tensor<2x3xi32>)
 // CHECK: vector.transfer_write {{.*}} tensor<2x3xi32>
 // CHECK: linalg.generic
 // CHECK: math.ipowi
+// CHECK-LABEL: func.func @float_power_integer_exponent
+// CHECK: vector.transfer_write {{.*}} tensor<2x3xi32>
+// CHECK: linalg.generic
+// CHECK: math.fpowi
 func.func @integer_division(%x: tensor<2x4xi8>, %d: tensor<3xi32>) -> tensor<2x3xi32> {
   %w = arith.constant dense<[[1, -2, 3], [4, 5, -6], [7, 8, 9], [-10, 11, 12]]> : tensor<4x3xi8>
   %b = arith.constant dense<0> : tensor<3xi32>
@@ -108,6 +112,26 @@ func.func @integer_power(%x: tensor<2x4xi8>) -> tensor<2x3xi32> {
     linalg.yield %p : i32
   } -> tensor<2x3xi32>
   return %y : tensor<2x3xi32>
+}
+
+// math.fpowi: LLVM's powi takes a scalar exponent, a vector one does not
+// lower.
+func.func @float_power_integer_exponent(%x: tensor<2x4xi8>) -> tensor<2x3xf32> {
+  %w = arith.constant dense<[[1, -2, 3], [4, 5, -6], [7, 8, 9], [-10, 11, 12]]> : tensor<4x3xi8>
+  %b = arith.constant dense<0> : tensor<3xi32>
+  %a = qnt.int_matmul %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>}
+       : tensor<2x4xi8>, tensor<4x3xi8>, tensor<3xi32> -> tensor<2x3xi32>
+  %init = tensor.empty() : tensor<2x3xf32>
+  %e = arith.constant 2 : i32
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<2x3xi32>) outs(%init : tensor<2x3xf32>) {
+  ^bb0(%in: i32, %o: f32):
+    %f = arith.sitofp %in : i32 to f32
+    %p = math.fpowi %f, %e : f32, i32
+    linalg.yield %p : f32
+  } -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
 }
 
 // -----
