@@ -281,9 +281,11 @@ void addBufferDeallocationPasses(OpPassManager &pm) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createCanonicalizerPass());
   funcPm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
-  // Upstream runs canonicalize here too; buffer-deallocation-simplification
-  // applies the dealloc canonicalizations itself and folds with the same
-  // greedy driver, and the output is the same without it.
+  // As upstream's buffer-deallocation-pipeline: without this canonicalize,
+  // buffer-deallocation-simplification segfaulted (in BufferOriginAnalysis)
+  // on a call taking an i1 constant that the ownership pass had created twice
+  // (test/Pipelines/dealloc-i1-call.mlir).
+  funcPm.addPass(createCanonicalizerPass());
   funcPm.addPass(bufferization::createBufferDeallocationSimplificationPass());
   pm.addPass(bufferization::createLowerDeallocationsPass());
   OpPassManager &cleanupPm = pm.nest<func::FuncOp>();
