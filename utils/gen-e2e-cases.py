@@ -52,33 +52,14 @@ import random
 import re
 from fractions import Fraction
 
+from mlir_literals import shape_str, nested, bits
+
 ROUNDINGS = ["double", "single", "away", "half_even", "float"]
 RANGES = {"u8": (0, 255), "i8": (-128, 127), "i16": (-32768, 32767)}
 
 
 def fmt(x):
     return repr(float(x))
-
-
-def nested(values, shape):
-    """Formats a flat list as a nested dense literal."""
-    if not shape:
-        return str(values[0])
-    if len(shape) == 1:
-        return "[" + ", ".join(str(v) for v in values) + "]"
-    step = len(values) // shape[0]
-    return "[" + ", ".join(nested(values[i * step:(i + 1) * step], shape[1:])
-                           for i in range(shape[0])) + "]"
-
-
-def shape_str(shape):
-    return "x".join(str(d) for d in shape)
-
-
-def bits(code, width):
-    """Two's complement bits of a code as a signed value of `width` bits."""
-    code &= (1 << width) - 1
-    return code - (1 << width) if code >= 1 << (width - 1) else code
 
 
 class Storage:

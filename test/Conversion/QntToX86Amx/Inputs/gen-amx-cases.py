@@ -22,7 +22,13 @@ module (no AMX involved). @main prints every result with printMemrefI32.
 """
 import argparse
 import math
+import os
 import random
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "..", "utils"))
+from mlir_literals import shape_str, nested, bits8, out_size  # noqa: E402
 
 MATMULS = [  # M, K, N
     (2, 1, 1), (2, 3, 2), (15, 63, 15), (16, 64, 16), (17, 65, 17),
@@ -37,10 +43,6 @@ CONVS = [  # N, H, W, C, KH, KW, F, strides, dilations, padding
     (1, 5, 20, 64, 1, 1, 16, (1, 2), (1, 1), (0, 0, 0, 0)),
 ]
 ROUNDINGS = ["double", "single", "away", "half_even", "float"]
-
-
-def out_size(n, k, s, d, lo, hi):
-    return (n + lo + hi - d * (k - 1) - 1) // s + 1
 
 
 def requant_attrs(rng, channels, axis):
@@ -88,23 +90,6 @@ def requant_lines(rng, result, shape, channels, axis):
     return ["  %%q = qnt.int_requantize %s %s : tensor<%sxi32> -> tensor<%sx%s>"
             % (result, attrs, s, s, narrow),
             "  %%r = %s %%q : tensor<%sx%s> to tensor<%sxi32>" % (ext, s, narrow, s)]
-
-
-def shape_str(shape):
-    return "x".join(str(d) for d in shape)
-
-
-def nested(values, shape):
-    if len(shape) == 1:
-        return "[" + ", ".join(str(v) for v in values) + "]"
-    step = len(values) // shape[0]
-    return "[" + ", ".join(nested(values[i * step:(i + 1) * step], shape[1:])
-                           for i in range(shape[0])) + "]"
-
-
-def bits8(v):
-    v &= 0xFF
-    return v - 256 if v >= 128 else v
 
 
 def weights(rng, k, n, extreme):

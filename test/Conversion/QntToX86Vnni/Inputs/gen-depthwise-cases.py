@@ -14,8 +14,14 @@ scales that make M >= 1 (saturation), every rounding mode and a clamp.
 The module's @main prints every result with printMemrefI8 / printMemrefU8.
 """
 import argparse
+import os
 import random
+import sys
 from decimal import Decimal
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "..", "utils"))
+from mlir_literals import shape_str, nested, bits8, out_size  # noqa: E402
 
 CASES = [  # N, H, W, C, KH, KW, strides, dilations, padding
     (1, 10, 20, 16, 3, 3, (1, 1), (1, 1), (1, 1, 1, 1)),
@@ -31,29 +37,6 @@ CASES = [  # N, H, W, C, KH, KW, strides, dilations, padding
 ]
 MODES = ["double", "single", "away", "half_even", "float"]
 W_SCALES = ["0.0123", "0.0371", "0.125", "0.00977", "0.0518", "0.2"]
-
-
-def out_size(n, k, s, d, lo, hi):
-    span = d * (k - 1) + 1
-    n = n + lo + hi
-    return 0 if n < span else (n - span) // s + 1
-
-
-def shape_str(shape):
-    return "x".join(str(d) for d in shape)
-
-
-def nested(values, shape):
-    if len(shape) == 1:
-        return "[" + ", ".join(str(v) for v in values) + "]"
-    step = len(values) // shape[0]
-    return "[" + ", ".join(nested(values[i * step:(i + 1) * step], shape[1:])
-                           for i in range(shape[0])) + "]"
-
-
-def bits8(v):
-    v &= 0xFF
-    return v - 256 if v >= 128 else v
 
 
 def zero_point(rng, unsigned):

@@ -18,8 +18,13 @@ loop).
 The module's @main prints every result: f32 as its bits (printMemrefI32).
 """
 import argparse
+import os
 import random
-import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "..", "utils"))
+from mlir_literals import shape_str, nested, f32_bits  # noqa: E402
 
 MATMULS = [  # M, K, N
     (1, 4, 1), (3, 5, 7), (7, 13, 70), (9, 64, 130), (5, 600, 20),
@@ -29,22 +34,6 @@ MATMULS = [  # M, K, N
 BODIES = ["dequant_gelu", "per_element", "integer", "codes", "scalars",
           "unit_dims"]
 SPECIAL = [float("nan"), float("inf"), float("-inf"), -0.0, 1e-40, 3e38]
-
-
-def f32_bits(v):
-    return struct.unpack("<i", struct.pack("<f", v))[0]
-
-
-def nested(values, shape):
-    if len(shape) == 1:
-        return "[" + ", ".join(str(v) for v in values) + "]"
-    step = len(values) // shape[0]
-    return "[" + ", ".join(nested(values[i * step:(i + 1) * step], shape[1:])
-                           for i in range(shape[0])) + "]"
-
-
-def shape_str(shape):
-    return "x".join(str(d) for d in shape)
 
 
 class Module:

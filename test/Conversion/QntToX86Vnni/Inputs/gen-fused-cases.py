@@ -25,8 +25,14 @@ The module's @main prints every result (printMemrefI8 / U8 / I16 / I32).
 """
 import argparse
 import math
+import os
 import random
+import sys
 from decimal import Decimal
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "..", "utils"))
+from mlir_literals import shape_str, nested, bits, out_size  # noqa: E402
 
 MATMULS = [  # M, K, N
     (1, 1, 1), (3, 5, 7), (7, 13, 70), (9, 64, 130), (5, 600, 20),
@@ -55,29 +61,6 @@ W_SCALES = ["0.0123", "0.0371", "0.125", "0.00977", "0.0518", "0.2"]
 # the codes; smaller factors saturate (down to M >= 1, negative shifts),
 # larger ones round coarsely.
 Y_FACTORS = [0.001, 0.1, 0.7, 1.0, 1.0, 1.5, 3.0, 40.0]
-
-
-def out_size(n, k, s, d, lo, hi):
-    span = d * (k - 1) + 1
-    n = n + lo + hi
-    return 0 if n < span else (n - span) // s + 1
-
-
-def shape_str(shape):
-    return "x".join(str(d) for d in shape)
-
-
-def nested(values, shape):
-    if len(shape) == 1:
-        return "[" + ", ".join(str(v) for v in values) + "]"
-    step = len(values) // shape[0]
-    return "[" + ", ".join(nested(values[i * step:(i + 1) * step], shape[1:])
-                           for i in range(shape[0])) + "]"
-
-
-def bits(v, width):
-    v &= (1 << width) - 1
-    return v - (1 << width) if v >= 1 << (width - 1) else v
 
 
 def prod(shape):

@@ -15,25 +15,18 @@ their range, bias constant, run-time or absent.
 The module's @main prints every accumulator with printMemrefI32.
 """
 import argparse
+import os
 import random
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "..", "utils"))
+from mlir_literals import nested, bits8  # noqa: E402
 
 SHAPES = [  # M, K, N
     (1, 1, 1), (3, 5, 7), (4, 64, 64), (7, 13, 70), (9, 130, 130),
     (5, 600, 20), (2, 1030, 48), (6, 3, 200), (16, 256, 256), (1, 1024, 33),
 ]
-
-
-def nested(values, shape):
-    if len(shape) == 1:
-        return "[" + ", ".join(str(v) for v in values) + "]"
-    step = len(values) // shape[0]
-    return "[" + ", ".join(nested(values[i * step:(i + 1) * step], shape[1:])
-                           for i in range(shape[0])) + "]"
-
-
-def bits8(v):
-    v &= 0xFF
-    return v - 256 if v >= 128 else v
 
 
 def gen_case(rng, index, shape, funcs, main):

@@ -18,7 +18,13 @@ with constant, run-time and (public ops) no bias.
 The module's @main prints every accumulator with printMemrefI32.
 """
 import argparse
+import os
 import random
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "..", "utils"))
+from mlir_literals import shape_str, nested, bits8, out_size  # noqa: E402
 
 MATMULS = [  # M, K, N
     (1, 1, 1), (1, 4, 16), (3, 5, 7), (7, 13, 70), (9, 64, 130),
@@ -35,29 +41,6 @@ CONVS = [  # N, H, W, C, KH, KW, F, strides, dilations, padding, groups
     (2, 3, 5, 64, 1, 3, 33, (1, 1), (1, 1), (0, 0, 1, 1), 1),
     (1, 4, 4, 2, 4, 4, 100, (1, 1), (1, 1), (3, 3, 3, 3), 2),
 ]
-
-
-def out_size(n, k, s, d, lo, hi):
-    span = d * (k - 1) + 1
-    n = n + lo + hi
-    return 0 if n < span else (n - span) // s + 1
-
-
-def shape_str(shape):
-    return "x".join(str(d) for d in shape)
-
-
-def nested(values, shape):
-    if len(shape) == 1:
-        return "[" + ", ".join(str(v) for v in values) + "]"
-    step = len(values) // shape[0]
-    return "[" + ", ".join(nested(values[i * step:(i + 1) * step], shape[1:])
-                           for i in range(shape[0])) + "]"
-
-
-def bits8(v):
-    v &= 0xFF
-    return v - 256 if v >= 128 else v
 
 
 class Module:
