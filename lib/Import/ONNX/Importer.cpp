@@ -133,6 +133,25 @@ LogicalResult Importer::checkAttrs(ArrayRef<StringRef> known) {
   return success();
 }
 
+LogicalResult Importer::checkAttrTypes(ArrayRef<TypedAttr> known,
+                                       bool rejectOthers) {
+  for (const auto &a : node->attribute()) {
+    const auto *it = llvm::find_if(
+        known, [&](const TypedAttr &k) { return k.first == a.name(); });
+    if (it == known.end()) {
+      if (rejectOthers)
+        return fail("unsupported attribute '" + a.name() + "'");
+      continue;
+    }
+    if (a.type() != it->second)
+      return fail("attribute '" + a.name() + "' must be of type " +
+                  onnx::AttributeProto::AttributeType_Name(it->second) +
+                  ", not " +
+                  onnx::AttributeProto::AttributeType_Name(a.type()));
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Types and layout
 //===----------------------------------------------------------------------===//
@@ -495,6 +514,58 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   return fail("unsupported operator");
 }
 
+/// The ONNX type name of a TensorProto element type ("float", "int64").
+static std::string elementTypeName(int32_t type) {
+  std::string name = onnx::TensorProto::DataType_Name(
+      static_cast<onnx::TensorProto::DataType>(type));
+  if (name.empty())
+    return "type " + std::to_string(type);
+  return StringRef(name).lower();
+}
+
+LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &out,
+                                            const ImportedValue &v) {
+  // ONNX Runtime refuses a model whose output type differs from the one its
+  // graph computes; a declared static shape must match as well, since the
+  // compiled function's result has the computed one.
+  if (!out.type().has_tensor_type()) {
+    if (out.type().value_case() == onnx::TypeProto::VALUE_NOT_SET)
+      return success();
+    emitError(loc) << "graph output '" << out.name()
+                   << "' is declared as a non-tensor type";
+    return failure();
+  }
+  const auto &declared = out.type().tensor_type();
+  int32_t computed = v.kind == Kind::Quant ? codeElementType(v.q)
+                     : v.kind == Kind::Int ? v.dtype
+                                           : int32_t(onnx::TensorProto::FLOAT);
+  if (declared.elem_type() != onnx::TensorProto::UNDEFINED &&
+      declared.elem_type() != computed) {
+    emitError(loc) << "graph output '" << out.name() << "' is declared as "
+                   << elementTypeName(declared.elem_type())
+                   << ", but the graph computes " << elementTypeName(computed);
+    return failure();
+  }
+  if (!declared.has_shape())
+    return success();
+  const auto &dims = declared.shape().dim();
+  bool same = dims.size() == int(v.shape.size());
+  for (int i = 0; same && i < dims.size(); ++i)
+    same = !dims[i].has_dim_value() || dims[i].dim_value() == v.shape[i];
+  if (same)
+    return success();
+  std::string want, got;
+  for (const auto &d : dims)
+    want += (want.empty() ? "" : "x") +
+            (d.has_dim_value() ? std::to_string(d.dim_value()) : "?");
+  for (int64_t d : v.shape)
+    got += (got.empty() ? "" : "x") + std::to_string(d);
+  emitError(loc) << "graph output '" << out.name()
+                 << "' is declared with shape [" << want
+                 << "], but the graph computes [" << got << "]";
+  return failure();
+}
+
 OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   for (const auto &imp : model.opset_import())
     if (imp.domain().empty() || imp.domain() == "ai.onnx")
@@ -502,6 +573,19 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   const onnx::GraphProto &graph = model.graph();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   b.setInsertionPointToEnd(module->getBody());
+
+  for (const auto &in : graph.input())
+    graphNames.insert(in.name());
+  for (const auto &t : graph.initializer())
+    graphNames.insert(t.name());
+  for (const auto &n : graph.node()) {
+    for (const std::string &name : n.input())
+      graphNames.insert(name);
+    for (const std::string &name : n.output())
+      graphNames.insert(name);
+  }
+  for (const auto &out : graph.output())
+    graphNames.insert(out.name());
 
   // Initializers first: they are the compile-time constants.
   for (const auto &t : graph.initializer()) {
@@ -618,6 +702,8 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
       return nullptr;
     }
     ImportedValue &v = it->second;
+    if (failed(checkDeclaredOutput(out, v)))
+      return nullptr;
     Value r;
     if (v.kind == Kind::Quant) {
       auto q = quantValue(v, false);

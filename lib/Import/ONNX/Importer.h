@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -156,6 +157,9 @@ public:
   mlir::Location loc;
   mlir::Location fileLoc;
   llvm::StringMap<ImportedValue> values;
+  /// Every value name the graph mentions (inputs, initializers, node inputs
+  /// and outputs, graph outputs): the names an expansion must not take.
+  llvm::StringSet<> graphNames;
   const onnx::NodeProto *node = nullptr;
   /// The com.microsoft node whose expansion `node` is part of (diagnostics
   /// name it).
@@ -181,6 +185,19 @@ public:
   const onnx::TensorProto *attrTensor(llvm::StringRef name) const;
   /// Fails on any attribute not in `known`.
   mlir::LogicalResult checkAttrs(llvm::ArrayRef<llvm::StringRef> known);
+  /// Fails when graph output `out` declares an element type or a static
+  /// shape other than the computed value `v` has.
+  mlir::LogicalResult checkDeclaredOutput(const onnx::ValueInfoProto &out,
+                                          const ImportedValue &v);
+  /// An attribute name and the type its schema gives it.
+  using TypedAttr =
+      std::pair<llvm::StringRef, onnx::AttributeProto::AttributeType>;
+  /// Fails on an attribute of `known` whose type differs from its schema's
+  /// and, with `rejectOthers`, on any attribute not in `known`. For ops the
+  /// ONNX checker has no schema for (com.microsoft), whose attributes would
+  /// otherwise be read as absent when mistyped.
+  mlir::LogicalResult checkAttrTypes(llvm::ArrayRef<TypedAttr> known,
+                                     bool rejectOthers = true);
 
   // Types and layout.
   mlir::Type storageIntType(const QParams &q) const;

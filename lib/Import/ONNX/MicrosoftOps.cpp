@@ -30,9 +30,15 @@ public:
     return idx < n.input_size() && !n.input(idx).empty();
   }
 
-  /// A fresh value name derived from the node's first output.
+  /// A fresh value name derived from the node's first output, never one
+  /// the graph itself uses (or this import made): the expansion's values
+  /// share the table of the graph's names.
   std::string fresh(StringRef what) {
-    return (n.output(0) + "/qnt." + what + "." + Twine(counter++)).str();
+    std::string name;
+    do
+      name = (n.output(0) + "/qnt." + what + "." + Twine(counter++)).str();
+    while (im.graphNames.contains(name) || im.values.count(name));
+    return name;
   }
 
   onnx::NodeProto &add(StringRef opType, ArrayRef<std::string> inputs,
@@ -262,6 +268,8 @@ static LogicalResult expandReduceMean(Expansion &e) {
 }
 
 LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
+  // The attribute types are those of ONNX Runtime's contrib op schemas.
+  using onnx::AttributeProto;
   StringRef op = n.op_type();
   if (n.output(0).empty())
     return fail("output 0 has no name");
@@ -275,6 +283,9 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
   LogicalResult built = failure();
   if (op == "QuantizeLinear" || op == "DequantizeLinear") {
     // Version 1 of the standard ops, from before ONNX had them.
+    if (failed(checkAttrTypes({{"axis", AttributeProto::INT}},
+                              /*rejectOthers=*/false)))
+      return failure();
     onnx::NodeProto &copy = e.nodes.emplace_back(n);
     copy.clear_domain();
     built = success();
@@ -287,35 +298,43 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
       return failure();
     built = expandUnary(e, "Sigmoid", {});
   } else if (op == "QLinearLeakyRelu") {
-    if (failed(checkAttrs({"alpha"})))
+    if (failed(checkAttrTypes({{"alpha", AttributeProto::FLOAT}})))
       return failure();
     built = expandUnary(e, "LeakyRelu", {"alpha"});
   } else if (op == "QLinearSoftmax") {
     // `opset` names the Softmax definition (the axis rule changed in 13).
-    if (failed(checkAttrs({"axis", "opset"})))
+    if (failed(checkAttrTypes(
+            {{"axis", AttributeProto::INT}, {"opset", AttributeProto::INT}})))
       return failure();
     if (!attrInt("opset"))
       return fail("the required attribute 'opset' is missing");
     built = expandUnary(e, "Softmax", {"axis"});
   } else if (op == "QLinearGlobalAveragePool") {
-    if (failed(checkAttrs({"channels_last"})) || failed(channelsFirst()))
+    if (failed(checkAttrTypes({{"channels_last", AttributeProto::INT}})) ||
+        failed(channelsFirst()))
       return failure();
     built = expandUnary(e, "GlobalAveragePool", {});
   } else if (op == "QLinearAveragePool") {
     static constexpr StringRef kPoolAttrs[] = {
         "auto_pad",     "ceil_mode", "count_include_pad",
         "kernel_shape", "pads",      "strides"};
-    SmallVector<StringRef> known(std::begin(kPoolAttrs), std::end(kPoolAttrs));
-    known.push_back("channels_last");
-    if (failed(checkAttrs(known)) || failed(channelsFirst()))
+    if (failed(checkAttrTypes({{"auto_pad", AttributeProto::STRING},
+                               {"ceil_mode", AttributeProto::INT},
+                               {"count_include_pad", AttributeProto::INT},
+                               {"kernel_shape", AttributeProto::INTS},
+                               {"pads", AttributeProto::INTS},
+                               {"strides", AttributeProto::INTS},
+                               {"channels_last", AttributeProto::INT}})) ||
+        failed(channelsFirst()))
       return failure();
     built = expandUnary(e, "AveragePool", kPoolAttrs);
   } else if (op == "QLinearReduceMean") {
-    if (failed(checkAttrs({"axes", "keepdims"})))
+    if (failed(checkAttrTypes({{"axes", AttributeProto::INTS},
+                               {"keepdims", AttributeProto::INT}})))
       return failure();
     built = expandReduceMean(e);
   } else if (op == "QLinearConcat") {
-    if (failed(checkAttrs({"axis"})))
+    if (failed(checkAttrTypes({{"axis", AttributeProto::INT}})))
       return failure();
     built = expandConcat(e);
   } else if (op == "MatMulIntegerToFloat") {
@@ -344,7 +363,9 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
                             optionalInput(e, 3), optionalInput(e, 4));
     built = success();
   } else if (op == "QGemm") {
-    if (failed(checkAttrs({"alpha", "transA", "transB"})))
+    if (failed(checkAttrTypes({{"alpha", AttributeProto::FLOAT},
+                               {"transA", AttributeProto::INT},
+                               {"transB", AttributeProto::INT}})))
       return failure();
     built = expandQGemm(e);
   } else {

@@ -60,6 +60,10 @@ quantopt::onnx_import::importModel(MLIRContext *context, StringRef bytes,
                                    StringRef fileName,
                                    const ImportOptions &options) {
   Location loc = FileLineColLoc::get(context, fileName, 0, 0);
+  if (options.entry.empty()) {
+    emitError(loc) << "the entry function's name is empty";
+    return nullptr;
+  }
   DialectRegistry registry;
   registerImportDialects(registry);
   context->appendDialectRegistry(registry);

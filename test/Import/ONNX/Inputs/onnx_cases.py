@@ -2626,6 +2626,63 @@ def case_bad_ms_qgemm_output():
                          init("w_z", np.int8(0))])
 
 
+def case_bad_ms_attr_type():
+    """The ONNX checker has no schema for com.microsoft ops: a mistyped
+    attribute (strides as a string) was read as absent, i.e. stride 1."""
+    return ms_bad(helper.make_node("QLinearAveragePool",
+                                   ["xq", "x_s", "x_z", "x_s", "x_z"], ["y"],
+                                   domain=MS, name="pool", kernel_shape=[2, 2],
+                                   strides="2,2"))
+
+
+def declared_output_case(elem, shape):
+    """Dequantize(Quantize(x)) of a 1 x 4 float x, its graph output declared
+    with element type `elem` and `shape`."""
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.1, 128)
+    nodes.append(helper.make_node("Identity", ["xd"], ["y"], name="out"))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", shape, elem)],
+                 inits), {}, {}
+
+
+def case_bad_output_type():
+    return declared_output_case(TensorProto.INT64, [1, 4])
+
+
+def case_bad_output_shape():
+    return declared_output_case(TensorProto.FLOAT, [1, 5])
+
+
+def case_output_symbolic_dim():
+    """A symbolic dimension in the declared output matches any size."""
+    return declared_output_case(TensorProto.FLOAT, ["batch", 4])
+
+
+def case_ms_name_collision():
+    """A graph value named like the values the importer's expansion of a
+    com.microsoft node makes ("<output>/qnt.dq.0") keeps its own meaning:
+    the expansion used to overwrite it (found by a hostile-input hunt).
+    y2 is -x; y1 is QLinearAdd(a, a) on scale 0.1, zero point 0, which
+    ONNX Runtime's rule makes round_half_even(2 a) = 2 a, saturated."""
+    # Printed exactly in 6 digits; 2 a = -150 saturates.
+    x = np.array([[-7.5, 5.5, -2.0, 3.0]], F32)
+    nodes = [
+        helper.make_node("Neg", ["x"], ["c/qnt.dq.0"], name="user_neg"),
+        helper.make_node("QuantizeLinear", ["x", "s", "z"], ["a"], name="q"),
+        helper.make_node("QLinearAdd", ["a", "s", "z", "a", "s", "z", "s", "z"],
+                         ["c"], domain=MS, name="qadd"),
+        helper.make_node("Identity", ["c/qnt.dq.0"], ["y2"], name="use_neg"),
+        helper.make_node("DequantizeLinear", ["c", "s", "z"], ["y1"],
+                         name="dq"),
+    ]
+    inits = [init("s", F32(0.1)), init("z", np.int8(0))]
+    m = model(nodes, [tin("x", [1, 4])], [tin("y1", [1, 4]), tin("y2", [1, 4])],
+              inits, microsoft=True)
+    a = quantize(x, 0.1, 0, np.int8).astype(np.int64)
+    y1 = np.clip(2 * a, -128, 127)
+    return m, {"x": x}, {"y1": ("codes", y1, 0.1, 0), "y2": ("float", -x)}
+
+
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
