@@ -41,11 +41,25 @@ static bool sizeFitsInt64(ShapedType type) {
   return true;
 }
 
+/// The largest rank the pipeline takes (numpy's limit before 2.0). Each
+/// dimension becomes one loop of a nest, and upstream's region
+/// simplification recurses once per loop: a rank in the thousands overflowed
+/// the stack.
+static constexpr int64_t kMaxRank = 32;
+
 static LogicalResult verifySizes(ModuleOp module) {
   WalkResult walk = module.walk([](Operation *op) {
     auto tooLarge = [&](Value value, StringRef role, unsigned index) {
       auto type = dyn_cast<ShapedType>(value.getType());
-      if (!type || sizeFitsInt64(type))
+      if (!type)
+        return false;
+      if (type.hasRank() && type.getRank() > kMaxRank) {
+        op->emitOpError() << role << " #" << index << " has rank "
+                          << type.getRank() << ": qnt-to-llvm takes ranks up "
+                          << "to " << kMaxRank;
+        return true;
+      }
+      if (sizeFitsInt64(type))
         return false;
       op->emitOpError() << role << " #" << index << " of type " << type
                         << " holds more than 2^63 - 1 bytes: no buffer can "
@@ -186,12 +200,52 @@ static LogicalResult verifyNoReservedNames(ModuleOp module) {
   return success();
 }
 
+/// The pipeline converts quantized types on the ops and structured regions
+/// it knows; a quantized block argument of a non-entry block (unstructured
+/// control flow: cf.br carrying a quantized tensor) failed to legalize with
+/// an internal error.
+static LogicalResult verifyQuantizedBlockArguments(ModuleOp module) {
+  WalkResult walk = module.walk([](Block *block) {
+    if (block->isEntryBlock())
+      return WalkResult::advance();
+    for (BlockArgument argument : block->getArguments()) {
+      Type type = argument.getType();
+      if (auto shaped = dyn_cast<ShapedType>(type))
+        type = shaped.getElementType();
+      if (!isa<quant::QuantizedType>(type))
+        continue;
+      emitError(argument.getLoc())
+          << "qnt-to-llvm: block argument #" << argument.getArgNumber()
+          << " of a non-entry block has quantized type " << argument.getType()
+          << ": unstructured control flow may not carry quantized values; "
+             "use scf.if / scf.for, or branch on the raw codes "
+             "(quant.scast)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// qnt ops are lowered inside functions; one at the module's top level
+/// (a verifier-valid qnt.constant there) reached bufferization as an
+/// unexplained legalization failure.
+static LogicalResult verifyQntOpsInFunctions(ModuleOp module) {
+  for (Operation &op : module.getBody()->getOperations())
+    if (op.getName().getDialectNamespace() == "qnt")
+      return op.emitOpError("is at the module's top level: qnt-to-llvm "
+                            "lowers qnt ops inside functions");
+  return success();
+}
+
 LogicalResult quantopt::verifyQntToLLVMInput(ModuleOp module,
                                              LLVM::TargetAttr target) {
   if (failed(verifyNoNestedModules(module)) || failed(verifyNoTosa(module)) ||
       failed(verifyNoReservedNames(module)) ||
       failed(verifyNotLoweredElsewhere(module, target)) ||
-      failed(verifySizes(module)) || failed(verifyBufferizable(module)))
+      failed(verifyQntOpsInFunctions(module)) || failed(verifySizes(module)) ||
+      failed(verifyQuantizedBlockArguments(module)) ||
+      failed(verifyBufferizable(module)))
     return failure();
   return success();
 }

@@ -22,8 +22,11 @@ namespace quantopt {
 ///   reach the user's function, or be renamed away from the library;
 /// - code already lowered for another target (its kernels' intrinsics
 ///   would reach the wrong back end);
-/// - a value of a static shape whose bytes int64 cannot count (the buffer
-///   size would wrap in the allocation);
+/// - a qnt op at the module's top level, outside any function;
+/// - a value of rank above 32, or of a static shape whose bytes int64
+///   cannot count (the buffer size would wrap in the allocation);
+/// - a quantized block argument of a non-entry block (unstructured control
+///   flow carrying a quantized value);
 /// - tensor.gather / tensor.scatter, which nothing bufferizes.
 mlir::LogicalResult verifyQntToLLVMInput(mlir::ModuleOp module,
                                          mlir::LLVM::TargetAttr target);

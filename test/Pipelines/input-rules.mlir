@@ -83,3 +83,36 @@ module @inner {
     return %i : tensor<4xi8>
   }
 }
+
+// -----
+
+// Each dimension is one loop of a nest that upstream's region simplification
+// walks recursively: rank 5000 overflowed the stack. Rank 32 is the limit.
+!R = !quant.uniform<i8:f32, 0.5>
+func.func @rank_above_limit(%x: tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32>) -> tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32> {
+  // expected-error@+1 {{'qnt.quantize' op result #0 has rank 33: qnt-to-llvm takes ranks up to 32}}
+  %q = qnt.quantize %x : tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32> -> tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x!R>
+  %d = qnt.dequantize %q : tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x!R> -> tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32>
+  return %d : tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32>
+}
+
+// -----
+
+// Unstructured control flow carrying a quantized tensor failed to legalize
+// with an internal error ("func.func that was explicitly marked illegal").
+!B = !quant.uniform<i8:f32, 0.1:3>
+func.func @quantized_block_argument(%a: tensor<4x8xf32>, %c: i1) -> tensor<4x8xf32> {
+  %q = qnt.quantize %a : tensor<4x8xf32> -> tensor<4x8x!B>
+  cf.cond_br %c, ^join(%q : tensor<4x8x!B>), ^join(%q : tensor<4x8x!B>)
+// expected-error@+1 {{qnt-to-llvm: block argument #0 of a non-entry block has quantized type 'tensor<4x8x!quant.uniform<i8:f32, 1.000000e-01:3>>': unstructured control flow may not carry quantized values; use scf.if / scf.for, or branch on the raw codes (quant.scast)}}
+^join(%r: tensor<4x8x!B>):
+  %d = qnt.dequantize %r : tensor<4x8x!B> -> tensor<4x8xf32>
+  return %d : tensor<4x8xf32>
+}
+
+// -----
+
+// A qnt op outside any function passed the verifier and reached
+// bufferization as "failed to legalize operation 'bufferization.to_tensor'".
+// expected-error@+1 {{'qnt.constant' op is at the module's top level: qnt-to-llvm lowers qnt ops inside functions}}
+%top = qnt.constant dense<1> : tensor<4xi8> -> tensor<4x!quant.uniform<i8:f32, 0.1:3>>
