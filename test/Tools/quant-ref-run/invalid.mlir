@@ -30,6 +30,7 @@
 // RUN: not quant-ref-run %s -e fractional_offset 2>&1 | FileCheck %s --check-prefix=FRACTIONAL-OFFSET
 // RUN: not quant-ref-run %s -e nan_offset 2>&1 | FileCheck %s --check-prefix=NAN-OFFSET
 // RUN: not quant-ref-run %s -e f16_expressed 2>&1 | FileCheck %s --check-prefix=F16-EXPRESSED
+// RUN: not quant-ref-run %s -e print_empty 2>&1 | FileCheck %s --check-prefix=PRINT-EMPTY
 
 !I = !quant.uniform<i8:f32, 1.0>
 
@@ -254,5 +255,15 @@ func.func @nan_offset() {
 func.func @f16_expressed() {
   %x = arith.constant dense<[1.0, 2.0, -1.0]> : tensor<3xf32>
   %q = "qnt.quantize"(%x) : (tensor<3xf32>) -> tensor<3x!quant.uniform<u8:f16, 0.5:128>>
+  return
+}
+
+// Upstream's printMemref reads each dimension's first element: on an empty
+// tensor that was a null dereference here (a hostile-input hunt).
+// PRINT-EMPTY: error: quant-ref-run: printMemrefI8 of a tensor with no elements (shape has a 0 dimension): upstream's printMemref reads its first element
+func.func private @printMemrefI8(tensor<0x4xi8>)
+func.func @print_empty() {
+  %x = arith.constant dense<1> : tensor<0x4xi8>
+  call @printMemrefI8(%x) : (tensor<0x4xi8>) -> ()
   return
 }
