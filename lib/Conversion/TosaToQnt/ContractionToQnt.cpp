@@ -19,6 +19,8 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cstdlib>
 
 using namespace mlir;
@@ -40,26 +42,34 @@ static bool isI8ZeroPoint(FailureOr<int64_t> zp) {
   return succeeded(zp) && *zp >= -128 && *zp <= 127;
 }
 
-/// The bias as an F-element i32 tensor (TOSA also allows one element for
-/// all channels) and the largest |bias| if it is constant (0 otherwise, as
-/// for the qnt verifiers: a run-time bias is added with saturation).
-static FailureOr<std::pair<Value, uint64_t>>
-prepareBias(OpBuilder &builder, Location loc, Value bias, int64_t channels) {
+/// The largest |bias| if the bias is constant (0 otherwise, as for the qnt
+/// verifiers: a run-time bias is added with saturation); failure for a bias
+/// that would need a run-time broadcast to `channels` elements.
+static FailureOr<uint64_t> biasMagnitude(Value bias, int64_t channels) {
   auto type = cast<RankedTensorType>(bias.getType());
   std::optional<DenseIntElementsAttr> constant = getConstantAttr(bias);
-  if (type.getDimSize(0) != channels) {
-    if (type.getDimSize(0) != 1 || !constant)
-      return failure();
-    auto full = RankedTensorType::get({channels}, builder.getI32Type());
-    *constant = DenseIntElementsAttr::get(
-        full, (*constant).getValues<APInt>()[0]);
-    bias = arith::ConstantOp::create(builder, loc, *constant);
-  }
+  if (type.getDimSize(0) != channels && (type.getDimSize(0) != 1 || !constant))
+    return failure();
   uint64_t maxBias = 0;
   if (constant)
     for (const APInt &v : constant->getValues<APInt>())
       maxBias = std::max<uint64_t>(maxBias, std::abs(v.getSExtValue()));
-  return std::make_pair(bias, maxBias);
+  return maxBias;
+}
+
+/// The bias as an F-element i32 tensor (TOSA also allows one element for
+/// all channels, which biasMagnitude accepted only as a constant). Creates
+/// IR: call it once the pattern is sure to succeed.
+static Value prepareBias(OpBuilder &builder, Location loc, Value bias,
+                         int64_t channels) {
+  auto type = cast<RankedTensorType>(bias.getType());
+  if (type.getDimSize(0) == channels)
+    return bias;
+  DenseIntElementsAttr constant = *getConstantAttr(bias);
+  auto full = RankedTensorType::get({channels}, builder.getI32Type());
+  return arith::ConstantOp::create(
+      builder, loc,
+      DenseIntElementsAttr::get(full, constant.getValues<APInt>()[0]));
 }
 
 /// floor((in + pads - dilated kernel) / stride) + 1, the qnt.conv2d rule.
@@ -127,12 +137,15 @@ struct ConvConverter : OpRewritePattern<OpTy> {
         outType.getDimSize(3) != filters)
       return failure();
 
-    FailureOr<std::pair<Value, uint64_t>> bias =
-        prepareBias(rewriter, loc, op.getBias(), filters);
-    if (failed(bias))
+    // Nothing is created before the last check: a pattern that fails after
+    // changing the IR made the greedy driver fail the pass with no message.
+    FailureOr<uint64_t> maxBias = biasMagnitude(op.getBias(), filters);
+    if (failed(maxBias))
       return rewriter.notifyMatchFailure(op, "run-time bias to broadcast");
-    if (!accumulatorFitsI32(hwcf[0] * hwcf[1] * hwcf[2], *inputZp, *weightZp,
-                            bias->second))
+    int64_t taps;
+    if (llvm::MulOverflow(hwcf[0], hwcf[1], taps) ||
+        llvm::MulOverflow(taps, hwcf[2], taps) ||
+        !accumulatorFitsI32(taps, *inputZp, *weightZp, *maxBias))
       return rewriter.notifyMatchFailure(op, "accumulator could leave i32");
 
     // The filter in HWCF: at compile time when constant.
@@ -164,7 +177,8 @@ struct ConvConverter : OpRewritePattern<OpTy> {
 
     Value x = castToUnitScale(rewriter, loc, op.getInput(), *inputZp);
     Value wq = castToUnitScale(rewriter, loc, filter, *weightZp);
-    Value b = castToUnitScale(rewriter, loc, bias->first, 0);
+    Value b = castToUnitScale(
+        rewriter, loc, prepareBias(rewriter, loc, op.getBias(), filters), 0);
     auto accType =
         outType.clone(getUnitScaleType(rewriter.getContext(), 32, 0));
     Value acc = Conv2DOp::create(

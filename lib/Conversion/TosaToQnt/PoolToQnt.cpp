@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cstdlib>
 
@@ -39,9 +40,11 @@ static bool hasPoolGeometry(RankedTensorType in, RankedTensorType out,
         pad[2 * d + 1] < 0 || pad[2 * d] >= kernel[d] ||
         pad[2 * d + 1] >= kernel[d])
       return false;
-    int64_t span = in.getDimSize(1 + d) + pad[2 * d] + pad[2 * d + 1] -
-                   kernel[d];
-    if (span < 0 || out.getDimSize(1 + d) != span / stride[d] + 1)
+    int64_t span;
+    if (llvm::AddOverflow(in.getDimSize(1 + d), pad[2 * d], span) ||
+        llvm::AddOverflow(span, pad[2 * d + 1], span) ||
+        llvm::SubOverflow(span, kernel[d], span) || span < 0 ||
+        out.getDimSize(1 + d) != span / stride[d] + 1)
       return false;
   }
   return true;
@@ -93,7 +96,10 @@ struct AvgPool2dConverter : OpRewritePattern<tosa::AvgPool2dOp> {
       return rewriter.notifyMatchFailure(op, "zero points not constant");
     // Where reciprocal_scale provably equals exact division.
     int64_t range = std::max(std::abs(hi - *inputZp), std::abs(lo - *inputZp));
-    if (kernel[0] * kernel[1] * range >= (int64_t(1) << 29))
+    // Checked: a hostile 2^31 x 2^31 window wrapped below the bound.
+    int64_t bound;
+    if (llvm::MulOverflow(kernel[0], kernel[1], bound) ||
+        llvm::MulOverflow(bound, range, bound) || bound >= (int64_t(1) << 29))
       return rewriter.notifyMatchFailure(op, "window too large for exactness");
 
     Location loc = op.getLoc();

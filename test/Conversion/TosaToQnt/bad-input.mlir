@@ -59,3 +59,95 @@ func.func @double_round_scale16(%x: tensor<4xi32>) -> tensor<4xi8> {
   %y = tosa.rescale %x, %m, %s, %izp, %ozp {scale32 = false, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<4xi32>, tensor<1xi16>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   return %y : tensor<4xi8>
 }
+
+// -----
+
+// The cases below were found by a hostile-input hunt; each failed with an
+// internal message, miscompiled or ran for minutes.
+
+// TOSA 1.0's RESCALE has no i48 output (upstream produced invalid IR).
+func.func @rescale_to_i48(%x: tensor<4xi8>) -> tensor<4xi48> {
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<31> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zo = "tosa.const"() {values = dense<0> : tensor<1xi48>} : () -> tensor<1xi48>
+  // expected-error@+1 {{'tosa.rescale' op rescales 'i8' to 'i48'; TOSA 1.0's RESCALE takes i8, i16, i32 or i48 to i8, i16 or i32}}
+  %y = tosa.rescale %x, %m, %s, %z8, %zo {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi48>) -> tensor<4xi48>
+  return %y : tensor<4xi48>
+}
+
+// -----
+
+// apply_scale requires 2 <= shift <= 62.
+func.func @rescale_shift_63(%x: tensor<4xi32>) -> tensor<4xi8> {
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<63> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error@+1 {{'tosa.rescale' op shift 63 is outside [2, 62], which TOSA's apply_scale requires}}
+  %y = tosa.rescale %x, %m, %s, %z32, %z8 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  return %y : tensor<4xi8>
+}
+
+// -----
+
+// Upstream's lowering read a dense_resource multiplier as an empty tensor,
+// out of bounds: garbage that changed from run to run.
+func.func @rescale_resource_multiplier(%x: tensor<8xi32>) -> tensor<8xi8> {
+  %zp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %m = "tosa.const"() {values = dense_resource<mult> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<35> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-error@+1 {{'tosa.rescale' op multiplier is a dense_resource constant, which the TOSA lowering cannot read; give it as dense<...>}}
+  %y = tosa.rescale %x, %m, %s, %z32, %zp {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<8xi8>
+  return %y : tensor<8xi8>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      mult: "0x0400000000000040"
+    }
+  }
+#-}
+
+// -----
+
+func.func @unsigned_tensor(%x: tensor<4xui8>) -> tensor<4xui8> {
+  // expected-error@+1 {{'tosa.clamp' op operand #0 has the unsigned element type 'ui8'; TOSA 1.0 integers are signless (RESCALE's input_unsigned / output_unsigned read them as unsigned)}}
+  %y = tosa.clamp %x {min_val = 0 : ui8, max_val = 100 : ui8} : (tensor<4xui8>) -> tensor<4xui8>
+  return %y : tensor<4xui8>
+}
+
+// -----
+
+func.func @conv_runtime_zero_point(%x: tensor<1x4x4x1xi8>, %zp: tensor<1xi8>) -> tensor<1x4x4x1xi32> {
+  %b = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %w = "tosa.const"() {values = dense<1> : tensor<1x1x1x1xi8>} : () -> tensor<1x1x1x1xi8>
+  // expected-error@+1 {{'tosa.conv2d' op input_zp must be a constant (tosa.const or arith.constant); the TOSA pipeline folds zero points at compile time}}
+  %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x1xi8>, tensor<1x1x1x1xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x1xi32>
+  return %y : tensor<1x4x4x1xi32>
+}
+
+// -----
+
+// A 2^40 x 1 window ran for minutes (the loops walk all of it); the guard
+// of the average's exactness wrapped for 2^31 x 2^31.
+func.func @pool_kernel_above_level(%x: tensor<1x1x1x1xi8>) -> tensor<1x1x1x1xi8> {
+  // expected-error@+1 {{'tosa.max_pool2d' op kernel, stride or padding above 8192, TOSA 1.0's level 8K limit (MAX_KERNEL, MAX_STRIDE)}}
+  %y = tosa.max_pool2d %x {kernel = array<i64: 1099511627776, 1>, stride = array<i64: 1, 1>, pad = array<i64: 1099511627775, 0, 0, 0>} : (tensor<1x1x1x1xi8>) -> tensor<1x1x1x1xi8>
+  return %y : tensor<1x1x1x1xi8>
+}
+
+// -----
+
+func.func @control_flow(%x: tensor<4xi8>, %p: tensor<i1>) -> tensor<4xi8> {
+  // expected-error@+1 {{'tosa.cond_if' op is TOSA control flow, which the TOSA pipeline does not compile; use scf.if / scf.while around TOSA ops}}
+  %r = tosa.cond_if %p (%a = %x) : tensor<i1> (tensor<4xi8>) -> tensor<4xi8> {
+  ^bb0(%a: tensor<4xi8>):
+    tosa.yield %a : tensor<4xi8>
+  } else {
+  ^bb0(%a: tensor<4xi8>):
+    tosa.yield %a : tensor<4xi8>
+  }
+  return %r : tensor<4xi8>
+}
