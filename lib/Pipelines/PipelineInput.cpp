@@ -2,6 +2,7 @@
 
 #include "PipelineInput.h"
 
+#include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
@@ -200,6 +201,31 @@ static LogicalResult verifyNoReservedNames(ModuleOp module) {
   return success();
 }
 
+/// The int32 bias of a contraction (the user's, the folded zero-point
+/// terms, or zeros) is a compile-time constant with one element per output
+/// channel, and quant-translate takes globals of up to 2^32 bytes: a matmul
+/// with 2^40 columns compiled, and its object could not be written.
+static LogicalResult verifyBiasSizes(ModuleOp module) {
+  constexpr int64_t kMaxChannels = int64_t(1) << 30;
+  WalkResult walk = module.walk([&](Operation *op) {
+    if (!isa<qnt::MatmulOp, qnt::Conv2DOp, qnt::IntMatmulOp, qnt::IntConv2DOp>(
+            op))
+      return WalkResult::advance();
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || type.getRank() == 0)
+      return WalkResult::advance();
+    int64_t channels = type.getShape().back();
+    if (ShapedType::isDynamic(channels) || channels <= kMaxChannels)
+      return WalkResult::advance();
+    op->emitOpError() << "has " << channels
+                      << " output channels: its int32 bias (one constant "
+                         "per channel) would take more than the 2^32 bytes "
+                         "a global may hold";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 /// The pipeline converts quantized types on the ops and structured regions
 /// it knows; a quantized block argument of a non-entry block (unstructured
 /// control flow: cf.br carrying a quantized tensor) failed to legalize with
@@ -244,6 +270,7 @@ LogicalResult quantopt::verifyQntToLLVMInput(ModuleOp module,
       failed(verifyNoReservedNames(module)) ||
       failed(verifyNotLoweredElsewhere(module, target)) ||
       failed(verifyQntOpsInFunctions(module)) || failed(verifySizes(module)) ||
+      failed(verifyBiasSizes(module)) ||
       failed(verifyQuantizedBlockArguments(module)) ||
       failed(verifyBufferizable(module)))
     return failure();

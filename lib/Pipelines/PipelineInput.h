@@ -23,6 +23,8 @@ namespace quantopt {
 /// - code already lowered for another target (its kernels' intrinsics
 ///   would reach the wrong back end);
 /// - a qnt op at the module's top level, outside any function;
+/// - a contraction with more than 2^30 output channels (its int32 bias
+///   would not fit a global);
 /// - a value of rank above 32, or of a static shape whose bytes int64
 ///   cannot count (the buffer size would wrap in the allocation);
 /// - a quantized block argument of a non-entry block (unstructured control

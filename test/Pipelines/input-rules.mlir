@@ -116,3 +116,14 @@ func.func @quantized_block_argument(%a: tensor<4x8xf32>, %c: i1) -> tensor<4x8xf
 // bufferization as "failed to legalize operation 'bufferization.to_tensor'".
 // expected-error@+1 {{'qnt.constant' op is at the module's top level: qnt-to-llvm lowers qnt ops inside functions}}
 %top = qnt.constant dense<1> : tensor<4xi8> -> tensor<4x!quant.uniform<i8:f32, 0.1:3>>
+
+// -----
+
+// The int32 bias is a constant per output channel, and a global holds at
+// most 2^32 bytes: 2^40 columns compiled, and quant-translate could not
+// write the object.
+func.func @bias_beyond_global(%x: tensor<1x8x!quant.uniform<i8:f32, 0.05:-10>>, %w: tensor<8x1099511627776x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x1099511627776x!quant.uniform<i32:f32, 0.0005>> {
+  // expected-error@+1 {{'qnt.matmul' op has 1099511627776 output channels: its int32 bias (one constant per channel) would take more than the 2^32 bytes a global may hold}}
+  %a = qnt.matmul %x, %w : tensor<1x8x!quant.uniform<i8:f32, 0.05:-10>>, tensor<8x1099511627776x!quant.uniform<i8:f32, 0.01>> -> tensor<1x1099511627776x!quant.uniform<i32:f32, 0.0005>>
+  return %a : tensor<1x1099511627776x!quant.uniform<i32:f32, 0.0005>>
+}

@@ -4,10 +4,10 @@
 // RUN: rm -f %t.ll
 // RUN: not quant-translate %s --mtriple=x86_64-unknown-linux-gnu --mcpu=znver9 -o %t.ll 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: not test -e %t.ll
-// CPU: quant-translate: unknown CPU 'znver9' for target 'x86_64-unknown-linux-gnu'
+// CPU: quant-translate: error: unknown CPU 'znver9' for target 'x86_64-unknown-linux-gnu'
 // RUN: not quant-translate %s --mtriple=x86_64-unknown-linux-gnu --mattr=+avx512vnni,+avx512vnnii -o %t.ll 2>&1 | FileCheck %s --check-prefix=ATTR
 // RUN: not test -e %t.ll
-// ATTR: quant-translate: unknown target feature 'avx512vnnii' for target 'x86_64-unknown-linux-gnu'
+// ATTR: quant-translate: error: unknown target feature 'avx512vnnii' for target 'x86_64-unknown-linux-gnu'
 // ATTR-NOT: warning
 // RUN: not quant-translate %s --mtriple=aarch64-unknown-linux-gnu --mattr=+neon,-dotprd -o %t.ll 2>&1 | FileCheck %s --check-prefix=AARCH64
 // AARCH64: unknown target feature 'dotprd' for target 'aarch64-unknown-linux-gnu'

@@ -11,14 +11,14 @@
 // RUN: not quant-translate %t/bad-cpu.mlir --emit=obj -o %t.o 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: not test -e %t.o
 // CPU-NOT: warning
-// CPU: quant-translate: unknown CPU 'nonsense' for target 'x86_64-unknown-linux-gnu' (target_cpu of function 'f')
+// CPU: quant-translate: error: unknown CPU 'nonsense' for target 'x86_64-unknown-linux-gnu' (target_cpu of function 'f')
 // RUN: not quant-translate %t/bad-feature.mlir --emit=obj -o %t.o 2>&1 | FileCheck %s --check-prefix=FEATURE
 // RUN: not test -e %t.o
 // FEATURE-NOT: recognized
-// FEATURE: quant-translate: unknown target feature 'nope' for target 'x86_64-unknown-linux-gnu' (target_features of function 'f')
+// FEATURE: quant-translate: error: unknown target feature 'nope' for target 'x86_64-unknown-linux-gnu' (target_features of function 'f')
 // Against the triple compiled for.
 // RUN: not quant-translate %t/x86.mlir --mtriple=aarch64-unknown-linux-gnu -o %t.o 2>&1 | FileCheck %s --check-prefix=MTRIPLE
-// MTRIPLE: quant-translate: unknown CPU 'x86-64-v4' for target 'aarch64-unknown-linux-gnu' (target_cpu of function 'add')
+// MTRIPLE: quant-translate: error: unknown CPU 'x86-64-v4' for target 'aarch64-unknown-linux-gnu' (target_cpu of function 'add')
 
 // --mcpu and --mattr replace the functions' attributes, each on its own.
 // RUN: quant-translate %t/x86.mlir -o - | FileCheck %s --check-prefix=KEEP
@@ -38,7 +38,7 @@
 // SSE-ASM-NOT: zmm
 // The flags are checked before they replace anything.
 // RUN: not quant-translate %t/x86.mlir --mattr=+nope -o %t.o 2>&1 | FileCheck %s --check-prefix=BAD-FLAG
-// BAD-FLAG: quant-translate: unknown target feature 'nope' for target 'x86_64-unknown-linux-gnu' (--mattr or the module's target)
+// BAD-FLAG: quant-translate: error: unknown target feature 'nope' for target 'x86_64-unknown-linux-gnu' (--mattr or the module's target)
 
 //--- bad-cpu.mlir
 module attributes {llvm.target_triple = "x86_64-unknown-linux-gnu"} {

@@ -6,15 +6,15 @@
 // RUN: rm -f %t.o
 // RUN: not quant-translate %t/splat.mlir --emit=obj -o %t.o 2>&1 | FileCheck %s --check-prefix=SPLAT
 // RUN: not test -e %t.o
-// SPLAT: quant-translate: global '@__constant_1099511627776xi8' takes 1099511627776 bytes, more than the 2^32 bytes a global may take
+// SPLAT: quant-translate: error: global '@__constant_1099511627776xi8' takes 1099511627776 bytes, more than the 2^32 bytes a global may take
 // Element counts multiply through nested arrays and add up over struct
 // fields, without overflow.
 // RUN: not quant-translate %t/nested.mlir -o %t.o 2>&1 | FileCheck %s --check-prefix=NESTED
-// NESTED: quant-translate: global '@zeros' takes 17179869184 bytes, more than the 2^32 bytes a global may take
+// NESTED: quant-translate: error: global '@zeros' takes 17179869184 bytes, more than the 2^32 bytes a global may take
 // RUN: not quant-translate %t/overflow.mlir -o %t.o 2>&1 | FileCheck %s --check-prefix=OVERFLOW
-// OVERFLOW: quant-translate: global '@wide' takes more than 2^64 bytes, more than the 2^32 bytes a global may take
+// OVERFLOW: quant-translate: error: global '@wide' takes more than 2^64 bytes, more than the 2^32 bytes a global may take
 // RUN: not quant-translate %t/struct.mlir -o %t.o 2>&1 | FileCheck %s --check-prefix=STRUCT
-// STRUCT: quant-translate: global '@pair' takes 4294967297 bytes, more than the 2^32 bytes a global may take
+// STRUCT: quant-translate: error: global '@pair' takes 4294967297 bytes, more than the 2^32 bytes a global may take
 // RUN: not test -e %t.o
 
 // 2^32 bytes exactly is accepted, and so is a declaration of any size: it

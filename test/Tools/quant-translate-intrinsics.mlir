@@ -5,10 +5,10 @@
 // RUN: rm -f %t.o
 // RUN: not quant-translate %t/aarch64-in-x86.mlir --emit=obj -o %t.o 2>&1 | FileCheck %s --check-prefix=A64-IN-X86
 // RUN: not test -e %t.o
-// A64-IN-X86: quant-translate: function 'f' calls the aarch64 intrinsic 'llvm.aarch64.neon.usmmla.v4i32.v16i8', which target 'x86_64-unknown-linux-gnu' cannot compile
+// A64-IN-X86: quant-translate: error: function 'f' calls the aarch64 intrinsic 'llvm.aarch64.neon.usmmla.v4i32.v16i8', which target 'x86_64-unknown-linux-gnu' cannot compile
 // RUN: not quant-translate %t/x86-in-aarch64.mlir --emit=llvm -o %t.o 2>&1 | FileCheck %s --check-prefix=X86-IN-A64
 // RUN: not test -e %t.o
-// X86-IN-A64: quant-translate: function 'g' calls the x86 intrinsic 'llvm.x86.avx512.vpdpbusd.512', which target 'aarch64-unknown-linux-gnu' cannot compile
+// X86-IN-A64: quant-translate: error: function 'g' calls the x86 intrinsic 'llvm.x86.avx512.vpdpbusd.512', which target 'aarch64-unknown-linux-gnu' cannot compile
 
 // On its own target the intrinsic compiles.
 // RUN: quant-translate %t/aarch64.mlir --emit=asm -o - | FileCheck %s --check-prefix=OK

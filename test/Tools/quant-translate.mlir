@@ -94,9 +94,9 @@
 // RUN: quant-translate %t.aarch64.mlir -O1 --emit=obj -o %t.O1.o
 // RUN: quant-translate %t.aarch64.mlir -O2 --emit=obj -o %t.O2.o
 // RUN: not quant-translate %t.aarch64.mlir -O4 2>&1 | FileCheck %s --check-prefix=BAD-O
-// BAD-O: quant-translate: -O4: expected -O0, -O1, -O2 or -O3
+// BAD-O: quant-translate: error: -O4: expected -O0, -O1, -O2 or -O3
 // RUN: not quant-translate %s 2>&1 | FileCheck %s --check-prefix=NOT-LLVM
-// NOT-LLVM: quant-translate: cannot parse '{{.*}}' (expected a module in the LLVM dialect, the output of quant-opt --qnt-to-llvm)
+// NOT-LLVM: quant-translate: error: cannot parse '{{.*}}' (expected a module in the LLVM dialect, the output of quant-opt --qnt-to-llvm)
 
 !X = !quant.uniform<i8:f32, 0.05:-10>
 !W = !quant.uniform<i8:f32, 0.01>

@@ -112,7 +112,7 @@ static cl::opt<std::string> featuresOverride(
     cl::cat(category));
 
 static int fail(const Twine &message) {
-  errs() << "quant-translate: " << message << "\n";
+  errs() << "quant-translate: error: " << message << "\n";
   return 1;
 }
 
