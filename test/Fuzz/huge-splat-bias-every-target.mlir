@@ -24,3 +24,14 @@ func.func @huge_splat_bias(%x: tensor<1x1x!X>, %w: tensor<1x1000000000x!W>) -> t
   %a = qnt.matmul %x, %w, %b : tensor<1x1x!X>, tensor<1x1000000000x!W>, tensor<1000000000x!A> -> tensor<1x1000000000x!A>
   return %a : tensor<1x1000000000x!A>
 }
+
+// Two rows, which the AMX kernel takes (its min-rows is 2): it built its
+// 16 x N table of bias rows element by element, 64 GB here, and ran out of
+// memory (found by a hunt running each kernel pass alone).
+// CHECK: llvm.func @huge_splat_bias_two_rows
+func.func @huge_splat_bias_two_rows(%x: tensor<2x1x!X>, %w: tensor<1x1000000000x!W>) -> tensor<2x1000000000x!A> {
+  %c = arith.constant dense<5> : tensor<1000000000xi32>
+  %b = quant.scast %c : tensor<1000000000xi32> to tensor<1000000000x!A>
+  %a = qnt.matmul %x, %w, %b : tensor<2x1x!X>, tensor<1x1000000000x!W>, tensor<1000000000x!A> -> tensor<2x1000000000x!A>
+  return %a : tensor<2x1000000000x!A>
+}

@@ -68,6 +68,9 @@ namespace {
 
 /// As in the VNNI patterns: packing a large splat would expand it.
 constexpr int64_t kMaxPackedSplatElements = int64_t(1) << 20;
+/// The most output columns (matmul) or filters (conv) the AMX kernels
+/// take: their bias rows are 16 x N i32, 64 MB here.
+constexpr int64_t kMaxAmxColumns = int64_t(1) << 20;
 
 /// A buffer type every tensor's buffer casts to without a copy as long as
 /// its rows are contiguous (what `amx.tile_load` requires).
@@ -500,8 +503,12 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
       return failure();
     int64_t m = xType.getDimSize(0), kSize = xType.getDimSize(1),
             n = wType.getDimSize(1);
+    // The C tiles start from a [16][N] table of bias rows, built at compile
+    // time from a constant bias: a splat bias of 10^9 columns ran out of
+    // memory. Such shapes are left to the generic lowering.
     if (m == 0 || kSize == 0 || n == 0 || m < minRows ||
-        isLargeSplat(op.getW()))
+        isLargeSplat(op.getW()) || isLargeSplat(op.getBias()) ||
+        n > kMaxAmxColumns)
       return failure();
     int32_t zx = static_cast<int32_t>(op.getInputZeroPointAttr().getInt());
     ArrayRef<int32_t> zw = op.getWeightZeroPoints();
@@ -605,7 +612,8 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
     auto rType = cast<RankedTensorType>(op.getResult().getType());
     if (!xType.hasStaticShape() || !wType.hasStaticShape() ||
         !rType.hasStaticShape() || op.getGroups() != 1 ||
-        isLargeSplat(op.getW()))
+        isLargeSplat(op.getW()) || isLargeSplat(op.getBias()) ||
+        rType.getDimSize(3) > kMaxAmxColumns)
       return failure();
     int64_t batch = xType.getDimSize(0), h = xType.getDimSize(1),
             wd = xType.getDimSize(2), c = xType.getDimSize(3);
