@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -201,6 +202,30 @@ static LogicalResult verifyNoReservedNames(ModuleOp module) {
   return success();
 }
 
+/// The deepest region nesting the pipeline takes. Real models nest a few
+/// loops; 20000 nested scf.if took two minutes to compile (several passes
+/// walk the nest once per level).
+static constexpr int64_t kMaxRegionDepth = 1000;
+
+static LogicalResult verifyRegionDepth(ModuleOp module) {
+  llvm::DenseMap<Operation *, int64_t> depth;
+  depth[module] = 0;
+  WalkResult walk = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == module.getOperation())
+      return WalkResult::advance();
+    Operation *parent = op->getParentOp();
+    int64_t level = depth.lookup(parent) + 1;
+    depth[op] = level;
+    if (level <= kMaxRegionDepth)
+      return WalkResult::advance();
+    op->emitOpError() << "is nested " << level
+                      << " regions deep: qnt-to-llvm takes at most "
+                      << kMaxRegionDepth;
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 /// The int32 bias of a contraction (the user's, the folded zero-point
 /// terms, or zeros) is a compile-time constant with one element per output
 /// channel, and quant-translate takes globals of up to 2^32 bytes: a matmul
@@ -266,7 +291,8 @@ static LogicalResult verifyQntOpsInFunctions(ModuleOp module) {
 
 LogicalResult quantopt::verifyQntToLLVMInput(ModuleOp module,
                                              LLVM::TargetAttr target) {
-  if (failed(verifyNoNestedModules(module)) || failed(verifyNoTosa(module)) ||
+  if (failed(verifyRegionDepth(module)) ||
+      failed(verifyNoNestedModules(module)) || failed(verifyNoTosa(module)) ||
       failed(verifyNoReservedNames(module)) ||
       failed(verifyNotLoweredElsewhere(module, target)) ||
       failed(verifyQntOpsInFunctions(module)) || failed(verifySizes(module)) ||

@@ -22,6 +22,7 @@ namespace quantopt {
 ///   reach the user's function, or be renamed away from the library;
 /// - code already lowered for another target (its kernels' intrinsics
 ///   would reach the wrong back end);
+/// - regions nested more than 1000 deep;
 /// - a qnt op at the module's top level, outside any function;
 /// - a contraction with more than 2^30 output channels (its int32 bias
 ///   would not fit a global);

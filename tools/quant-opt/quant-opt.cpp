@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantOpt/InitAll.h"
+#include "QuantOpt/Tools/LargeStack.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -21,6 +22,9 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   quantopt::registerAllDialects(registry);
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "quant-opt: the qnt dialect optimizer driver\n", registry));
+  // Deeply nested input must not overflow the main thread's stack.
+  return quantopt::runOnLargeStack([&] {
+    return mlir::asMainReturnCode(mlir::MlirOptMain(
+        argc, argv, "quant-opt: the qnt dialect optimizer driver\n", registry));
+  });
 }

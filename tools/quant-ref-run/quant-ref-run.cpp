@@ -35,6 +35,8 @@
 
 #include "Interpreter.h"
 
+#include "QuantOpt/Tools/LargeStack.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -61,7 +63,7 @@ static llvm::cl::opt<std::string>
     entryPoint("e", llvm::cl::desc("Function to run (no arguments)"),
                llvm::cl::init("main"));
 
-int main(int argc, char **argv) {
+static int refRunMain(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
@@ -109,4 +111,9 @@ int main(int argc, char **argv) {
   quantrefrun::Interpreter interpreter(*module);
   SmallVector<quantrefrun::Tensor> results;
   return failed(interpreter.run(entry, {}, results)) ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  // Deeply nested input must not overflow the main thread's stack.
+  return quantopt::runOnLargeStack([&] { return refRunMain(argc, argv); });
 }

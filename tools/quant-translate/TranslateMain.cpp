@@ -23,6 +23,8 @@
 
 #include "TranslateMain.h"
 
+#include "QuantOpt/Tools/LargeStack.h"
+
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -357,8 +359,8 @@ llvm::cl::OptionCategory &quantopt::getQuantTranslateCategory() {
   return category;
 }
 
-int quantopt::quantTranslateMain(int argc, char **argv,
-                                 PostOptimizeHook postOptimize) {
+static int translateMain(int argc, char **argv,
+                         quantopt::PostOptimizeHook postOptimize) {
   InitLLVM initLLVM(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
@@ -516,4 +518,11 @@ int quantopt::quantTranslateMain(int argc, char **argv,
   }
   output->keep();
   return 0;
+}
+
+int quantopt::quantTranslateMain(int argc, char **argv,
+                                 PostOptimizeHook postOptimize) {
+  // Deeply nested input must not overflow the main thread's stack.
+  return runOnLargeStack(
+      [&] { return translateMain(argc, argv, postOptimize); });
 }

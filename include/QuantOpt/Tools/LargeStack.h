@@ -1,0 +1,36 @@
+//===- LargeStack.h - run a tool's main on a large stack -------*- C++ -*-===//
+//
+// MLIR's parser, verifier and walks recurse once per nested region: 5000
+// nested scf.if overflowed the 8 MB stack of the main thread (a crash on
+// hostile input). The tools that read MLIR text run their main on a thread
+// whose stack is reserved large; pages are only touched as deep as the
+// input nests.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTOPT_TOOLS_LARGESTACK_H
+#define QUANTOPT_TOOLS_LARGESTACK_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/thread.h"
+
+#include <optional>
+
+namespace quantopt {
+
+/// The stack reserved for a tool's main thread.
+inline constexpr unsigned kToolStackBytes = 1u << 30;
+
+/// Runs `body` on a thread with a kToolStackBytes stack and returns its
+/// result (the tool's exit code).
+inline int runOnLargeStack(llvm::function_ref<int()> body) {
+  int result = 1;
+  llvm::thread worker(std::optional<unsigned>(kToolStackBytes),
+                      [&] { result = body(); });
+  worker.join();
+  return result;
+}
+
+} // namespace quantopt
+
+#endif // QUANTOPT_TOOLS_LARGESTACK_H
