@@ -12,6 +12,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
@@ -22,9 +23,14 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   quantopt::registerAllDialects(registry);
 
+  // Signal handlers (and their alternate stack) belong to the main thread:
+  // set up on the worker, ASan's thread teardown aborted on that stack.
+  llvm::InitLLVM initLLVM(argc, argv);
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "quant-opt: the qnt dialect optimizer driver\n", registry);
   // Deeply nested input must not overflow the main thread's stack.
   return quantopt::runOnLargeStack([&] {
-    return mlir::asMainReturnCode(mlir::MlirOptMain(
-        argc, argv, "quant-opt: the qnt dialect optimizer driver\n", registry));
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
   });
 }

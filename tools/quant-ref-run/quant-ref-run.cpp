@@ -64,7 +64,6 @@ static llvm::cl::opt<std::string>
                llvm::cl::init("main"));
 
 static int refRunMain(int argc, char **argv) {
-  llvm::InitLLVM y(argc, argv);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "run a qnt module (generic form) on the reference model\n");
@@ -114,6 +113,9 @@ static int refRunMain(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  // Signal handlers (and their alternate stack) belong to the main thread:
+  // set up on the worker, ASan's thread teardown aborted on that stack.
+  llvm::InitLLVM y(argc, argv);
   // Deeply nested input must not overflow the main thread's stack.
   return quantopt::runOnLargeStack([&] { return refRunMain(argc, argv); });
 }

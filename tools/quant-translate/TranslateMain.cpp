@@ -361,7 +361,6 @@ llvm::cl::OptionCategory &quantopt::getQuantTranslateCategory() {
 
 static int translateMain(int argc, char **argv,
                          quantopt::PostOptimizeHook postOptimize) {
-  InitLLVM initLLVM(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -522,6 +521,9 @@ static int translateMain(int argc, char **argv,
 
 int quantopt::quantTranslateMain(int argc, char **argv,
                                  PostOptimizeHook postOptimize) {
+  // Signal handlers (and their alternate stack) belong to the main thread:
+  // set up on the worker, ASan's thread teardown aborted on that stack.
+  InitLLVM initLLVM(argc, argv);
   // Deeply nested input must not overflow the main thread's stack.
   return runOnLargeStack(
       [&] { return translateMain(argc, argv, postOptimize); });
