@@ -12,7 +12,6 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "llvm/Support/InitLLVM.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
@@ -23,13 +22,11 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   quantopt::registerAllDialects(registry);
 
-  // Signal handlers (and their alternate stack) belong to the main thread:
-  // set up on the worker, ASan's thread teardown aborted on that stack.
-  llvm::InitLLVM initLLVM(argc, argv);
-  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
-      argc, argv, "quant-opt: the qnt dialect optimizer driver\n", registry);
-  // Deeply nested input must not overflow the main thread's stack.
-  return quantopt::runOnLargeStack([&] {
+  // Deeply nested input must not overflow the main thread's stack. The
+  // tool's InitLLVM is the helper's: MlirOptMain with file names skips it.
+  return quantopt::runToolOnLargeStack(argc, argv, [&] {
+    auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+        argc, argv, "quant-opt: the qnt dialect optimizer driver\n", registry);
     return mlir::asMainReturnCode(
         mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
   });

@@ -113,9 +113,7 @@ static int refRunMain(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  // Signal handlers (and their alternate stack) belong to the main thread:
-  // set up on the worker, ASan's thread teardown aborted on that stack.
-  llvm::InitLLVM y(argc, argv);
   // Deeply nested input must not overflow the main thread's stack.
-  return quantopt::runOnLargeStack([&] { return refRunMain(argc, argv); });
+  return quantopt::runToolOnLargeStack(argc, argv,
+                                       [&] { return refRunMain(argc, argv); });
 }

@@ -521,10 +521,7 @@ static int translateMain(int argc, char **argv,
 
 int quantopt::quantTranslateMain(int argc, char **argv,
                                  PostOptimizeHook postOptimize) {
-  // Signal handlers (and their alternate stack) belong to the main thread:
-  // set up on the worker, ASan's thread teardown aborted on that stack.
-  InitLLVM initLLVM(argc, argv);
   // Deeply nested input must not overflow the main thread's stack.
-  return runOnLargeStack(
-      [&] { return translateMain(argc, argv, postOptimize); });
+  return runToolOnLargeStack(
+      argc, argv, [&] { return translateMain(argc, argv, postOptimize); });
 }

@@ -315,19 +315,20 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
       return failure();
     built = expandUnary(e, "GlobalAveragePool", {});
   } else if (op == "QLinearAveragePool") {
-    static constexpr StringRef kPoolAttrs[] = {
-        "auto_pad",     "ceil_mode", "count_include_pad",
-        "kernel_shape", "pads",      "strides"};
-    if (failed(checkAttrTypes({{"auto_pad", AttributeProto::STRING},
-                               {"ceil_mode", AttributeProto::INT},
-                               {"count_include_pad", AttributeProto::INT},
-                               {"kernel_shape", AttributeProto::INTS},
-                               {"pads", AttributeProto::INTS},
-                               {"strides", AttributeProto::INTS},
-                               {"channels_last", AttributeProto::INT}})) ||
-        failed(channelsFirst()))
+    // The pool's own attributes are copied to the AveragePool it becomes;
+    // channels_last is the com.microsoft op's.
+    SmallVector<TypedAttr> typed = {{"auto_pad", AttributeProto::STRING},
+                                    {"ceil_mode", AttributeProto::INT},
+                                    {"count_include_pad", AttributeProto::INT},
+                                    {"kernel_shape", AttributeProto::INTS},
+                                    {"pads", AttributeProto::INTS},
+                                    {"strides", AttributeProto::INTS}};
+    SmallVector<StringRef> poolAttrs = llvm::to_vector(
+        llvm::map_range(typed, [](const TypedAttr &a) { return a.first; }));
+    typed.push_back({"channels_last", AttributeProto::INT});
+    if (failed(checkAttrTypes(typed)) || failed(channelsFirst()))
       return failure();
-    built = expandUnary(e, "AveragePool", kPoolAttrs);
+    built = expandUnary(e, "AveragePool", poolAttrs);
   } else if (op == "QLinearReduceMean") {
     if (failed(checkAttrTypes({{"axes", AttributeProto::INTS},
                                {"keepdims", AttributeProto::INT}})))
