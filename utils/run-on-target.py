@@ -116,7 +116,9 @@ def build(args, tools, work):
     llvm_mlir = os.path.join(work, "model.llvm.mlir")
     obj = os.path.join(work, "model.o")
     run_step([tools["quant-opt"], args.module,
-              "--qnt-to-llvm=target=%s" % args.target, "-o", llvm_mlir])
+              "--qnt-to-llvm=target=%s%s" % (
+                  args.target, "".join(" " + o for o in args.pipeline_options)),
+              "-o", llvm_mlir])
     translator = tools["quant-translate"]
     avoid_rtz = arch == "riscv64" and arch != host_arch() and \
         not args.no_qemu_workarounds and (qemu_major(arch) or 0) < 8
@@ -207,6 +209,10 @@ def main():
     parser.add_argument("--target", default="host",
                         choices=["host", "x86_64", "x86_64-amx", "aarch64",
                                  "aarch64-dotprod", "aarch64-neon", "riscv64"])
+    parser.add_argument("--pipeline-option", dest="pipeline_options",
+                        action="append", default=[], metavar="NAME=VALUE",
+                        help="another --qnt-to-llvm option (repeatable), "
+                        "e.g. nontemporal-min-bytes=1")
     parser.add_argument("--vlen", type=int, default=128,
                         help="RISC-V vector length for qemu (default 128)")
     parser.add_argument("--qemu-cpu", help="qemu -cpu value (replaces the "

@@ -352,6 +352,22 @@ void quantopt::buildQntToKernelsPipeline(
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
 }
 
+/// The `nontemporal-min-bytes` option resolved: 0 when no op is to use
+/// non-temporal stores.
+static int64_t
+nontemporalMinBytes(const quantopt::QuantOptPipelineOptions &options) {
+  if (options.nontemporalMinBytes >= 0)
+    return options.nontemporalMinBytes;
+  if (options.target != "host")
+    return 0;
+  std::optional<quantopt::TargetInfo> host =
+      quantopt::TargetInfo::resolve("host");
+  if (!host || !llvm::Triple(host->triple).isX86() ||
+      !host->lastLevelCacheBytes)
+    return 0;
+  return static_cast<int64_t>(*host->lastLevelCacheBytes);
+}
+
 void quantopt::buildQntKernelsToLLVMPipeline(
     OpPassManager &pm, const QuantOptPipelineOptions &options) {
 
@@ -407,6 +423,16 @@ void quantopt::buildQntKernelsToLLVMPipeline(
 
   // Loops, then the LLVM dialect.
   pm.addNestedPass<func::FuncOp>(std::make_unique<CopyToLinalgPass>());
+  if (int64_t minBytes = nontemporalMinBytes(options); minBytes > 0) {
+    qnt::QntNontemporalStoresOptions nontemporal;
+    nontemporal.minBytes = minBytes;
+    pm.addPass(createOnlyIfPresentPass(
+        [&](OpPassManager &m) {
+          m.addNestedPass<func::FuncOp>(
+              qnt::createQntNontemporalStores(nontemporal));
+        },
+        opsOfDialect<linalg::LinalgDialect>()));
+  }
   bool parallel = options.threads != 1;
   pm.addPass(createOnlyIfPresentPass(
       [&](OpPassManager &m) {
@@ -523,6 +549,10 @@ void quantopt::registerQuantOptPipelines() {
           if (options.parallelMinWork < 0)
             return errorHandler("qnt-to-llvm: parallel-min-work must be at "
                                 "least 0");
+          if (options.nontemporalMinBytes < -1)
+            return errorHandler("qnt-to-llvm: nontemporal-min-bytes must be "
+                                "-1 (from the target), 0 (never) or a size "
+                                "in bytes");
           buildQntToLLVMPipeline(pm, options);
           return success();
         },

@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -82,6 +83,38 @@ llvm::ArrayRef<StringRef> TargetInfo::fixedNames() {
   return names;
 }
 
+/// Linux's description of the caches of CPU 0: the size of the highest
+/// level that holds data. nullopt elsewhere or when it cannot be read.
+static std::optional<uint64_t> hostLastLevelCacheBytes() {
+  std::optional<uint64_t> bytes;
+  int64_t bestLevel = 0;
+  for (int index = 0; index < 16; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    auto read = [&](StringRef file) -> std::string {
+      auto buffer = llvm::MemoryBuffer::getFileAsStream(dir + "/" + file);
+      return buffer ? (*buffer)->getBuffer().trim().str() : std::string();
+    };
+    std::string level = read("level"), type = read("type"), size = read("size");
+    if (level.empty())
+      break;
+    int64_t levelNumber;
+    StringRef sizeText(size);
+    uint64_t multiplier = sizeText.consume_back("K")   ? 1024
+                          : sizeText.consume_back("M") ? 1024 * 1024
+                                                       : 1;
+    uint64_t value;
+    if (type == "Instruction" ||
+        StringRef(level).getAsInteger(10, levelNumber) ||
+        sizeText.getAsInteger(10, value) || value == 0 ||
+        levelNumber < bestLevel)
+      continue;
+    bestLevel = levelNumber;
+    bytes = value * multiplier;
+  }
+  return bytes;
+}
+
 std::optional<TargetInfo> TargetInfo::resolve(StringRef name) {
   if (name == "host") {
     std::string triple = llvm::sys::getProcessTriple();
@@ -90,7 +123,8 @@ std::optional<TargetInfo> TargetInfo::resolve(StringRef name) {
     std::string abi =
         llvm::Triple(triple).getArch() == llvm::Triple::riscv64 ? "lp64d" : "";
     std::string cpu = llvm::sys::getHostCPUName().str();
-    return TargetInfo{triple, cpu, hostFeatures(triple, cpu), abi};
+    return TargetInfo{triple, cpu, hostFeatures(triple, cpu), abi,
+                      hostLastLevelCacheBytes()};
   }
   return llvm::StringSwitch<std::optional<TargetInfo>>(name)
       .Case("x86_64", TargetInfo{"x86_64-unknown-linux-gnu", "x86-64-v4",

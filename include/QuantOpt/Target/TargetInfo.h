@@ -33,6 +33,11 @@ struct TargetInfo {
   std::string features;
   /// Empty: the triple's default.
   std::string abi;
+  /// Bytes of the largest data cache one core of the machine uses (one L3
+  /// slice on AMD's chiplets). Only `resolve("host")` knows it, from the
+  /// operating system; a named target says nothing about the machine that
+  /// will run the code.
+  std::optional<uint64_t> lastLevelCacheBytes;
 
   /// Resolves a `target=` name:
   ///   x86_64   x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) + VNNI

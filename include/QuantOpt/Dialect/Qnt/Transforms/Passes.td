@@ -355,6 +355,85 @@ def QntDecomposeFloatIslands : Pass<"qnt-decompose-float-islands",
                            "::mlir::tensor::TensorDialect"];
 }
 
+def QntNontemporalStores : Pass<"qnt-nontemporal-stores", "func::FuncOp"> {
+  let summary = "Write large elementwise outputs with non-temporal vector "
+                "stores";
+  let description = [{
+    An elementwise `linalg.generic` on buffers whose output is larger than
+    the last-level cache gains nothing from keeping that output in the
+    cache: ordinary stores first read every output line (write-allocate)
+    and then evict it again. Non-temporal stores write whole lines to
+    memory without reading them (docs/RuntimeScales.md: the per-row
+    dequantization beyond L3 went from the speed of a C loop to 1.6x it).
+
+    The pass rewrites such an op into loops whose innermost one steps over
+    64 bytes of output: each input is read as a vector (or, when the
+    innermost dimension does not index it, as a scalar broadcast, e.g. a
+    per-row scale), the body's ops are applied to vectors one by one, the
+    same ops in the same order (the same bits as the scalar loop), and the
+    result is written by `vector.store {nontemporal = true, alignment =
+    64}`. On x86 an `sfence` follows the loops, so the stores are ordered
+    before anything after the op, as ordinary stores are.
+
+    An op is rewritten only when all of this holds (otherwise it is left to
+    the usual lowering): every iterator parallel, no `linalg.index`, one
+    output, written through the identity map and never read by the body;
+    the output a `memref.alloc` aligned to at least 64 bytes, static,
+    contiguous, of at least `min-bytes` bytes, its innermost dimension a
+    multiple of 64 bytes (so every vector store is aligned); inputs
+    contiguous, indexed by dimensions or the constant 0, the innermost
+    dimension only as their last index; body ops `arith.constant` or
+    elementwise and free of memory effects, on scalar integers or floats.
+    The module must name its target (`llvm.target`, as `--qnt-to-llvm`
+    attaches it); without one nothing is rewritten.
+
+    The loops over the leading dimensions get `qnt.parallel_tiles`, like
+    `qnt-linalg-to-tile-loops`' loops, so `qnt-parallelize-tiles` may share
+    them among threads.
+
+    `--qnt-to-llvm` runs this pass when its `nontemporal-min-bytes` option
+    gives a threshold: by default the last-level cache of the machine, for
+    `target=host` on x86-64 only (the named targets do not say how large
+    the cache of the machine that will run the code is).
+
+    Before (`min-bytes=0`):
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = [...]}
+        ins(%q, %scale : memref<4x32xi8>, memref<4x1xf32>)
+        outs(%alloc : memref<4x32xf32>) {
+    ^bb0(%in: i8, %s: f32, %out: f32):
+      %f = arith.sitofp %in : i8 to f32
+      %y = arith.mulf %f, %s : f32
+      linalg.yield %y : f32
+    }
+    ```
+    After:
+    ```mlir
+    scf.for %i = %c0 to %c4 step %c1 {
+      scf.for %j = %c0 to %c32 step %c16 {
+        %v = vector.load %q[%i, %j] : memref<4x32xi8>, vector<16xi8>
+        %s = memref.load %scale[%i, %c0] : memref<4x1xf32>
+        %sv = vector.broadcast %s : f32 to vector<16xf32>
+        %f = arith.sitofp %v : vector<16xi8> to vector<16xf32>
+        %y = arith.mulf %f, %sv : vector<16xf32>
+        vector.store %y, %alloc[%i, %j] {alignment = 64 : i64, nontemporal = true}
+            : memref<4x32xf32>, vector<16xf32>
+      }
+    } {qnt.parallel_tiles}
+    llvm.call_intrinsic "llvm.x86.sse.sfence"() : () -> ()
+    ```
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"0",
+           "Rewrite only ops whose output holds at least this many bytes">,
+  ];
+  let dependentDialects = ["::mlir::qnt::QntDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def QntLinalgToTileLoops : Pass<"qnt-linalg-to-tile-loops", "func::FuncOp"> {
   let summary = "Lower linalg ops on buffers to scf.for loops, marking the "
                 "loops of their leading parallel dimensions";
