@@ -190,7 +190,7 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
     acc.axis = 1; // Output channels: C of NCHW, N of M x N.
 
   FailureOr<Value> xv = failure();
-  if (!p.isConv && !x.flattenedFromNhwc.empty() && !x.codes) {
+  if (!p.isConv && x.isFlattenedNhwc() && !x.codes) {
     // x holds its K dimension in (h, w, c) order: permute the weight rows
     // to match at compile time instead of transposing x at run time.
     ArrayRef<int64_t> s = x.flattenedFromNhwc;

@@ -131,6 +131,7 @@ LogicalResult Importer::setReshapedOutput(ImportedValue v,
   ImportedValue out = v;
   out.shape.assign(shape.begin(), shape.end());
   out.nhwc = false;
+  out.flattenedFromNhwc.clear();
   switch (v.kind) {
   case Kind::Const:
     break;
@@ -141,12 +142,13 @@ LogicalResult Importer::setReshapedOutput(ImportedValue v,
                   "supported");
     if (v.codes)
       break;
-    if (v.nhwc && v.shape.size() == 4 && v.flattenedFromNhwc.empty() &&
+    if (v.nhwc && v.shape.size() == 4 && !v.isFlattenedNhwc() &&
         shape.size() == 2 && shape[0] == v.shape[0]) {
       // Flatten of NHWC codes: keep the NHWC order and let the consumer
       // (a MatMul permutes its weight rows) or quantValue deal with it.
       out.value = reshape(v.value, shape);
       out.flattenedFromNhwc.assign(v.shape.begin(), v.shape.end());
+      out.flattenedValue = out.value;
       break;
     }
     auto q = quantValue(v, false);
@@ -680,7 +682,7 @@ LogicalResult Importer::importResize() {
   out.shape = outShape;
   // A rank-4 NHWC value (a conv's result) is resized in NHWC: no transpose
   // to NCHW and back.
-  out.nhwc = rank == 4 && v->nhwc && v->flattenedFromNhwc.empty();
+  out.nhwc = rank == 4 && v->nhwc && !v->isFlattenedNhwc();
   out.flattenedFromNhwc.clear();
   Value src;
   if (v->isQuantized()) {
@@ -778,7 +780,7 @@ LogicalResult Importer::importPad() {
   for (int64_t d = 0; d < rank; ++d)
     out.shape[d] += low[d] + high[d];
   // Padded in the value's own layout: an NHWC conv result stays NHWC.
-  out.nhwc = rank == 4 && v->nhwc && v->flattenedFromNhwc.empty();
+  out.nhwc = rank == 4 && v->nhwc && !v->isFlattenedNhwc();
   out.flattenedFromNhwc.clear();
   if (out.nhwc) {
     low = {low[0], low[2], low[3], low[1]};
@@ -880,7 +882,7 @@ LogicalResult Importer::importSplit() {
   if (v->isQuantized() && v->q.perAxis())
     return fail("Split of a per-axis quantized tensor is not supported");
   // Sliced in the value's own layout: an NHWC conv result stays NHWC.
-  bool nhwc = rank == 4 && v->nhwc && v->flattenedFromNhwc.empty();
+  bool nhwc = rank == 4 && v->nhwc && !v->isFlattenedNhwc();
   FailureOr<Value> src = failure();
   if (v->isQuantized())
     src = quantValue(*v, nhwc);
@@ -1064,7 +1066,7 @@ LogicalResult Importer::importResizeLinear(ImportedValue &v,
     }
   }
   // In the value's own layout: an NHWC conv result stays NHWC.
-  bool nhwc = v.nhwc && v.flattenedFromNhwc.empty();
+  bool nhwc = v.nhwc && !v.isFlattenedNhwc();
   auto x = floatValue(v, nhwc);
   if (failed(x))
     return failure();

@@ -300,7 +300,7 @@ FailureOr<Value> Importer::quantValue(ImportedValue &v, bool nhwc) {
   }
   if (!v.value)
     return fail("quantized value has no definition");
-  if (!v.flattenedFromNhwc.empty()) {
+  if (v.isFlattenedNhwc()) {
     // Logical order needed after all: NHWC rows back to NCHW.
     ArrayRef<int64_t> s = v.flattenedFromNhwc;
     Value t = reshape(v.value, {s[0], s[2], s[3], s[1]});

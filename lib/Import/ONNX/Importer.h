@@ -117,11 +117,20 @@ struct ImportedValue {
   mlir::Value value;
   /// The MLIR value of a rank-4 tensor is NHWC rather than NCHW.
   bool nhwc = false;
-  /// Set on a Flatten of an NHWC value: `value` holds the codes in N x
-  /// (H*W*C) order while the logical order is N x (C*H*W); this is the
+  /// Set on a Flatten of an NHWC value: `flattenedValue` holds the codes in
+  /// N x (H*W*C) order while the logical order is N x (C*H*W); this is the
   /// NCHW shape before flattening. A following MatMul permutes its weight
   /// rows instead of transposing the activations.
   llvm::SmallVector<int64_t, 4> flattenedFromNhwc;
+  /// The value the order above describes. Handlers copy a record and then
+  /// give the copy another value (often in logical order); tying the mark
+  /// to the value keeps such a copy from being reordered a second time.
+  mlir::Value flattenedValue;
+
+  /// `value` holds NHWC-ordered codes flattened from `flattenedFromNhwc`.
+  bool isFlattenedNhwc() const {
+    return !flattenedFromNhwc.empty() && value && value == flattenedValue;
+  }
 
   std::shared_ptr<PendingInfo> pending;
 

@@ -351,6 +351,55 @@ def case_conv_flatten_gemm():
     return m, {"x": x}, {"y": ("codes", y, y_s, y_z), "f": ("codes", f, h_s, h_z)}
 
 
+def case_flatten_nhwc_consumers():
+    """Conv (NHWC inside) -> Q/DQ -> Flatten, read by ops that keep the
+    codes (Relu, Reshape, Transpose) and by a QuantizeLinear to another
+    grid. The flattened codes are in NHWC row order inside the importer;
+    each consumer must see them in ONNX's (NCHW) order exactly once.
+    (A copy of the flattened value once kept the mark after it had been put
+    back in NCHW order, and was reordered a second time.)"""
+    r = rng(8)
+    x = r.uniform(0, 1, (2, 1, 4, 3)).astype(F32)
+    w1 = r.uniform(-0.5, 0.5, (3, 1, 2, 2)).astype(F32)
+    x_s, h_s, h_z = 1.0 / 255, 0.01, 3
+    w1_s = F32(0.004)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "x_s", "x_z"], ["xd"]),
+        helper.make_node("QuantizeLinear", ["w1", "w1_s", "w_z"], ["w1q"]),
+        helper.make_node("DequantizeLinear", ["w1q", "w1_s", "w_z"], ["w1d"]),
+        helper.make_node("Conv", ["xd", "w1d"], ["c"]),
+        helper.make_node("QuantizeLinear", ["c", "h_s", "h_z"], ["hq"]),
+        helper.make_node("DequantizeLinear", ["hq", "h_s", "h_z"], ["hd"]),
+        helper.make_node("Flatten", ["hd"], ["f"]),
+        helper.make_node("Relu", ["f"], ["fr"]),
+        helper.make_node("Reshape", ["f", "shape"], ["ft"]),
+        helper.make_node("Transpose", ["f"], ["fp"], perm=[1, 0]),
+    ]
+    inits = [init("x_s", F32(x_s)), init("x_z", np.uint8(0)), init("w1", w1),
+             init("w1_s", w1_s), init("w_z", np.int8(0)), init("h_s", F32(h_s)),
+             init("h_z", np.uint8(h_z)),
+             init("shape", np.array([2, 6, 3], np.int64))]
+    qdq_out(nodes, inits, "fr", "relu", h_s, h_z)
+    qdq_out(nodes, inits, "ft", "reshaped", h_s, h_z)
+    qdq_out(nodes, inits, "fp", "transposed", h_s, h_z)
+    # Half the scale: every code maps to 2 (f - h_z), no tie to round.
+    qdq_out(nodes, inits, "f", "regrid", h_s / 2, 0)
+    m = model(nodes, [tin("x", [2, 1, 4, 3])],
+              [tin("relu", [2, 18]), tin("reshaped", [2, 6, 3]),
+               tin("transposed", [18, 2]), tin("regrid", [2, 18])], inits)
+    xq = quantize(x, x_s, 0, np.uint8)
+    acc1 = conv_int(xq, quantize(w1, w1_s, 0, np.int8), 0, 0)
+    h = requantize(acc1, F32(x_s) * w1_s, h_s, h_z, np.uint8)
+    f = h.reshape(2, 18)  # ONNX's Flatten of NCHW
+    regrid = np.clip(2 * (f.astype(np.int64) - h_z), 0, 255).astype(np.uint8)
+    return m, {"x": x}, {
+        "relu": ("codes", np.maximum(f, h_z), h_s, h_z),
+        "reshaped": ("codes", f.reshape(2, 6, 3), h_s, h_z),
+        "transposed": ("codes", f.T.copy(), h_s, h_z),
+        "regrid": ("codes", regrid, h_s / 2, 0)}
+
+
 def qdq(nodes, inits, name, s, z, dtype=np.uint8):
     """Q -> DQ of graph input `name` with its own parameters."""
     nodes += [helper.make_node("QuantizeLinear", [name, name + "_s", name + "_z"], [name + "q"]),
