@@ -266,6 +266,13 @@ public:
                                          const QParams &out) const;
   mlir::Value requantize(mlir::Value in, mlir::Type resultType, int64_t lo,
                          int64_t hi, const QParams &out);
+  /// Codes on one grid moved to another (`resultType`'s) as the graph says:
+  /// DequantizeLinear then QuantizeLinear. Under `--rounding float` (ONNX
+  /// Runtime) exactly that, in f32 (qnt.dequantize, qnt.quantize), as ONNX
+  /// Runtime runs such a pair and builds QLinearConcat's tables; under the
+  /// integer modes a qnt.requantize. Then clamped to [lo, hi].
+  mlir::Value regrid(mlir::Value in, mlir::Type resultType, int64_t lo,
+                     int64_t hi, const QParams &out);
 
   // DynamicQuantizeOps.cpp: run-time scales.
   mlir::LogicalResult importDynamicQuantizeLinear();

@@ -675,16 +675,19 @@ FailureOr<ImportedValue> Importer::emitConcat(PendingInfo &p,
     if (failed(val))
       return failure();
     // qnt.concat takes operands of the result's storage type; one of
-    // another type (an int8 branch joined into a uint8 result) is
-    // requantized to the result's parameters first, with the rounding
-    // qnt.concat would use for another scale.
-    if (v.q.width != out.width || v.q.isSigned != out.isSigned) {
+    // another type (an int8 branch joined into a uint8 result) is moved to
+    // the result's parameters first. Under --rounding float every operand
+    // on another grid is, as the graph (and ONNX Runtime's QLinearConcat
+    // tables) compute it: DequantizeLinear, then QuantizeLinear.
+    bool otherType = v.q.width != out.width || v.q.isSigned != out.isSigned;
+    bool floatMode = options.rounding == qnt::RoundingMode::Float;
+    if (otherType || (floatMode && !(v.q == out))) {
       ImportedValue converted;
       converted.shape = v.shape;
       converted.nhwc = nhwc;
       converted.q = out;
-      val = requantize(*val, quantTensorType(converted), out.qmin(),
-                       out.qmax(), out);
+      val =
+          regrid(*val, quantTensorType(converted), out.qmin(), out.qmax(), out);
     }
     operands.push_back(*val);
   }

@@ -131,6 +131,25 @@ Value Importer::requantize(Value in, Type resultType, int64_t lo, int64_t hi,
       .getResult();
 }
 
+Value Importer::regrid(Value in, Type resultType, int64_t lo, int64_t hi,
+                       const QParams &out) {
+  if (options.rounding != qnt::RoundingMode::Float)
+    return requantize(in, resultType, lo, hi, out);
+  // A qnt.requantize by the f32 ratio S_in / S_out rounds once where the
+  // graph rounds twice (the product, then the quotient): one step apart
+  // near ties.
+  auto inType = cast<RankedTensorType>(in.getType());
+  Value real = qnt::DequantizeOp::create(
+      b, loc, RankedTensorType::get(inType.getShape(), b.getF32Type()), in);
+  Value codes = qnt::QuantizeOp::create(b, loc, resultType, real);
+  if (lo == out.qmin() && hi == out.qmax())
+    return codes;
+  // Relu / Clip between the pair: quantization is monotone, so clamping
+  // the codes to the quantized bounds is clamping the real value first
+  // (a requantize by exactly 1 on the same grid).
+  return requantize(codes, resultType, lo, hi, out);
+}
+
 /// Checks that `v` carries the codes of `q`'s storage type.
 static bool sameStorage(const QParams &a, const QParams &b) {
   return a.width == b.width && a.isSigned == b.isSigned;
@@ -177,7 +196,9 @@ FailureOr<ImportedValue> Importer::emitPending(ImportedValue &v,
       return failure();
     res.nhwc = src.nhwc;
     auto [lo, hi] = clampCodes(p, out);
-    res.value = requantize(*in, quantTensorType(res), lo, hi, out);
+    res.value = src.q == out
+                    ? requantize(*in, quantTensorType(res), lo, hi, out)
+                    : regrid(*in, quantTensorType(res), lo, hi, out);
     return res;
   }
   }

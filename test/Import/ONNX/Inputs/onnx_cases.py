@@ -400,6 +400,31 @@ def case_flatten_nhwc_consumers():
         "regrid": ("codes", regrid, h_s / 2, 0)}
 
 
+def case_regrid_definition():
+    """DequantizeLinear -> QuantizeLinear to another grid, directly and with
+    a Relu between: every uint8 code, computed as ONNX defines the pair (the
+    f32 product, then the f32 quotient, rounded half to even). With these
+    scales code 252 lies next to a tie: 240 * S_x / S_y is 186.50002 in
+    f32, while one multiply by the f32 ratio S_x / S_y gives exactly 186.5,
+    which rounds to even (found by a differential fuzzer)."""
+    sx, zx = 0.03561730310320854, 12
+    sy, zy = 0.04583459720015526, 61
+    codes = np.arange(256, dtype=np.int64).reshape(1, 256)
+    x = dequantize(codes, sx, zx)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", sx, zx)
+    nodes.append(helper.make_node("Relu", ["xd"], ["xr"]))
+    qdq_out(nodes, inits, "xd", "y", sy, zy)
+    qdq_out(nodes, inits, "xr", "yr", sy, zy)
+    m = model(nodes, [tin("x", [1, 256])],
+              [tin("y", [1, 256]), tin("yr", [1, 256])], inits)
+    assert (quantize(x, sx, zx, np.uint8) == codes).all()
+    y = quantize(x, sy, zy, np.uint8)
+    yr = quantize(np.maximum(x, F32(0)), sy, zy, np.uint8)
+    assert y[0, 252] == 248  # the tie the f32 ratio gets wrong (247)
+    return m, {"x": x}, {"y": ("codes", y, sy, zy), "yr": ("codes", yr, sy, zy)}
+
+
 def qdq(nodes, inits, name, s, z, dtype=np.uint8):
     """Q -> DQ of graph input `name` with its own parameters."""
     nodes += [helper.make_node("QuantizeLinear", [name, name + "_s", name + "_z"], [name + "q"]),
@@ -559,7 +584,9 @@ def case_avgpool_ties():
 
 def case_concat_mixed():
     """Concat on channels of two inputs with different parameters -> Q:
-    qnt.concat requantizes the operand whose grid differs."""
+    the operand whose grid differs is dequantized and quantized again, as
+    ONNX defines DQ -> Concat -> Q (and ONNX Runtime's QLinearConcat
+    computes its tables)."""
     r = rng(12)
     a = r.uniform(-1, 1, (1, 2, 2, 3)).astype(F32)
     bb = r.uniform(-1, 1, (1, 1, 2, 3)).astype(F32)
@@ -571,16 +598,17 @@ def case_concat_mixed():
     m = model(nodes, [tin("a", [1, 2, 2, 3]), tin("b", [1, 1, 2, 3])],
               [tin("y", [1, 3, 2, 3])], inits)
     aq = quantize(a, 0.01, 128, np.uint8)
-    bq = requantize(quantize(bb, 0.013, 120, np.uint8) - 120, 0.013, 0.01, 128,
-                    np.uint8)
+    bq = quantize(dequantize(quantize(bb, 0.013, 120, np.uint8), 0.013, 120),
+                  0.01, 128, np.uint8)
     y = np.concatenate([aq, bq], axis=1)
     return m, {"a": a, "b": bb}, {"y": ("codes", y, 0.01, 128)}
 
 
 def case_concat_mixed_sign():
     """Concat of a uint8 branch and an int8 branch -> uint8 Q: the int8
-    operand is requantized to the output's type before qnt.concat, which
-    takes operands of one storage type."""
+    operand is moved to the output's grid (DequantizeLinear, then
+    QuantizeLinear) before qnt.concat, which takes operands of one storage
+    type."""
     r = rng(31)
     a = r.uniform(-1, 1, (1, 2, 2, 3)).astype(F32)
     bb = r.uniform(-1, 1, (1, 2, 2, 3)).astype(F32)
@@ -592,8 +620,8 @@ def case_concat_mixed_sign():
     m = model(nodes, [tin("a", [1, 2, 2, 3]), tin("b", [1, 2, 2, 3])],
               [tin("y", [1, 4, 2, 3])], inits)
     aq = quantize(a, 0.01, 128, np.uint8)
-    bq = requantize(quantize(bb, 0.013, -5, np.int8) + 5, 0.013, 0.01, 128,
-                    np.uint8)
+    bq = quantize(dequantize(quantize(bb, 0.013, -5, np.int8), 0.013, -5),
+                  0.01, 128, np.uint8)
     y = np.concatenate([aq, bq], axis=1)
     return m, {"a": a, "b": bb}, {"y": ("codes", y, 0.01, 128)}
 
