@@ -39,6 +39,12 @@ static LogicalResult readBias(Importer &im, unsigned idx, int64_t channels,
   if (v.numElements() != channels && v.numElements() != 1)
     return im.fail("bias has " + Twine(v.numElements()) +
                    " elements, expected " + Twine(channels));
+  return im.setContractionBias(v, channels, p);
+}
+
+LogicalResult Importer::setContractionBias(const ImportedValue &v,
+                                           int64_t channels, PendingInfo &p) {
+  Importer &im = *this;
   auto broadcast = [&](auto &data) {
     auto copy = data;
     if (copy.size() == 1)

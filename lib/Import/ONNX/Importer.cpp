@@ -318,6 +318,67 @@ FailureOr<Value> Importer::quantValue(ImportedValue &v, bool nhwc) {
   return t;
 }
 
+FailureOr<Value> Importer::dequantizeInt32(ImportedValue &v, bool nhwc) {
+  // qnt.dequantize takes 8- and 16-bit codes only (the contract); int32
+  // codes (a bias, an integer accumulator) feeding float ops are dequantized
+  // as ONNX defines it: f32(x - z) * s, in f32.
+  Type f32 = Float32Type::get(ctx);
+  int64_t rank = v.shape.size();
+  int64_t inner = 1, channels = 1;
+  if (v.q.perAxis()) {
+    channels = v.shape[v.q.axis];
+    for (int64_t d = v.q.axis + 1; d < rank; ++d)
+      inner *= v.shape[d];
+  }
+  if (v.codes) {
+    ImportedValue tmp = v;
+    tmp.nhwc = nhwc && rank == 4;
+    std::vector<int64_t> idx(v.codes->size());
+    for (size_t n = 0; n < idx.size(); ++n)
+      idx[n] = n;
+    if (tmp.nhwc)
+      idx = permuteData(idx, v.shape, kToNhwc);
+    SmallVector<float> data(idx.size());
+    for (size_t n = 0; n < idx.size(); ++n) {
+      size_t c = v.q.perAxis() ? (idx[n] / inner) % channels : 0;
+      // The difference is exact in int64 and rounded once to f32, as the
+      // int32 difference converted in ONNX Runtime (which cannot wrap
+      // for codes and a zero point of int32).
+      float diff = float((*v.codes)[idx[n]] - v.q.zeroPoints[c]);
+      data[n] = diff * float(v.q.scales[c]);
+    }
+    auto type = RankedTensorType::get(physicalShape(tmp), f32);
+    return arith::ConstantOp::create(
+               b, loc, type,
+               DenseElementsAttr::get(type, ArrayRef<float>(data)))
+        .getResult();
+  }
+  // Run-time codes: qnt.dequantize_dynamic computes (f32(x) - f32(z)) * s,
+  // which is ONNX's f32(x - z) * s when z is 0 (and beyond 2^24 otherwise
+  // not), so only a zero zero point is taken.
+  if (llvm::any_of(v.q.zeroPoints, [](int64_t z) { return z != 0; }))
+    return fail("DequantizeLinear of run-time int32 values with a nonzero "
+                "zero point is not supported");
+  auto q = quantValue(v, false);
+  if (failed(q))
+    return failure();
+  Value raw = quant::StorageCastOp::create(
+      b, loc, RankedTensorType::get(v.shape, b.getI32Type()), *q);
+  SmallVector<int64_t> paramShape(rank, 1);
+  SmallVector<float> scales(v.q.scales.begin(), v.q.scales.end());
+  if (v.q.perAxis())
+    paramShape[v.q.axis] = channels;
+  auto paramType = RankedTensorType::get(paramShape, f32);
+  Value scale = arith::ConstantOp::create(
+      b, loc, paramType,
+      DenseElementsAttr::get(paramType, ArrayRef<float>(scales)));
+  Value offset = arith::ConstantOp::create(
+      b, loc, paramType, DenseElementsAttr::get(paramType, 0.0f));
+  Value real = qnt::DequantizeDynamicOp::create(
+      b, loc, RankedTensorType::get(v.shape, f32), raw, scale, offset);
+  return nhwc && rank == 4 ? transpose(real, kToNhwc) : real;
+}
+
 FailureOr<Value> Importer::floatValue(ImportedValue &v, bool nhwc) {
   bool want = nhwc && v.shape.size() == 4;
   Type f32 = Float32Type::get(ctx);
@@ -344,6 +405,8 @@ FailureOr<Value> Importer::floatValue(ImportedValue &v, bool nhwc) {
   }
   case Kind::Quant:
   case Kind::Dequant: {
+    if (v.q.width == 32)
+      return dequantizeInt32(v, want);
     auto q = quantValue(v, want);
     if (failed(q))
       return failure();

@@ -264,8 +264,15 @@ public:
   mlir::LogicalResult settle(ImportedValue &v);
   std::pair<int64_t, int64_t> clampCodes(const PendingInfo &p,
                                          const QParams &out) const;
+  /// Makes `v` (a float constant, int32 constants, or DequantizeLinear'd
+  /// int32 codes at scale S_X * S_W; `channels` or one element) the bias of
+  /// the pending contraction `p`, or fails naming the rule.
+  mlir::LogicalResult setContractionBias(const ImportedValue &v,
+                                         int64_t channels, PendingInfo &p);
   mlir::Value requantize(mlir::Value in, mlir::Type resultType, int64_t lo,
                          int64_t hi, const QParams &out);
+  /// The f32 values of int32 codes (floatValue's case for them).
+  mlir::FailureOr<mlir::Value> dequantizeInt32(ImportedValue &v, bool nhwc);
   /// Codes on one grid moved to another (`resultType`'s) as the graph says:
   /// DequantizeLinear then QuantizeLinear. Under `--rounding float` (ONNX
   /// Runtime) exactly that, in f32 (qnt.dequantize, qnt.quantize), as ONNX

@@ -483,14 +483,19 @@ LogicalResult Importer::importAdd() {
   auto c = failed(a) ? FailureOr<ImportedValue *>(failure()) : input(1);
   if (failed(a) || failed(c))
     return failure();
-  // MatMul + Add(constant): the bias of the pending contraction.
+  // MatMul + Add(constant): the bias of the pending contraction, a float
+  // constant or int32 codes at S_X * S_W (as tf2onnx writes a
+  // FullyConnected's bias).
   for (int k = 0; k < 2; ++k) {
     ImportedValue *acc = k ? *c : *a, *bias = k ? *a : *c;
+    bool constantBias =
+        (bias->kind == Kind::Const && !bias->f.empty()) ||
+        (bias->kind == Kind::Dequant && bias->codes && bias->q.width == 32);
     if (acc->kind == Kind::Pending &&
         acc->pending->op == PendingOp::Contraction &&
         !acc->pending->floatBias && !acc->pending->intBias &&
         !std::isfinite(acc->pending->lo) && !std::isfinite(acc->pending->hi) &&
-        bias->kind == Kind::Const && !bias->f.empty()) {
+        constantBias) {
       int64_t channels = acc->shape.back();
       int64_t n = bias->numElements();
       bool leadingOnes =
@@ -503,10 +508,8 @@ LogicalResult Importer::importAdd() {
                     "as its bias");
       ImportedValue out = *acc;
       out.pending = std::make_shared<PendingInfo>(*acc->pending);
-      std::vector<double> data = bias->f;
-      if (data.size() == 1)
-        data.assign(channels, data[0]);
-      out.pending->floatBias = std::move(data);
+      if (failed(setContractionBias(*bias, channels, *out.pending)))
+        return failure();
       setOutput(0, std::move(out));
       return success();
     }

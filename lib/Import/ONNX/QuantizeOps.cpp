@@ -211,7 +211,10 @@ LogicalResult Importer::settle(ImportedValue &v) {
   // Relu / Clip straight on dequantized codes keeps the grid when its
   // bounds are grid points (Relu: the zero point).
   ImportedValue &src = v.pending->operands[0];
-  if (src.q.perAxis())
+  // int32 codes have no quantized activation type to stay on (a Relu on a
+  // dequantized accumulator runs in float, or in the requantize of the
+  // QuantizeLinear after it).
+  if (src.q.perAxis() || src.q.width == 32)
     return failure();
   auto [lo, hi] = clampCodes(*v.pending, src.q);
   auto exact = [&](double bound, int64_t code) {

@@ -272,6 +272,51 @@ def case_conv_integer():
     return m, {"x": x}, {"y": ("ints", y)}
 
 
+def case_int32_codes():
+    """int32 codes where the importer once wrote modules that do not verify
+    (found by a differential fuzzer). MatMul + Add(DequantizeLinear of int32
+    bias codes at S_X * S_W) -> Q, as tf2onnx writes a FullyConnected: the
+    bias folds into the matmul like Gemm's. MatMulInteger ->
+    DequantizeLinear(int32) -> Relu -> Add(DequantizeLinear of constant
+    int32 codes): f32 values, ONNX's f32(x - z) * s (dyadic scales: exact)."""
+    r = rng(53)
+    x = (r.integers(0, 21, (2, 3)) * 0.5).astype(F32)
+    w = r.integers(-128, 128, (3, 2)).astype(np.int8)
+    b = np.array([8, -8], np.int32)
+    sx, sw, sy, zy = F32(0.5), F32(0.25), F32(1.0), 10
+    # Small codes: the printed f32 (6 digits) stays exact.
+    a = r.integers(0, 21, (2, 3)).astype(np.uint8)
+    w2 = r.integers(-4, 5, (3, 2)).astype(np.int8)
+    c = np.array([3, -5], np.int32)
+    nodes = [helper.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"]),
+             helper.make_node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"]),
+             helper.make_node("DequantizeLinear", ["w", "sw", "zw"], ["wd"]),
+             helper.make_node("DequantizeLinear", ["b", "sb", "zb"], ["bd"]),
+             helper.make_node("MatMul", ["xd", "wd"], ["mm"], name="mm"),
+             helper.make_node("Add", ["mm", "bd"], ["s"], name="bias"),
+             helper.make_node("QuantizeLinear", ["s", "sy", "zy"], ["yq"]),
+             helper.make_node("DequantizeLinear", ["yq", "sy", "zy"], ["y"]),
+             helper.make_node("MatMulInteger", ["a", "w2"], ["acc"]),
+             helper.make_node("DequantizeLinear", ["acc", "sa"], ["accd"]),
+             helper.make_node("Relu", ["accd"], ["accr"]),
+             helper.make_node("DequantizeLinear", ["c", "sc"], ["cd"]),
+             helper.make_node("Add", ["accr", "cd"], ["f"])]
+    inits = [init("sx", sx), init("zx", np.uint8(0)), init("w", w),
+             init("sw", sw), init("zw", np.int8(0)), init("b", b),
+             init("sb", F32(sx * sw)), init("zb", np.int32(0)),
+             init("sy", sy), init("zy", np.uint8(zy)), init("w2", w2),
+             init("sa", F32(0.5)), init("c", c), init("sc", F32(0.25))]
+    m = model(nodes, [tin("x", [2, 3]), tin("a", [2, 3], TensorProto.UINT8)],
+              [tin("y", [2, 2]), tin("f", [2, 2])], inits)
+    xq = quantize(x, sx, 0, np.uint8)
+    acc = xq @ w.astype(np.int64) + b
+    y = requantize(acc, sx * sw, sy, zy, np.uint8)
+    acc2 = a.astype(np.int64) @ w2.astype(np.int64)
+    f = (np.maximum(acc2.astype(F32) * F32(0.5), F32(0)) +
+         c.astype(F32) * F32(0.25)).astype(F32)
+    return m, {"x": x, "a": a}, {"y": ("codes", y, sy, zy), "f": ("float", f)}
+
+
 def case_dynamic_batch():
     """torch's dynamic batch: Shape -> Gather -> Unsqueeze -> Concat ->
     Reshape, folded once --input-shape fixes the batch."""
