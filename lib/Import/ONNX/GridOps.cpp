@@ -65,8 +65,12 @@ static LogicalResult importClamp(Importer &im, double lo, double hi) {
   case Kind::Pending:
     out = v;
     out.pending = std::make_shared<PendingInfo>(*v.pending);
-    out.pending->lo = std::max(out.pending->lo, lo);
-    out.pending->hi = std::min(out.pending->hi, hi);
+    // Clip after Clip is their composition, not the intersection of the
+    // ranges: clamp(clamp(x, a, b), lo, hi) = clamp(x, clamp(a, lo, hi),
+    // clamp(b, lo, hi)), which stays a valid range when the two are
+    // disjoint (every value then becomes one of lo, hi).
+    out.pending->lo = std::clamp(out.pending->lo, lo, hi);
+    out.pending->hi = std::clamp(out.pending->hi, lo, hi);
     break;
   case Kind::Dequant: {
     if (v.q.perAxis())

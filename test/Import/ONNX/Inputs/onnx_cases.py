@@ -445,6 +445,39 @@ def case_flatten_nhwc_consumers():
         "regrid": ("codes", regrid, h_s / 2, 0)}
 
 
+def case_clip_chains():
+    """Relu -> Clip and Clip -> Clip on dequantized codes, with ranges that
+    overlap and that do not: the composition of the clamps, as ONNX applies
+    them one after the other (a disjoint pair once became an empty clamp
+    range, a module that does not verify; found by a differential fuzzer)."""
+    codes = np.array([[0, 100, 126, 127, 128, 129, 130, 140, 200, 255]],
+                     np.int64)
+    s, z = 1.0, 128
+    x = dequantize(codes, s, z)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", s, z)
+    nodes += [helper.make_node("Relu", ["xd"], ["r"]),
+              helper.make_node("Clip", ["r", "m5", "m2"], ["disjoint"]),
+              helper.make_node("Clip", ["xd", "m5", "p10"], ["c1"]),
+              helper.make_node("Clip", ["c1", "p2", "p50"], ["overlap"]),
+              helper.make_node("Clip", ["xd", "z0", "p10"], ["c2"]),
+              helper.make_node("Clip", ["c2", "m5", "m2"], ["below"])]
+    inits += [init("m5", F32(-5)), init("m2", F32(-2)), init("p10", F32(10)),
+              init("p2", F32(2)), init("p50", F32(50)), init("z0", F32(0))]
+    for name in ("disjoint", "overlap", "below"):
+        qdq_out(nodes, inits, name, "y_" + name, s, z)
+    m = model(nodes, [tin("x", [1, 10])],
+              [tin("y_" + n, [1, 10]) for n in ("disjoint", "overlap", "below")],
+              inits)
+    clip = lambda v, lo, hi: np.minimum(np.maximum(v, F32(lo)), F32(hi))
+    disjoint = clip(np.maximum(x, F32(0)), -5, -2)      # always -2
+    overlap = clip(clip(x, -5, 10), 2, 50)              # [2, 10]
+    below = clip(clip(x, 0, 10), -5, -2)                # always -2
+    q = lambda v: ("codes", quantize(v, s, z, np.uint8), s, z)
+    return m, {"x": x}, {"y_disjoint": q(disjoint), "y_overlap": q(overlap),
+                         "y_below": q(below)}
+
+
 def case_regrid_definition():
     """DequantizeLinear -> QuantizeLinear to another grid, directly and with
     a Relu between: every uint8 code, computed as ONNX defines the pair (the
