@@ -286,6 +286,10 @@ void addBufferDeallocationPasses(OpPassManager &pm) {
   // on a call taking an i1 constant that the ownership pass had created twice
   // (test/Pipelines/dealloc-i1-call.mlir).
   funcPm.addPass(createCanonicalizerPass());
+  // The simplification compares a dealloc's memrefs pair by pair; one
+  // dealloc per block frees all its buffers, so a long function was
+  // quadratic there. Fresh buffers never alias: split such deallocs first.
+  funcPm.addPass(qnt::createQntSplitLargeDeallocs());
   funcPm.addPass(bufferization::createBufferDeallocationSimplificationPass());
   pm.addPass(bufferization::createLowerDeallocationsPass());
   OpPassManager &cleanupPm = pm.nest<func::FuncOp>();
@@ -479,6 +483,9 @@ void quantopt::buildQntKernelsToLLVMPipeline(
   pm.addPass(createOnlyIfPresentPass(
       [](OpPassManager &m) { m.addPass(createLowerAffinePass()); },
       opsOfDialect<affine::AffineDialect>()));
+  // Top-level loops in blocks of their own: scf-to-cf then splits each
+  // block in linear total time (a long function was quadratic there).
+  pm.addNestedPass<func::FuncOp>(qnt::createQntSplitBlocksAtRegions());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createOnlyIfPresentPass(
       [](OpPassManager &m) {

@@ -355,6 +355,77 @@ def QntDecomposeFloatIslands : Pass<"qnt-decompose-float-islands",
                            "::mlir::tensor::TensorDialect"];
 }
 
+def QntSplitLargeDeallocs : Pass<"qnt-split-large-deallocs", "func::FuncOp"> {
+  let summary = "Split bufferization.dealloc ops of many fresh allocations "
+                "into small ones";
+  let description = [{
+    Ownership-based deallocation frees every buffer of a block in one
+    `bufferization.dealloc` at its end, and
+    `buffer-deallocation-simplification` asks, for each pair of its memrefs,
+    whether they may alias: quadratic in the number of buffers (a function
+    of 2000 quantize / dequantize pairs, 4000 buffers, spent 4 s there).
+
+    When every memref of a dealloc is the result of its own `memref.alloc`
+    (fresh buffers never alias each other), it is split into deallocs of at
+    most `chunk` memrefs, each with the same retained list, and each
+    retained value's updated condition is the `arith.ori` of the pieces'
+    (as the op's description prescribes for such a split). The
+    simplification then compares memrefs within a piece only. Deallocs with
+    any other memref (an argument, a view, a block argument) are left as
+    they are.
+
+    ```mlir
+    %0 = bufferization.dealloc (%a, %b, %c : ...) if (%t, %t, %t) retain (%r : ...)
+    // with chunk = 2 becomes
+    %1 = bufferization.dealloc (%a, %b : ...) if (%t, %t) retain (%r : ...)
+    %2 = bufferization.dealloc (%c : ...) if (%t) retain (%r : ...)
+    %0 = arith.ori %1, %2 : i1
+    ```
+  }];
+  let options = [
+    Option<"chunk", "chunk", "int64_t", /*default=*/"32",
+           "Most memrefs per dealloc">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect"];
+}
+
+def QntSplitBlocksAtRegions
+    : Pass<"qnt-split-blocks-at-regions", "func::FuncOp"> {
+  let summary = "Give each top-level region op of a function its own block";
+  let description = [{
+    `convert-scf-to-cf` lowers a loop by splitting its block after it: every
+    op that follows moves to a new block, one parent update per op. In a
+    function of n loops in one block, lowered first to last, that is
+    quadratic (2000 quantize / dequantize pairs spent 5 s there). This pass,
+    run right before it, splits each block at its ops with regions, last
+    first, so that each split moves only the ops up to the next one, and
+    chains the pieces with `cf.br`: the same code in straight-line blocks,
+    and each later split in the conversion moves a handful of ops.
+
+    ```mlir
+    func.func @f() {
+      scf.for ... { ... }
+      %x = arith.addi ...
+      scf.for ... { ... }
+      return
+    }
+    // becomes
+    func.func @f() {
+      cf.br ^bb1
+    ^bb1:
+      scf.for ... { ... }
+      %x = arith.addi ...
+      cf.br ^bb2
+    ^bb2:
+      scf.for ... { ... }
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
+}
+
 def QntNontemporalStores : Pass<"qnt-nontemporal-stores", "func::FuncOp"> {
   let summary = "Write large elementwise outputs with non-temporal vector "
                 "stores";
