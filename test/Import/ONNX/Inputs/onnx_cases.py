@@ -356,53 +356,10 @@ def case_dynamic_batch():
     return m, {"x": x}, {"y": ("codes", y, y_s, 128)}
 
 
-def case_conv_flatten_gemm():
-    """Conv (NHWC inside) -> Q/DQ -> Flatten -> Gemm: the flattened NHWC
-    codes feed the matmul with permuted weight rows; the flattened
-    activations are also a graph output (in NCHW order)."""
-    r = rng(8)
-    x = r.uniform(0, 1, (2, 1, 4, 3)).astype(F32)
-    w1 = r.uniform(-0.5, 0.5, (3, 1, 2, 2)).astype(F32)
-    w2 = r.uniform(-0.5, 0.5, (4, 18)).astype(F32)
-    x_s, h_s, h_z, y_s, y_z = 1.0 / 255, 0.01, 3, 0.02, 120
-    w1_s, w2_s = F32(0.004), F32(0.0041)
-    nodes = [
-        helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
-        helper.make_node("DequantizeLinear", ["xq", "x_s", "x_z"], ["xd"]),
-        helper.make_node("QuantizeLinear", ["w1", "w1_s", "w_z"], ["w1q"]),
-        helper.make_node("DequantizeLinear", ["w1q", "w1_s", "w_z"], ["w1d"]),
-        helper.make_node("Conv", ["xd", "w1d"], ["c"]),
-        helper.make_node("QuantizeLinear", ["c", "h_s", "h_z"], ["hq"]),
-        helper.make_node("DequantizeLinear", ["hq", "h_s", "h_z"], ["hd"]),
-        helper.make_node("Flatten", ["hd"], ["f"]),
-        helper.make_node("QuantizeLinear", ["w2", "w2_s", "w_z"], ["w2q"]),
-        helper.make_node("DequantizeLinear", ["w2q", "w2_s", "w_z"], ["w2d"]),
-        helper.make_node("Gemm", ["f", "w2d"], ["g"], transB=1),
-        helper.make_node("QuantizeLinear", ["g", "y_s", "y_z"], ["yq"]),
-        helper.make_node("DequantizeLinear", ["yq", "y_s", "y_z"], ["y"]),
-    ]
-    inits = [init("x_s", F32(x_s)), init("x_z", np.uint8(0)), init("w1", w1),
-             init("w1_s", w1_s), init("w_z", np.int8(0)), init("h_s", F32(h_s)),
-             init("h_z", np.uint8(h_z)), init("w2", w2), init("w2_s", w2_s),
-             init("y_s", F32(y_s)), init("y_z", np.uint8(y_z))]
-    m = model(nodes, [tin("x", [2, 1, 4, 3])], [tin("y", [2, 4]), tin("f", [2, 18])],
-              inits)
-    xq = quantize(x, x_s, 0, np.uint8)
-    acc1 = conv_int(xq, quantize(w1, w1_s, 0, np.int8), 0, 0)
-    h = requantize(acc1, F32(x_s) * w1_s, h_s, h_z, np.uint8)
-    f = h.reshape(2, 18)
-    acc2 = (f - h_z) @ quantize(w2, w2_s, 0, np.int8).T
-    y = requantize(acc2, F32(h_s) * w2_s, y_s, y_z, np.uint8)
-    return m, {"x": x}, {"y": ("codes", y, y_s, y_z), "f": ("codes", f, h_s, h_z)}
-
-
-def case_flatten_nhwc_consumers():
-    """Conv (NHWC inside) -> Q/DQ -> Flatten, read by ops that keep the
-    codes (Relu, Reshape, Transpose) and by a QuantizeLinear to another
-    grid. The flattened codes are in NHWC row order inside the importer;
-    each consumer must see them in ONNX's (NCHW) order exactly once.
-    (A copy of the flattened value once kept the mark after it had been put
-    back in NCHW order, and was reordered a second time.)"""
+def conv_then_flatten():
+    """x (2x1x4x3) -> Q/DQ -> Conv (3 filters, 2x2; NHWC inside the
+    importer) -> Q/DQ (0.01, 3) -> Flatten into "f": the input, nodes,
+    initializers and the numpy model's conv codes h (NCHW)."""
     r = rng(8)
     x = r.uniform(0, 1, (2, 1, 4, 3)).astype(F32)
     w1 = r.uniform(-0.5, 0.5, (3, 1, 2, 2)).astype(F32)
@@ -417,14 +374,56 @@ def case_flatten_nhwc_consumers():
         helper.make_node("QuantizeLinear", ["c", "h_s", "h_z"], ["hq"]),
         helper.make_node("DequantizeLinear", ["hq", "h_s", "h_z"], ["hd"]),
         helper.make_node("Flatten", ["hd"], ["f"]),
+    ]
+    inits = [init("x_s", F32(x_s)), init("x_z", np.uint8(0)), init("w1", w1),
+             init("w1_s", w1_s), init("w_z", np.int8(0)), init("h_s", F32(h_s)),
+             init("h_z", np.uint8(h_z))]
+    xq = quantize(x, x_s, 0, np.uint8)
+    acc1 = conv_int(xq, quantize(w1, w1_s, 0, np.int8), 0, 0)
+    h = requantize(acc1, F32(x_s) * w1_s, h_s, h_z, np.uint8)
+    return x, nodes, inits, h
+
+
+def case_conv_flatten_gemm():
+    """Conv (NHWC inside) -> Q/DQ -> Flatten -> Gemm: the flattened NHWC
+    codes feed the matmul with permuted weight rows; the flattened
+    activations are also a graph output (in NCHW order)."""
+    x, nodes, inits, h = conv_then_flatten()
+    h_s, h_z, y_s, y_z = 0.01, 3, 0.02, 120
+    w2 = rng(81).uniform(-0.5, 0.5, (4, 18)).astype(F32)
+    w2_s = F32(0.0041)
+    nodes += [
+        helper.make_node("QuantizeLinear", ["w2", "w2_s", "w_z"], ["w2q"]),
+        helper.make_node("DequantizeLinear", ["w2q", "w2_s", "w_z"], ["w2d"]),
+        helper.make_node("Gemm", ["f", "w2d"], ["g"], transB=1),
+        helper.make_node("QuantizeLinear", ["g", "y_s", "y_z"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "y_s", "y_z"], ["y"]),
+    ]
+    inits += [init("w2", w2), init("w2_s", w2_s), init("y_s", F32(y_s)),
+              init("y_z", np.uint8(y_z))]
+    m = model(nodes, [tin("x", [2, 1, 4, 3])], [tin("y", [2, 4]), tin("f", [2, 18])],
+              inits)
+    f = h.reshape(2, 18)
+    acc2 = (f - h_z) @ quantize(w2, w2_s, 0, np.int8).T
+    y = requantize(acc2, F32(h_s) * w2_s, y_s, y_z, np.uint8)
+    return m, {"x": x}, {"y": ("codes", y, y_s, y_z), "f": ("codes", f, h_s, h_z)}
+
+
+def case_flatten_nhwc_consumers():
+    """Conv (NHWC inside) -> Q/DQ -> Flatten, read by ops that keep the
+    codes (Relu, Reshape, Transpose) and by a QuantizeLinear to another
+    grid. The flattened codes are in NHWC row order inside the importer;
+    each consumer must see them in ONNX's (NCHW) order exactly once.
+    (A copy of the flattened value once kept the mark after it had been put
+    back in NCHW order, and was reordered a second time.)"""
+    x, nodes, inits, h = conv_then_flatten()
+    h_s, h_z = 0.01, 3
+    nodes += [
         helper.make_node("Relu", ["f"], ["fr"]),
         helper.make_node("Reshape", ["f", "shape"], ["ft"]),
         helper.make_node("Transpose", ["f"], ["fp"], perm=[1, 0]),
     ]
-    inits = [init("x_s", F32(x_s)), init("x_z", np.uint8(0)), init("w1", w1),
-             init("w1_s", w1_s), init("w_z", np.int8(0)), init("h_s", F32(h_s)),
-             init("h_z", np.uint8(h_z)),
-             init("shape", np.array([2, 6, 3], np.int64))]
+    inits.append(init("shape", np.array([2, 6, 3], np.int64)))
     qdq_out(nodes, inits, "fr", "relu", h_s, h_z)
     qdq_out(nodes, inits, "ft", "reshaped", h_s, h_z)
     qdq_out(nodes, inits, "fp", "transposed", h_s, h_z)
@@ -433,9 +432,6 @@ def case_flatten_nhwc_consumers():
     m = model(nodes, [tin("x", [2, 1, 4, 3])],
               [tin("relu", [2, 18]), tin("reshaped", [2, 6, 3]),
                tin("transposed", [18, 2]), tin("regrid", [2, 18])], inits)
-    xq = quantize(x, x_s, 0, np.uint8)
-    acc1 = conv_int(xq, quantize(w1, w1_s, 0, np.int8), 0, 0)
-    h = requantize(acc1, F32(x_s) * w1_s, h_s, h_z, np.uint8)
     f = h.reshape(2, 18)  # ONNX's Flatten of NCHW
     regrid = np.clip(2 * (f.astype(np.int64) - h_z), 0, 255).astype(np.uint8)
     return m, {"x": x}, {
