@@ -44,7 +44,6 @@ static LogicalResult readBias(Importer &im, unsigned idx, int64_t channels,
 
 LogicalResult Importer::setContractionBias(const ImportedValue &v,
                                            int64_t channels, PendingInfo &p) {
-  Importer &im = *this;
   auto broadcast = [&](auto &data) {
     auto copy = data;
     if (copy.size() == 1)
@@ -62,10 +61,10 @@ LogicalResult Importer::setContractionBias(const ImportedValue &v,
       double want = xq.scales[0] * wq.scales[wq.perAxis() ? c : 0];
       double have = v.q.scales[v.q.perAxis() ? c : 0];
       if (!qnt::scalesMatch(have, want))
-        return im.fail("mismatched scales: bias scale " + str(have) +
+        return fail("mismatched scales: bias scale " + str(have) +
                        " is not S_X * S_W = " + str(want));
       if (v.q.zeroPoints[v.q.perAxis() ? c : 0] != 0)
-        return im.fail("the bias zero point must be 0");
+        return fail("the bias zero point must be 0");
     }
     p.intBias = broadcast(*v.codes);
     return success();
@@ -75,7 +74,7 @@ LogicalResult Importer::setContractionBias(const ImportedValue &v,
     p.intBias = broadcast(v.i);
     return success();
   }
-  return im.fail("bias must be a float constant or DequantizeLinear of "
+  return fail("bias must be a float constant or DequantizeLinear of "
                  "int32 constant codes");
 }
 

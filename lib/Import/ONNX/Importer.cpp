@@ -331,27 +331,20 @@ FailureOr<Value> Importer::dequantizeInt32(ImportedValue &v, bool nhwc) {
       inner *= v.shape[d];
   }
   if (v.codes) {
-    ImportedValue tmp = v;
-    tmp.nhwc = nhwc && rank == 4;
-    std::vector<int64_t> idx(v.codes->size());
-    for (size_t n = 0; n < idx.size(); ++n)
-      idx[n] = n;
-    if (tmp.nhwc)
-      idx = permuteData(idx, v.shape, kToNhwc);
-    SmallVector<float> data(idx.size());
-    for (size_t n = 0; n < idx.size(); ++n) {
-      size_t c = v.q.perAxis() ? (idx[n] / inner) % channels : 0;
+    // The f32 values, as a float constant (which floatValue lays out).
+    ImportedValue real;
+    real.kind = Kind::Const;
+    real.shape = v.shape;
+    real.f.resize(v.codes->size());
+    for (size_t n = 0; n < real.f.size(); ++n) {
+      size_t c = v.q.perAxis() ? (n / inner) % channels : 0;
       // The difference is exact in int64 and rounded once to f32, as the
       // int32 difference converted in ONNX Runtime (which cannot wrap
       // for codes and a zero point of int32).
-      float diff = float((*v.codes)[idx[n]] - v.q.zeroPoints[c]);
-      data[n] = diff * float(v.q.scales[c]);
+      float diff = float((*v.codes)[n] - v.q.zeroPoints[c]);
+      real.f[n] = diff * float(v.q.scales[c]);
     }
-    auto type = RankedTensorType::get(physicalShape(tmp), f32);
-    return arith::ConstantOp::create(
-               b, loc, type,
-               DenseElementsAttr::get(type, ArrayRef<float>(data)))
-        .getResult();
+    return floatValue(real, nhwc);
   }
   // Run-time codes: qnt.dequantize_dynamic computes (f32(x) - f32(z)) * s,
   // which is ONNX's f32(x - z) * s when z is 0 (and beyond 2^24 otherwise
