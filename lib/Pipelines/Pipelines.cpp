@@ -31,6 +31,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/Error.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <limits>
@@ -362,14 +363,12 @@ static int64_t
 nontemporalMinBytes(const quantopt::QuantOptPipelineOptions &options) {
   if (options.nontemporalMinBytes >= 0)
     return options.nontemporalMinBytes;
-  if (options.target != "host")
+  if (options.target != "host" ||
+      !llvm::Triple(llvm::sys::getProcessTriple()).isX86())
     return 0;
-  std::optional<quantopt::TargetInfo> host =
-      quantopt::TargetInfo::resolve("host");
-  if (!host || !llvm::Triple(host->triple).isX86() ||
-      !host->lastLevelCacheBytes)
-    return 0;
-  return static_cast<int64_t>(*host->lastLevelCacheBytes);
+  std::optional<uint64_t> cache =
+      quantopt::TargetInfo::hostLastLevelCacheBytes();
+  return cache ? static_cast<int64_t>(*cache) : 0;
 }
 
 void quantopt::buildQntKernelsToLLVMPipeline(

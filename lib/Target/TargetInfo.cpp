@@ -84,8 +84,8 @@ llvm::ArrayRef<StringRef> TargetInfo::fixedNames() {
 }
 
 /// Linux's description of the caches of CPU 0: the size of the highest
-/// level that holds data. nullopt elsewhere or when it cannot be read.
-static std::optional<uint64_t> hostLastLevelCacheBytes() {
+/// level that holds data.
+std::optional<uint64_t> TargetInfo::hostLastLevelCacheBytes() {
   std::optional<uint64_t> bytes;
   int64_t bestLevel = 0;
   for (int index = 0; index < 16; ++index) {
@@ -123,8 +123,7 @@ std::optional<TargetInfo> TargetInfo::resolve(StringRef name) {
     std::string abi =
         llvm::Triple(triple).getArch() == llvm::Triple::riscv64 ? "lp64d" : "";
     std::string cpu = llvm::sys::getHostCPUName().str();
-    return TargetInfo{triple, cpu, hostFeatures(triple, cpu), abi,
-                      hostLastLevelCacheBytes()};
+    return TargetInfo{triple, cpu, hostFeatures(triple, cpu), abi};
   }
   return llvm::StringSwitch<std::optional<TargetInfo>>(name)
       .Case("x86_64", TargetInfo{"x86_64-unknown-linux-gnu", "x86-64-v4",

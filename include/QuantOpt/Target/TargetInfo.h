@@ -33,11 +33,6 @@ struct TargetInfo {
   std::string features;
   /// Empty: the triple's default.
   std::string abi;
-  /// Bytes of the largest data cache one core of the machine uses (one L3
-  /// slice on AMD's chiplets). Only `resolve("host")` knows it, from the
-  /// operating system; a named target says nothing about the machine that
-  /// will run the code.
-  std::optional<uint64_t> lastLevelCacheBytes;
 
   /// Resolves a `target=` name:
   ///   x86_64   x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) + VNNI
@@ -50,6 +45,12 @@ struct TargetInfo {
   ///            CPU name does not imply
   /// nullopt for any other name.
   static std::optional<TargetInfo> resolve(llvm::StringRef name);
+
+  /// Bytes of the largest data cache one core of the running machine uses
+  /// (one L3 slice on AMD's chiplets), from Linux's sysfs; nullopt where it
+  /// cannot be read. Only for `target=host`: a named target says nothing
+  /// about the machine that will run the code.
+  static std::optional<uint64_t> hostLastLevelCacheBytes();
 
   /// The names `resolve` accepts other than `host`: each means the same
   /// target on every machine (the fuzzers compile for all of them).
