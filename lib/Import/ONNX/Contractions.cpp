@@ -62,7 +62,7 @@ LogicalResult Importer::setContractionBias(const ImportedValue &v,
       double have = v.q.scales[v.q.perAxis() ? c : 0];
       if (!qnt::scalesMatch(have, want))
         return fail("mismatched scales: bias scale " + str(have) +
-                       " is not S_X * S_W = " + str(want));
+                    " is not S_X * S_W = " + str(want));
       if (v.q.zeroPoints[v.q.perAxis() ? c : 0] != 0)
         return fail("the bias zero point must be 0");
     }
@@ -75,7 +75,7 @@ LogicalResult Importer::setContractionBias(const ImportedValue &v,
     return success();
   }
   return fail("bias must be a float constant or DequantizeLinear of "
-                 "int32 constant codes");
+              "int32 constant codes");
 }
 
 LogicalResult Importer::readConvAttrs(PendingInfo &p, const ImportedValue &x,
