@@ -128,8 +128,10 @@ diff_slice() {
   # reference model's bits at any thread count: on 3 threads with every
   # marked loop parallel, and on 2 threads with the default threshold
   # (which the large cases cross). Then the other kernel libraries: AArch64
-  # (i8mm) and RISC-V (VLEN 256) under qemu-user, and the AMX kernels
-  # through the SDM emulation.
+  # (i8mm) and RISC-V (VLEN 256) under qemu-user, the AMX kernels
+  # through the SDM emulation, and the AVX2 kernels natively (on an AVX2
+  # host the serial host run takes them already; x86_64-avx2 makes an
+  # AVX-512 host run them too).
   local runs=(
     "$DIFF_FUZZ_SEED $DIFF_FUZZ_CASES"
     "$DIFF_FUZZ_SEED $((DIFF_FUZZ_CASES / 4)) --threads 3 --parallel-min-work 0"
@@ -138,6 +140,9 @@ diff_slice() {
     "$((DIFF_FUZZ_SEED + 2)) $((DIFF_FUZZ_CASES / 4)) --target riscv64 --vlen 256"
     "$((DIFF_FUZZ_SEED + 2)) $((DIFF_FUZZ_CASES / 4)) --amx-emulated"
   )
+  if grep -qw avx2 /proc/cpuinfo 2> /dev/null; then
+    runs+=("$((DIFF_FUZZ_SEED + 3)) $((DIFF_FUZZ_CASES / 4)) --target x86_64-avx2")
+  fi
   for options in "${runs[@]}"; do
     local seed cases rest
     read -r seed cases rest <<< "$options"

@@ -107,6 +107,13 @@ cross_tools = have_tools("clang", "ld.lld", "llvm-objcopy", "llvm-nm",
 # that has all of it; qemu-x86_64 cannot emulate AVX-512.
 x86_64_v4_vnni = {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl",
                   "avx512_vnni"}
+# x86-64-v3 code (target=x86_64-avx2: AVX2, FMA, BMI1/2, F16C, LZCNT,
+# MOVBE) runs natively on any host that has all of it.
+x86_64_v3 = {"avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "abm", "movbe",
+             "xsave"}
+if (platform.machine() in ("x86_64", "AMD64") and cross_tools
+        and x86_64_v3 <= cpu_flags()):
+    config.available_features.add("x86-avx2")
 if (platform.machine() in ("x86_64", "AMD64") and cross_tools
         and x86_64_v4_vnni <= cpu_flags()):
     config.available_features.add("x86-avx512vnni")

@@ -89,7 +89,8 @@ def find_tool(name, dirs):
 def arch_of(target):
     if target == "host":
         return host_arch()
-    # x86_64-amx: the x86-64 toolchain, a Sapphire Rapids class CPU;
+    # x86_64-amx / x86_64-avx2: the x86-64 toolchain, a Sapphire Rapids
+    # class CPU or an AVX2 one;
     # aarch64-dotprod / aarch64-neon: narrower CPUs of the same arch.
     return target.split("-", 1)[0]
 
@@ -207,7 +208,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("module", nargs="?", help="qnt module with @main")
     parser.add_argument("--target", default="host",
-                        choices=["host", "x86_64", "x86_64-amx", "aarch64",
+                        choices=["host", "x86_64", "x86_64-amx", "x86_64-avx2",
+                                 "aarch64",
                                  "aarch64-dotprod", "aarch64-neon", "riscv64"])
     parser.add_argument("--pipeline-option", dest="pipeline_options",
                         action="append", default=[], metavar="NAME=VALUE",

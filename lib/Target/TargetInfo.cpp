@@ -77,9 +77,9 @@ std::string hostFeatures(StringRef triple, StringRef cpu) {
 } // namespace
 
 llvm::ArrayRef<StringRef> TargetInfo::fixedNames() {
-  static const StringRef names[] = {"x86_64",       "x86_64-amx",
-                                    "aarch64",      "aarch64-dotprod",
-                                    "aarch64-neon", "riscv64"};
+  static const StringRef names[] = {
+      "x86_64",          "x86_64-amx",   "x86_64-avx2", "aarch64",
+      "aarch64-dotprod", "aarch64-neon", "riscv64"};
   return names;
 }
 
@@ -128,16 +128,19 @@ std::optional<TargetInfo> TargetInfo::resolve(StringRef name) {
   return llvm::StringSwitch<std::optional<TargetInfo>>(name)
       .Case("x86_64", TargetInfo{"x86_64-unknown-linux-gnu", "x86-64-v4",
                                  "+avx512vnni", ""})
-      .Case("x86_64-amx", TargetInfo{"x86_64-unknown-linux-gnu",
-                                     "sapphirerapids", "", ""})
+      .Case("x86_64-amx",
+            TargetInfo{"x86_64-unknown-linux-gnu", "sapphirerapids", "", ""})
+      // AVX2 without AVX-512 (Haswell to Comet Lake, Zen 1 to 3).
+      .Case("x86_64-avx2",
+            TargetInfo{"x86_64-unknown-linux-gnu", "x86-64-v3", "", ""})
       .Case("aarch64", TargetInfo{"aarch64-unknown-linux-gnu", "generic",
                                   "+neon,+dotprod,+i8mm", ""})
       // Narrower AArch64 cores, each with the CPU LLVM schedules for:
       // dotprod without i8mm, and plain NEON.
       .Case("aarch64-dotprod", TargetInfo{"aarch64-unknown-linux-gnu",
                                           "neoverse-n1", "+neon,+dotprod", ""})
-      .Case("aarch64-neon", TargetInfo{"aarch64-unknown-linux-gnu",
-                                       "cortex-a57", "+neon", ""})
+      .Case("aarch64-neon",
+            TargetInfo{"aarch64-unknown-linux-gnu", "cortex-a57", "+neon", ""})
       .Case("riscv64", TargetInfo{"riscv64-unknown-linux-gnu", "generic-rv64",
                                   "+m,+a,+f,+d,+c,+v", "lp64d"})
       .Default(std::nullopt);

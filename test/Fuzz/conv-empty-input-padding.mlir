@@ -9,6 +9,7 @@
 // qnt-gen-fuzzer once it fuzzed every target); they leave such convs to the
 // generic lowering now.
 // RUN: quant-opt %s --qnt-to-llvm="target=x86_64-amx" > /dev/null
+// RUN: quant-opt %s --qnt-to-llvm="target=x86_64-avx2" > /dev/null
 // RUN: quant-opt %s --qnt-to-llvm="target=aarch64" > /dev/null
 // RUN: quant-opt %s --qnt-to-llvm="target=aarch64-dotprod" > /dev/null
 // RUN: quant-opt %s --qnt-to-llvm="target=aarch64-neon" > /dev/null

@@ -8,6 +8,7 @@
 // qnt-parse-fuzzer with this file under a 4 GB RSS limit.
 // RUN: quant-opt %s --qnt-to-llvm="target=x86_64" | FileCheck %s
 // RUN: quant-opt %s --qnt-to-llvm="target=x86_64-amx" | FileCheck %s
+// RUN: quant-opt %s --qnt-to-llvm="target=x86_64-avx2" | FileCheck %s
 // RUN: quant-opt %s --qnt-to-llvm="target=aarch64" | FileCheck %s
 // RUN: quant-opt %s --qnt-to-llvm="target=aarch64-dotprod" | FileCheck %s
 // RUN: quant-opt %s --qnt-to-llvm="target=aarch64-neon" | FileCheck %s

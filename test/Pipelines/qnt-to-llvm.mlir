@@ -24,7 +24,7 @@
 // RISCV64-SAME: llvm.target_triple = "riscv64-unknown-linux-gnu"
 
 // RUN: not quant-opt %s --qnt-to-llvm="target=mips" 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: qnt-to-llvm: unknown target 'mips'; expected host, x86_64, x86_64-amx, aarch64, aarch64-dotprod, aarch64-neon or riscv64
+// BAD: qnt-to-llvm: unknown target 'mips'; expected host, x86_64, x86_64-amx, x86_64-avx2, aarch64, aarch64-dotprod, aarch64-neon or riscv64
 
 !XU8 = !quant.uniform<u8:f32, 0.25:128>
 !W05 = !quant.uniform<i8:f32, 0.5>

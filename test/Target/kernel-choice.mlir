@@ -4,24 +4,42 @@
 // RUN: sed 's/ attributes {.*}//' %s | quant-opt --qnt-to-llvm=target=x86_64 | FileCheck %s --check-prefix=VNNI
 // RUN: sed 's/ attributes {.*}//' %s | quant-opt --qnt-to-llvm=target=aarch64 | FileCheck %s --check-prefix=NOVNNI
 // RUN: sed 's/ attributes {.*}//' %s | quant-opt --qnt-to-llvm=target=riscv64 | FileCheck %s --check-prefix=NOVNNI
+// RUN: sed 's/ attributes {.*}//' %s | quant-opt --qnt-to-llvm=target=x86_64-avx2 | FileCheck %s --check-prefix=AVX2
 
 // The pass reads `llvm.target` on the module: a target CPU that has VNNI by
 // name (icelake-server) gets the kernels with no feature string; x86-64-v4
-// alone (AVX-512 without VNNI), plain x86-64 and aarch64 do not.
+// alone (AVX-512 BW without VNNI) and x86-64-v3 (AVX2) get them with each
+// vpdpbusd emulated by vpmaddwd (512 and 256 bits wide); plain x86-64
+// (SSE2) and aarch64 get none.
 // RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "icelake-server"/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=PASS
 // RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "x86-64-v4", features = <["+avx512vnni"]>/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=PASS
-// RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "x86-64-v4"/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=SKIP
+// RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "x86-64-v4"/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=ZMM
+// RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "x86-64-v3"/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=YMM
 // RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "x86-64"/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=SKIP
-// RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "icelake-server", features = <["-avx512vnni"]>/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=SKIP
+// RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "icelake-server", features = <["-avx512vnni"]>/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=ZMM
 // RUN: sed 's/TARGET/triple = "aarch64-unknown-linux-gnu", chip = "generic", features = <["+neon", "+dotprod", "+i8mm"]>/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=SKIP
 
 // VNNI-LABEL: llvm.func @matmul
 // VNNI: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// AVX2-LABEL: llvm.func @matmul
+// AVX2-NOT: vpdpbusd
+// AVX2: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"
+// AVX2-NOT: vpdpbusd
 // NOVNNI-LABEL: llvm.func @matmul
 // NOVNNI-NOT: vpdpbusd
 // PASS-LABEL: func.func @matmul
 // PASS-NOT: qnt.int_matmul
 // PASS: vpdpbusd
+// ZMM-LABEL: func.func @matmul
+// ZMM-NOT: qnt.int_matmul
+// ZMM-NOT: vpdpbusd
+// ZMM: qnt_kernel.x86.vpmaddwd {{.*}} : vector<32xi16> -> vector<16xi32>
+// ZMM-NOT: vpdpbusd
+// YMM-LABEL: func.func @matmul
+// YMM-NOT: qnt.int_matmul
+// YMM-NOT: vpdpbusd
+// YMM: qnt_kernel.x86.vpmaddwd {{.*}} : vector<16xi16> -> vector<8xi32>
+// YMM-NOT: vpdpbusd
 // SKIP-LABEL: func.func @matmul
 // SKIP-NOT: vpdpbusd
 // SKIP: qnt.int_matmul

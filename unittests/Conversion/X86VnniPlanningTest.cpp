@@ -83,10 +83,25 @@ TEST(X86VnniPlanningTest, ColumnTiles) {
   EXPECT_EQ(mid.full, 0);
   EXPECT_EQ(mid.nvTail, 3);
   // 4 x 64 or 8 x {16, 32} accumulators.
-  EXPECT_EQ(ColumnTiling::rowsPerTile(4), 4);
-  EXPECT_EQ(ColumnTiling::rowsPerTile(3), 4);
-  EXPECT_EQ(ColumnTiling::rowsPerTile(2), 8);
-  EXPECT_EQ(ColumnTiling::rowsPerTile(1), 8);
+  EXPECT_EQ(exact.rowsPerTile(4), 4);
+  EXPECT_EQ(exact.rowsPerTile(3), 4);
+  EXPECT_EQ(exact.rowsPerTile(2), 8);
+  EXPECT_EQ(exact.rowsPerTile(1), 8);
+}
+
+TEST(X86VnniPlanningTest, Avx2ColumnTiles) {
+  // 16 ymm registers: tiles of one 16-column vector (two ymm halves), 4
+  // rows: 8 accumulator registers.
+  ColumnTiling wide(100, DotIsa::Avx2);
+  EXPECT_EQ(wide.nv, 1);
+  EXPECT_EQ(wide.full, 6);
+  EXPECT_EQ(wide.nvTail, 1);
+  EXPECT_EQ(wide.paddedN(), 112);
+  EXPECT_EQ(wide.rowsPerTile(1), 4);
+  ColumnTiling exact(64, DotIsa::Avx2);
+  EXPECT_EQ(exact.full, 4);
+  EXPECT_EQ(exact.nvTail, 0);
+  EXPECT_EQ(exact.paddedN(), 64);
 }
 
 // K = 5 x N = 3 weights w[k][n] = 3k + n + 1, packed [tile][K1][N0][4] with

@@ -82,10 +82,16 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
     turns into `llvm.x86.avx512.vpdpbusd.512`).
 
     The kernel choice follows the module's `llvm.target`: when the module
-    has one, the pass rewrites only if that triple, CPU and features have
-    AVX-512 BW and VNNI (as LLVM's subtarget tables say, whatever the
-    machine running the compiler). A module without `llvm.target` is taken
-    as the caller's claim that the target has VNNI.
+    has one, the pass builds the kernels with `vpdpbusd` only if that
+    triple, CPU and features have AVX-512 VNNI (as LLVM's subtarget tables
+    say, whatever the machine running the compiler). Where they have AVX2
+    but no AVX-512 VNNI (x86-64-v3: Haswell to Comet Lake, Zen 1 to 3), it
+    builds the same kernels with each `vpdpbusd` step emulated exactly: the
+    even and the odd bytes of each 16-bit lane widened to 16 bits, two
+    `qnt_kernel.x86.vpmaddwd` per 256 bits, their pair sums added to the
+    accumulator (no product or pair sum saturates, so the bits are those
+    of `vpdpbusd`); the register tiles are then 4 x 16. A module without
+    `llvm.target` is taken as the caller's claim that the target has VNNI.
 
     With `w' = w - weight_zero_points[n]` (exact, at compile time):
     * if every `w'` fits s8, the weights are the s8 operand and the

@@ -24,6 +24,8 @@ struct QuantOptPipelineOptions
     : public mlir::PassPipelineOptions<QuantOptPipelineOptions> {
   /// The machine to compile for. Each name fixes a triple, CPU and features:
   ///   x86_64   x86_64-unknown-linux-gnu, x86-64-v4, +avx512vnni
+  ///   x86_64-amx  the same triple, sapphirerapids
+  ///   x86_64-avx2 the same triple, x86-64-v3 (AVX2, no AVX-512)
   ///   aarch64  aarch64-unknown-linux-gnu, generic, +neon,+dotprod,+i8mm
   ///   aarch64-dotprod  the same triple, neoverse-n1, +neon,+dotprod
   ///   aarch64-neon     the same triple, cortex-a57, +neon
@@ -40,7 +42,8 @@ struct QuantOptPipelineOptions
       *this, "target",
       llvm::cl::desc("Machine to compile for: host, x86_64 (x86-64-v4 + "
                      "AVX-512 VNNI), x86_64-amx (Sapphire Rapids: "
-                     "AVX-512 VNNI + AMX-INT8), aarch64 (NEON + dotprod + "
+                     "AVX-512 VNNI + AMX-INT8), x86_64-avx2 (x86-64-v3: "
+                     "AVX2), aarch64 (NEON + dotprod + "
                      "i8mm) or "
                      "riscv64 (RV64GC + V)"),
       llvm::cl::init("host")};

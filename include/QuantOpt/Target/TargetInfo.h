@@ -37,6 +37,7 @@ struct TargetInfo {
   /// Resolves a `target=` name:
   ///   x86_64   x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) + VNNI
   ///   x86_64-amx  Sapphire Rapids: AVX-512 VNNI plus AMX-INT8 tiles
+  ///   x86_64-avx2 x86-64-v3: AVX2, FMA, BMI2, no AVX-512 (Haswell, Zen 3)
   ///   aarch64  NEON + dot product + i8mm
   ///   aarch64-dotprod  Neoverse N1: NEON + dot product, no i8mm
   ///   aarch64-neon     Cortex-A57: NEON only
@@ -58,8 +59,8 @@ struct TargetInfo {
 
   /// The names `resolve` accepts, for diagnostics.
   static llvm::StringRef knownNames() {
-    return "host, x86_64, x86_64-amx, aarch64, aarch64-dotprod, aarch64-neon "
-           "or riscv64";
+    return "host, x86_64, x86_64-amx, x86_64-avx2, aarch64, aarch64-dotprod, "
+           "aarch64-neon or riscv64";
   }
 
   /// True when the CPU plus the feature string enable `feature` (LLVM's name,

@@ -30,6 +30,57 @@ Value readPadded(OpBuilder &b, Location loc, Value src, ValueRange indices,
       b, loc, part, zero, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
 }
 
+Value createDotU8S8(OpBuilder &b, Location loc, DotIsa isa, Value acc, Value u8,
+                    Value s8) {
+  if (isa == DotIsa::Avx512Vnni)
+    return qnt_kernel::X86DotU8S8Op::create(b, loc, acc.getType(), acc, u8, s8);
+  // Byte 2j of each 16-bit lane ("even") and byte 2j + 1 ("odd"), widened:
+  // zero-extended for u8, sign-extended for s8. A lane's four products are
+  // then the even pair's vpmaddwd plus the odd pair's, each at most
+  // 2 * 255 * 128 in magnitude, so no step saturates or loses a bit.
+  int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
+  auto wordType = VectorType::get({2 * lanes}, b.getI16Type());
+  auto splat = [&](int64_t v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(wordType, b.getI16IntegerAttr(v)));
+  };
+  Value eight = splat(8);
+  Value u = vector::BitCastOp::create(b, loc, wordType, u8);
+  Value s = vector::BitCastOp::create(b, loc, wordType, s8);
+  Value uEven = arith::AndIOp::create(b, loc, u, splat(0xff));
+  Value uOdd = arith::ShRUIOp::create(b, loc, u, eight);
+  Value sEven = arith::ShRSIOp::create(
+      b, loc, arith::ShLIOp::create(b, loc, s, eight), eight);
+  Value sOdd = arith::ShRSIOp::create(b, loc, s, eight);
+  // vpmaddwd on 512 bits with AVX-512 BW, else 256 at a time.
+  int64_t part = isa == DotIsa::Avx512Bw ? std::min<int64_t>(lanes, 16) : 8;
+  auto partLanes = VectorType::get({part}, b.getI32Type());
+  for (int64_t h = 0; h < lanes / part; ++h) {
+    auto slice = [&](Value v) -> Value {
+      if (part == lanes)
+        return v;
+      return vector::ExtractStridedSliceOp::create(
+          b, loc, v, ArrayRef<int64_t>{2 * part * h},
+          ArrayRef<int64_t>{2 * part}, ArrayRef<int64_t>{1});
+    };
+    Value even = qnt_kernel::X86MaddI16Op::create(b, loc, partLanes,
+                                                  slice(uEven), slice(sEven));
+    Value odd = qnt_kernel::X86MaddI16Op::create(b, loc, partLanes, slice(uOdd),
+                                                 slice(sOdd));
+    if (part == lanes)
+      return arith::AddIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, acc, even), odd);
+    Value accPart = vector::ExtractStridedSliceOp::create(
+        b, loc, acc, ArrayRef<int64_t>{part * h}, ArrayRef<int64_t>{part},
+        ArrayRef<int64_t>{1});
+    Value sum = arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, accPart, even), odd);
+    acc = vector::InsertStridedSliceOp::create(
+        b, loc, sum, acc, ArrayRef<int64_t>{part * h}, ArrayRef<int64_t>{1});
+  }
+  return acc;
+}
+
 Value writePrefix(OpBuilder &b, Location loc, Value v, Value dest,
                   ValueRange indices, int64_t len) {
   auto type = cast<VectorType>(v.getType());
@@ -100,7 +151,6 @@ SmallVector<Value>
 KernelEmitter::emitStep(OpBuilder &nb, ArrayRef<Value> xOffsets, Value wOffset,
                         int64_t nv, ValueRange accs) {
   auto byteVec = VectorType::get({kBytes}, nb.getI8Type());
-  auto accVec = VectorType::get({kLanes}, nb.getI32Type());
   SmallVector<Value> w;
   for (int64_t v = 0; v < nv; ++v)
     w.push_back(vector::TransferReadOp::create(
@@ -115,8 +165,7 @@ KernelEmitter::emitStep(OpBuilder &nb, ArrayRef<Value> xOffsets, Value wOffset,
       Value acc = accs[i * nv + v];
       Value u8 = weightsUnsigned ? w[v] : x;
       Value s8 = weightsUnsigned ? x : w[v];
-      result.push_back(
-          qnt_kernel::X86DotU8S8Op::create(nb, loc, accVec, acc, u8, s8));
+      result.push_back(createDotU8S8(nb, loc, tiling.isa, acc, u8, s8));
     }
   }
   return result;
@@ -359,7 +408,7 @@ Value KernelEmitter::emitColumnTile(
     llvm::function_ref<Value(OpBuilder &, Value)> lineXBase, int64_t pixStride,
     Value col, Value wBase, ArrayRef<int64_t> lens, ArrayRef<KDim> dims,
     Value firstBlock) {
-  int64_t m0 = ColumnTiling::rowsPerTile(lens.size());
+  int64_t m0 = tiling.rowsPerTile(lens.size());
   int64_t fullTiles = pixels / m0, rest = pixels % m0;
   auto lineBody = [&](OpBuilder &lb, Value l, Value acc) {
     Value xLine = lineXBase(lb, l);
@@ -443,8 +492,7 @@ Value KernelEmitter::emitRowsOutside(OpBuilder &nb, Value out, int64_t rows,
     }
     return acc;
   };
-  int64_t m0 = ColumnTiling::rowsPerTile(tiling.full > 0 ? tiling.nv
-                                                         : tiling.nvTail);
+  int64_t m0 = tiling.rowsPerTile(tiling.full > 0 ? tiling.nv : tiling.nvTail);
   int64_t fullTiles = rows / m0, rest = rows % m0;
   if (fullTiles > 0) {
     auto loop = scf::ForOp::create(

@@ -24,6 +24,7 @@ namespace mlir::qnt::x86vnni {
 
 using quantopt::x86vnni::ceilDiv;
 using quantopt::x86vnni::ColumnTiling;
+using quantopt::x86vnni::DotIsa;
 using quantopt::x86vnni::kBytes;
 using quantopt::x86vnni::kLanes;
 using quantopt::x86vnni::kMinParallelTrips;
@@ -43,6 +44,12 @@ struct KDim {
 /// Every transfer emitted here is in bounds: no mask is ever materialized.
 Value readPadded(OpBuilder &b, Location loc, Value src, ValueRange indices,
                  int64_t len, int64_t width);
+
+/// `acc` plus, in each i32 lane, the four products of the lane's bytes of
+/// `u8` (unsigned) and `s8` (signed), wrapping: vpdpbusd's function, built
+/// from the instructions of `isa` (Planning.h says how for AVX2).
+Value createDotU8S8(OpBuilder &b, Location loc, DotIsa isa, Value acc, Value u8,
+                    Value s8);
 
 /// Writes the first `len` lanes of `v` into `dest` at `indices`, in bounds.
 Value writePrefix(OpBuilder &b, Location loc, Value v, Value dest,

@@ -55,8 +55,8 @@ quantopt::x86vnni::columnCorrection(llvm::ArrayRef<int64_t> sums,
   return result;
 }
 
-ColumnTiling::ColumnTiling(int64_t n) : n(n) {
-  nv = std::min<int64_t>(4, ceilDiv(n, kLanes));
+ColumnTiling::ColumnTiling(int64_t n, DotIsa isa) : n(n), isa(isa) {
+  nv = std::min<int64_t>(isa == DotIsa::Avx2 ? 1 : 4, ceilDiv(n, kLanes));
   full = n / (kLanes * nv);
   nvTail = ceilDiv(n - full * kLanes * nv, kLanes);
 }
@@ -66,7 +66,7 @@ bool quantopt::x86vnni::rowsOutside(const ColumnTiling &tiling,
   int64_t columnTiles = tiling.full + (tiling.nvTail ? 1 : 0);
   int64_t vectors = tiling.full ? tiling.nv : tiling.nvTail;
   return columnTiles < kMinParallelTrips &&
-         rows / ColumnTiling::rowsPerTile(vectors) >= kMinParallelTrips;
+         rows / tiling.rowsPerTile(vectors) >= kMinParallelTrips;
 }
 
 std::vector<int8_t> quantopt::x86vnni::packWeights(

@@ -70,14 +70,21 @@
 using namespace mlir;
 using namespace mlir::qnt;
 using namespace mlir::qnt::x86vnni;
-using quantopt::x86vnni::OperandPlan;
-using quantopt::x86vnni::WeightStats;
 using quantopt::x86vnni::columnCorrection;
+using quantopt::x86vnni::DotIsa;
+using quantopt::x86vnni::OperandPlan;
 using quantopt::x86vnni::packWeights;
 using quantopt::x86vnni::planOperands;
 using quantopt::x86vnni::scanWeights;
+using quantopt::x86vnni::WeightStats;
 
 namespace {
+
+/// What the matmul patterns are built with.
+struct ContractionOptions {
+  int64_t kBlock = 256;
+  DotIsa isa = DotIsa::Avx512Vnni;
+};
 
 /// An I32Attr as the signed value it holds.
 int32_t getI32(IntegerAttr attr) { return static_cast<int32_t>(attr.getInt()); }
@@ -102,8 +109,10 @@ bool isLargeSplat(Value value) {
 /// `elementwise` (its single user, or null), the tiles store the body's
 /// values and the generic is replaced.
 LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
-                            IntRequantizeOp requant, int64_t kBlock,
+                            IntRequantizeOp requant,
+                            const ContractionOptions &options,
                             const FusedElementwise *elementwise = nullptr) {
+  int64_t kBlock = options.kBlock;
   RankedTensorType xType = op.getX().getType(), wType = op.getW().getType();
   if (!xType.hasStaticShape() || !wType.hasStaticShape())
     return failure();
@@ -140,7 +149,7 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
     rewriter.setInsertionPoint(op);
   OpBuilder &b = rewriter;
   KernelEmitter k(loc);
-  k.tiling = ColumnTiling(n);
+  k.tiling = ColumnTiling(n, options.isa);
   k.k1 = ceilDiv(kSize, 4);
   k.weightsUnsigned = plan->weightsUnsigned;
   int64_t kPadded = k.k1 * 4;
@@ -278,7 +287,7 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
 
 /// As rewriteMatmul: `requant`, when not null, is fused.
 LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
-                          IntRequantizeOp requant) {
+                          IntRequantizeOp requant, DotIsa isa) {
   RankedTensorType xType = op.getX().getType(), wType = op.getW().getType(),
                    resultType = op.getResult().getType();
   if (!xType.hasStaticShape() || !wType.hasStaticShape() ||
@@ -352,7 +361,7 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
   rewriter.setInsertionPoint(op);
   OpBuilder &b = rewriter;
   KernelEmitter k(loc);
-  k.tiling = ColumnTiling(fg);
+  k.tiling = ColumnTiling(fg, isa);
   int64_t c4 = ceilDiv(cg, 4), cgPadded = c4 * 4;
   k.k1 = kh * kw * c4;
   k.weightsUnsigned = plan->weightsUnsigned;
@@ -530,8 +539,8 @@ IntRequantizeOp fusedRequantize(IntConv2DOp op) {
 }
 
 struct IntMatmulToVnni : OpRewritePattern<IntMatmulOp> {
-  IntMatmulToVnni(MLIRContext *ctx, int64_t kBlock)
-      : OpRewritePattern(ctx), kBlock(kBlock) {}
+  IntMatmulToVnni(MLIRContext *ctx, ContractionOptions options)
+      : OpRewritePattern(ctx), options(options) {}
   LogicalResult matchAndRewrite(IntMatmulOp op,
                                 PatternRewriter &rewriter) const override {
     // Left for RequantizedMatmulToVnni or ElementwiseMatmulToVnni, which
@@ -539,16 +548,16 @@ struct IntMatmulToVnni : OpRewritePattern<IntMatmulOp> {
     if (op->use_empty() || fusedRequantize(op) ||
         FusedElementwise::plan(op.getResult()))
       return failure();
-    return rewriteMatmul(rewriter, op, IntRequantizeOp(), kBlock);
+    return rewriteMatmul(rewriter, op, IntRequantizeOp(), options);
   }
-  int64_t kBlock;
+  ContractionOptions options;
 };
 
 /// A matmul whose accumulators only feed an elementwise linalg.generic
 /// (FusedElementwise.h): the kernel applies the body before it stores.
 struct ElementwiseMatmulToVnni : OpRewritePattern<linalg::GenericOp> {
-  ElementwiseMatmulToVnni(MLIRContext *ctx, int64_t kBlock)
-      : OpRewritePattern(ctx), kBlock(kBlock) {}
+  ElementwiseMatmulToVnni(MLIRContext *ctx, ContractionOptions options)
+      : OpRewritePattern(ctx), options(options) {}
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
     for (Value input : op.getDpsInputs()) {
@@ -559,54 +568,59 @@ struct ElementwiseMatmulToVnni : OpRewritePattern<linalg::GenericOp> {
           FusedElementwise::plan(matmul.getResult());
       if (!elementwise || elementwise->getOp() != op)
         continue;
-      return rewriteMatmul(rewriter, matmul, IntRequantizeOp(), kBlock,
+      return rewriteMatmul(rewriter, matmul, IntRequantizeOp(), options,
                            &*elementwise);
     }
     return failure();
   }
-  int64_t kBlock;
+  ContractionOptions options;
 };
 
 struct RequantizedMatmulToVnni : OpRewritePattern<IntRequantizeOp> {
-  RequantizedMatmulToVnni(MLIRContext *ctx, int64_t kBlock)
-      : OpRewritePattern(ctx), kBlock(kBlock) {}
+  RequantizedMatmulToVnni(MLIRContext *ctx, ContractionOptions options)
+      : OpRewritePattern(ctx), options(options) {}
   LogicalResult matchAndRewrite(IntRequantizeOp op,
                                 PatternRewriter &rewriter) const override {
     auto matmul = op.getInput().getDefiningOp<IntMatmulOp>();
     if (!matmul || fusedRequantize(matmul) != op)
       return failure();
-    return rewriteMatmul(rewriter, matmul, op, kBlock);
+    return rewriteMatmul(rewriter, matmul, op, options);
   }
-  int64_t kBlock;
+  ContractionOptions options;
 };
 
 struct IntConv2DToVnni : OpRewritePattern<IntConv2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+  IntConv2DToVnni(MLIRContext *ctx, DotIsa isa)
+      : OpRewritePattern(ctx), isa(isa) {}
   LogicalResult matchAndRewrite(IntConv2DOp op,
                                 PatternRewriter &rewriter) const override {
     if (op->use_empty() || fusedRequantize(op))
       return failure();
-    return rewriteConv(rewriter, op, IntRequantizeOp());
+    return rewriteConv(rewriter, op, IntRequantizeOp(), isa);
   }
+  DotIsa isa;
 };
 
 struct RequantizedConv2DToVnni : OpRewritePattern<IntRequantizeOp> {
-  using OpRewritePattern::OpRewritePattern;
+  RequantizedConv2DToVnni(MLIRContext *ctx, DotIsa isa)
+      : OpRewritePattern(ctx), isa(isa) {}
   LogicalResult matchAndRewrite(IntRequantizeOp op,
                                 PatternRewriter &rewriter) const override {
     auto conv = op.getInput().getDefiningOp<IntConv2DOp>();
     if (!conv || fusedRequantize(conv) != op)
       return failure();
-    return rewriteConv(rewriter, conv, op);
+    return rewriteConv(rewriter, conv, op, isa);
   }
+  DotIsa isa;
 };
 
 } // namespace
 
 void mlir::qnt::populateQntToX86VnniPatterns(RewritePatternSet &patterns,
-                                             int64_t kBlock) {
-  patterns.add<IntMatmulToVnni, RequantizedMatmulToVnni,
-               ElementwiseMatmulToVnni>(patterns.getContext(), kBlock);
-  patterns.add<IntConv2DToVnni, RequantizedConv2DToVnni>(
-      patterns.getContext());
+                                             int64_t kBlock, DotIsa isa) {
+  patterns
+      .add<IntMatmulToVnni, RequantizedMatmulToVnni, ElementwiseMatmulToVnni>(
+          patterns.getContext(), ContractionOptions{kBlock, isa});
+  patterns.add<IntConv2DToVnni, RequantizedConv2DToVnni>(patterns.getContext(),
+                                                         isa);
 }

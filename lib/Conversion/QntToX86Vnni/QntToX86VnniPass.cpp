@@ -1,8 +1,10 @@
 //===- QntToX86VnniPass.cpp - the qnt-x86-vnni pass -----------------------===//
 //
 // Applies populateQntToX86VnniPatterns when the module's target has AVX-512
-// VNNI. The rewrites leave foldable index arithmetic and repeated constants
-// behind; the pipeline's canonicalize and cse clean them up.
+// VNNI, or AVX-512 BW or AVX2 (the same kernels with each vpdpbusd emulated
+// exactly). The
+// rewrites leave foldable index arithmetic and repeated constants behind;
+// the pipeline's canonicalize and cse clean them up.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +38,7 @@ namespace {
 /// The x86 kernels the module's `llvm.target` can run. Without one,
 /// scheduling the pass is the caller's claim of AVX-512 VNNI.
 struct X86Kernels {
-  bool vnni = false;
+  std::optional<quantopt::x86vnni::DotIsa> contractions;
   std::optional<qnt::DepthwiseIsa> depthwise;
 };
 
@@ -46,8 +48,9 @@ X86Kernels selectKernels(Operation *op) {
                              LLVM::LLVMDialect::getTargetAttrName())
                        : LLVM::TargetAttr();
   X86Kernels kernels;
+  using quantopt::x86vnni::DotIsa;
   if (!target) {
-    kernels.vnni = true;
+    kernels.contractions = DotIsa::Avx512Vnni;
     kernels.depthwise = qnt::DepthwiseIsa{16, true};
     return kernels;
   }
@@ -56,7 +59,12 @@ X86Kernels selectKernels(Operation *op) {
       target.getFeatures() ? target.getFeatures().getFeaturesString()
                            : std::string(),
       ""};
-  kernels.vnni = info.hasAvx512Vnni();
+  if (info.hasAvx512Vnni())
+    kernels.contractions = DotIsa::Avx512Vnni;
+  else if (info.hasFeature("avx512bw"))
+    kernels.contractions = DotIsa::Avx512Bw;
+  else if (info.hasFeature("avx2"))
+    kernels.contractions = DotIsa::Avx2;
   if (info.hasFeature("avx512bw"))
     kernels.depthwise = qnt::DepthwiseIsa{16, info.hasAvx512Vnni()};
   else if (info.hasFeature("avx2"))
@@ -79,11 +87,12 @@ struct QntToX86VnniPass : qnt::impl::QntToX86VnniBase<QntToX86VnniPass> {
 
   void runOnOperation() override {
     X86Kernels kernels = selectKernels(getOperation());
-    if (!kernels.vnni && !kernels.depthwise)
+    if (!kernels.contractions && !kernels.depthwise)
       return;
     RewritePatternSet patterns(&getContext());
-    if (kernels.vnni)
-      qnt::populateQntToX86VnniPatterns(patterns, kBlock);
+    if (kernels.contractions)
+      qnt::populateQntToX86VnniPatterns(patterns, kBlock,
+                                        *kernels.contractions);
     if (kernels.depthwise)
       qnt::populateQntToX86DepthwisePatterns(patterns, *kernels.depthwise);
     // One walk, no folding: what the rewrites create is left as built.

@@ -96,8 +96,7 @@ struct Packer {
           ArrayRef<int64_t>{kBytes}, ArrayRef<int64_t>{1});
       Value u8 = k.weightsUnsigned ? part : ones;
       Value s8 = k.weightsUnsigned ? ones : part;
-      next.push_back(qnt_kernel::X86DotU8S8Op::create(b, loc, sums[v].getType(),
-                                                      sums[v], u8, s8));
+      next.push_back(createDotU8S8(b, loc, k.tiling.isa, sums[v], u8, s8));
     }
     return {packed, next};
   }

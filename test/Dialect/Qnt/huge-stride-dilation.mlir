@@ -11,6 +11,7 @@
 // found by qnt-parse-fuzzer under UBSan once it fuzzed every target).
 // RUN: quant-opt %s --qnt-to-llvm=target=x86_64 -o /dev/null
 // RUN: quant-opt %s --qnt-to-llvm=target=x86_64-amx -o /dev/null
+// RUN: quant-opt %s --qnt-to-llvm=target=x86_64-avx2 -o /dev/null
 // RUN: quant-opt %s --qnt-to-llvm=target=aarch64 -o /dev/null
 // RUN: quant-opt %s --qnt-to-llvm=target=aarch64-dotprod -o /dev/null
 // RUN: quant-opt %s --qnt-to-llvm=target=aarch64-neon -o /dev/null

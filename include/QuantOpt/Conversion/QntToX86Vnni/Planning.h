@@ -28,6 +28,23 @@ constexpr int64_t kBytes = 64;
 
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// The instructions a contraction kernel's dot-product step is built from.
+/// Either way the step is the same function of the same packed bytes (a
+/// vpdpbusd on 16 i32 lanes), so everything but the step and the register
+/// budget is shared.
+enum class DotIsa {
+  /// AVX-512 VNNI: one 512-bit vpdpbusd; 32 vector registers.
+  Avx512Vnni,
+  /// AVX-512 BW without VNNI (Skylake-SP): the step emulated as below, by
+  /// two 512-bit vpmaddwd; 32 vector registers.
+  Avx512Bw,
+  /// AVX2 without VNNI: the even and the odd bytes of each 16-bit lane
+  /// widened to 16 bits and multiplied by two vpmaddwd per 256 bits, whose
+  /// pair sums (at most 2 * 255 * 128) add to the accumulator exactly;
+  /// 16 vector registers.
+  Avx2,
+};
+
 /// How the 8-bit operands meet vpdpbusd (u8 x s8).
 struct OperandPlan {
   /// The weights are the u8 operand and the activations the s8 one;
@@ -69,13 +86,21 @@ struct ColumnTiling {
   int64_t nv = 0;
   int64_t full = 0;
   int64_t nvTail = 0;
+  DotIsa isa = DotIsa::Avx512Vnni;
 
-  explicit ColumnTiling(int64_t n);
+  /// Tiles of up to 4 vectors (64 columns) with AVX-512, of 1 with
+  /// AVX2, whose 16 ymm registers hold 4 x 2 accumulators, the widened
+  /// weights (4) and activations (2) of one step.
+  explicit ColumnTiling(int64_t n, DotIsa isa = DotIsa::Avx512Vnni);
   /// Columns of the packed weights and padded bias: N rounded up to tiles.
   int64_t paddedN() const { return (full * nv + nvTail) * kLanes; }
   /// Rows per register tile for a tile of `vectors` vectors: at least 8
-  /// independent accumulators where the 32 zmm registers allow.
-  static int64_t rowsPerTile(int64_t vectors) { return vectors >= 3 ? 4 : 8; }
+  /// independent accumulators where the vector registers allow.
+  int64_t rowsPerTile(int64_t vectors) const {
+    if (isa == DotIsa::Avx2)
+      return 4;
+    return vectors >= 3 ? 4 : 8;
+  }
 };
 
 /// The least number of iterations qnt-parallelize-tiles wants from an
