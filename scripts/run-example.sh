@@ -3,7 +3,8 @@
 #  1. imports the three quantized digits networks of examples/models/ (QDQ
 #     ONNX exported by torch) with quant-import-onnx, compiles them for the
 #     host and for every target this machine can run (x86_64 natively on an
-#     AVX-512 VNNI host, aarch64 and riscv64 under qemu-user), runs them on
+#     AVX-512 VNNI host, x86_64-avx2 on an AVX2 one, aarch64 and riscv64
+#     under qemu-user), runs them on
 #     the 360 held-out digits and prints the accuracy table
 #     (examples/models/evaluate.py --check: fails unless every row meets the
 #     bar of docs/ONNXImport.md);
@@ -57,14 +58,14 @@ cross_target() { # name, description, run-on-target arguments...
       "$@" "$MODEL" -o "$work/$name.txt" 2> "$work/$name.err" &&
      line=$(python3 "$ROOT/utils/compare-outputs.py" "$work/reference.txt" \
               "$work/$name.txt" | tail -n 1); then
-    printf '%-9s %-36s %s\n' "$name" "($what)" "$line"
+    printf '%-11s %-36s %s\n' "$name" "($what)" "$line"
   else
-    printf '%-9s %-36s FAILED\n' "$name" "($what)"
+    printf '%-11s %-36s FAILED\n' "$name" "($what)"
     sed 's/^/    /' "$work/$name.err" "$work/$name.txt" 2>/dev/null | tail -n 20
     status=1
   fi
 }
-skip() { printf '%-9s %-36s skipped: %s\n' "$1" "($2)" "$3"; }
+skip() { printf '%-11s %-36s skipped: %s\n' "$1" "($2)" "$3"; }
 
 vnni_flags="avx512f avx512bw avx512cd avx512dq avx512vl avx512_vnni"
 host_flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
@@ -76,6 +77,15 @@ if [ "$(uname -m)" = x86_64 ] && [ $have_vnni = yes ]; then
   cross_target x86_64 "native, x86-64-v4 + AVX-512 VNNI" --target x86_64
 else
   skip x86_64 "x86-64-v4 + AVX-512 VNNI" "this CPU has no AVX-512 VNNI"
+fi
+have_v3=yes
+for f in avx avx2 fma bmi1 bmi2 f16c abm movbe xsave; do
+  [[ " $host_flags " == *" $f "* ]] || have_v3=no
+done
+if [ "$(uname -m)" = x86_64 ] && [ $have_v3 = yes ]; then
+  cross_target x86_64-avx2 "native, x86-64-v3 (AVX2)" --target x86_64-avx2
+else
+  skip x86_64-avx2 "x86-64-v3 (AVX2)" "this CPU has no AVX2"
 fi
 if command -v qemu-aarch64 > /dev/null && [ -d /usr/aarch64-linux-gnu/lib ]; then
   cross_target aarch64 "qemu -cpu max, NEON dotprod i8mm" --target aarch64

@@ -92,6 +92,10 @@ def auto_targets():
             f in flags for f in ["avx512f", "avx512bw", "avx512cd", "avx512dq",
                                  "avx512vl", "avx512_vnni"]):
         targets.append("x86_64")
+    if platform.machine() == "x86_64" and all(
+            f in flags.split() for f in ["avx", "avx2", "fma", "bmi1", "bmi2",
+                                         "f16c", "abm", "movbe", "xsave"]):
+        targets.append("x86_64-avx2")
     for arch in ["aarch64", "riscv64"]:
         if shutil.which("qemu-" + arch) and os.path.isdir("/usr/%s-linux-gnu/lib" % arch):
             targets.append(arch)
@@ -102,9 +106,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     ap.add_argument("--targets", default="host",
-                    help="comma-separated: host, x86_64, aarch64, riscv64, "
+                    help="comma-separated: host, x86_64, x86_64-avx2, "
+                         "aarch64, riscv64, "
                          "or 'auto' (host plus every target this machine "
                          "can run: x86_64 natively with AVX-512 VNNI, "
+                         "x86_64-avx2 with AVX2, "
                          "aarch64 / riscv64 under qemu-user)")
     ap.add_argument("--models", default="cnn,resnet,mlp")
     ap.add_argument("--limit", type=int, default=0)
@@ -184,11 +190,11 @@ def main():
                                    or rows[-1][7] < 0.99):
                     failed = True
 
-    print("%-7s %-8s %8s %8s %8s %9s %10s %9s" % (
+    print("%-7s %-11s %8s %8s %8s %9s %10s %9s" % (
         "model", "target", "float", "fq", "int8", "=ref", "max steps", "<=1 step"))
     for r in rows:
         same = "n/a" if r[5] != r[5] else "%.2f%%" % (100 * r[5])
-        print("%-7s %-8s %7.2f%% %7.2f%% %7.2f%% %9s %10.2f %8.2f%%" % (
+        print("%-7s %-11s %7.2f%% %7.2f%% %7.2f%% %9s %10.2f %8.2f%%" % (
             r[0], r[1], 100 * r[2], 100 * r[3], 100 * r[4], same, r[6],
             100 * r[7]))
     print("(%d held-out digits; steps are output quantization steps of the "
