@@ -114,6 +114,9 @@ x86_64_v3 = {"avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "abm", "movbe",
 if (platform.machine() in ("x86_64", "AMD64") and cross_tools
         and x86_64_v3 <= cpu_flags()):
     config.available_features.add("x86-avx2")
+    # AVX-VNNI (VEX-encoded 256-bit vpdpbusd: Alder Lake and later).
+    if "avx_vnni" in cpu_flags():
+        config.available_features.add("x86-avxvnni")
 if (platform.machine() in ("x86_64", "AMD64") and cross_tools
         and x86_64_v4_vnni <= cpu_flags()):
     config.available_features.add("x86-avx512vnni")

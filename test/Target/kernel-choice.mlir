@@ -9,12 +9,14 @@
 // The pass reads `llvm.target` on the module: a target CPU that has VNNI by
 // name (icelake-server) gets the kernels with no feature string; x86-64-v4
 // alone (AVX-512 BW without VNNI) and x86-64-v3 (AVX2) get them with each
-// vpdpbusd emulated by vpmaddwd (512 and 256 bits wide); plain x86-64
-// (SSE2) and aarch64 get none.
+// vpdpbusd emulated by vpmaddwd (512 and 256 bits wide), alderlake
+// (AVX-VNNI, no AVX-512) with the 256-bit vpdpbusd; plain x86-64 (SSE2) and
+// aarch64 get none.
 // RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "icelake-server"/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=PASS
 // RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "x86-64-v4", features = <["+avx512vnni"]>/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=PASS
 // RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "x86-64-v4"/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=ZMM
 // RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "x86-64-v3"/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=YMM
+// RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "alderlake"/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=AVXVNNI
 // RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "x86-64"/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=SKIP
 // RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "icelake-server", features = <["-avx512vnni"]>/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=ZMM
 // RUN: sed 's/TARGET/triple = "aarch64-unknown-linux-gnu", chip = "generic", features = <["+neon", "+dotprod", "+i8mm"]>/' %s | quant-opt --pass-pipeline="builtin.module(func.func(qnt-x86-vnni))" | FileCheck %s --check-prefix=SKIP
@@ -40,6 +42,11 @@
 // YMM-NOT: vpdpbusd
 // YMM: qnt_kernel.x86.vpmaddwd {{.*}} : vector<16xi16> -> vector<8xi32>
 // YMM-NOT: vpdpbusd
+// AVXVNNI-LABEL: func.func @matmul
+// AVXVNNI-NOT: qnt.int_matmul
+// AVXVNNI-NOT: vpmaddwd
+// AVXVNNI: qnt_kernel.x86.vpdpbusd {{.*}} : vector<32xi8> -> vector<8xi32>
+// AVXVNNI-NOT: vpmaddwd
 // SKIP-LABEL: func.func @matmul
 // SKIP-NOT: vpdpbusd
 // SKIP: qnt.int_matmul

@@ -102,6 +102,14 @@ TEST(X86VnniPlanningTest, Avx2ColumnTiles) {
   EXPECT_EQ(exact.full, 4);
   EXPECT_EQ(exact.nvTail, 0);
   EXPECT_EQ(exact.paddedN(), 64);
+  // AVX-VNNI has the same 16 registers; AVX-512 BW the 32 of VNNI.
+  ColumnTiling vex(64, DotIsa::AvxVnni);
+  EXPECT_EQ(vex.nv, 1);
+  EXPECT_EQ(vex.rowsPerTile(1), 4);
+  ColumnTiling bw(64, DotIsa::Avx512Bw);
+  EXPECT_EQ(bw.nv, 4);
+  EXPECT_EQ(bw.rowsPerTile(4), 4);
+  EXPECT_EQ(bw.rowsPerTile(1), 8);
 }
 
 // K = 5 x N = 3 weights w[k][n] = 3k + n + 1, packed [tile][K1][N0][4] with

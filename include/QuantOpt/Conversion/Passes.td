@@ -90,7 +90,9 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
     even and the odd bytes of each 16-bit lane widened to 16 bits, two
     `qnt_kernel.x86.vpmaddwd` per 256 bits, their pair sums added to the
     accumulator (no product or pair sum saturates, so the bits are those
-    of `vpdpbusd`); the register tiles are then 4 x 16. A module without
+    of `vpdpbusd`); the register tiles are then 4 x 16. AVX-512 BW without
+    VNNI gets the same emulation at 512 bits; AVX-VNNI without AVX-512
+    (Alder Lake) two 256-bit `vpdpbusd` per step. A module without
     `llvm.target` is taken as the caller's claim that the target has VNNI.
 
     With `w' = w - weight_zero_points[n]` (exact, at compile time):

@@ -34,11 +34,27 @@ Value createDotU8S8(OpBuilder &b, Location loc, DotIsa isa, Value acc, Value u8,
                     Value s8) {
   if (isa == DotIsa::Avx512Vnni)
     return qnt_kernel::X86DotU8S8Op::create(b, loc, acc.getType(), acc, u8, s8);
+  int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
+  auto part = [&](Value v, int64_t h, int64_t width) -> Value {
+    return vector::ExtractStridedSliceOp::create(
+        b, loc, v, ArrayRef<int64_t>{width * h}, ArrayRef<int64_t>{width},
+        ArrayRef<int64_t>{1});
+  };
+  if (isa == DotIsa::AvxVnni) {
+    // The 256-bit vpdpbusd (VEX-encoded with AVX-VNNI), once per 8 lanes.
+    auto partLanes = VectorType::get({8}, b.getI32Type());
+    for (int64_t h = 0; h < lanes / 8; ++h) {
+      Value sum = qnt_kernel::X86DotU8S8Op::create(
+          b, loc, partLanes, part(acc, h, 8), part(u8, h, 32), part(s8, h, 32));
+      acc = vector::InsertStridedSliceOp::create(
+          b, loc, sum, acc, ArrayRef<int64_t>{8 * h}, ArrayRef<int64_t>{1});
+    }
+    return acc;
+  }
   // Byte 2j of each 16-bit lane ("even") and byte 2j + 1 ("odd"), widened:
   // zero-extended for u8, sign-extended for s8. A lane's four products are
   // then the even pair's vpmaddwd plus the odd pair's, each at most
   // 2 * 255 * 128 in magnitude, so no step saturates or loses a bit.
-  int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
   auto wordType = VectorType::get({2 * lanes}, b.getI16Type());
   auto splat = [&](int64_t v) {
     return arith::ConstantOp::create(
@@ -53,30 +69,23 @@ Value createDotU8S8(OpBuilder &b, Location loc, DotIsa isa, Value acc, Value u8,
       b, loc, arith::ShLIOp::create(b, loc, s, eight), eight);
   Value sOdd = arith::ShRSIOp::create(b, loc, s, eight);
   // vpmaddwd on 512 bits with AVX-512 BW, else 256 at a time.
-  int64_t part = isa == DotIsa::Avx512Bw ? std::min<int64_t>(lanes, 16) : 8;
-  auto partLanes = VectorType::get({part}, b.getI32Type());
-  for (int64_t h = 0; h < lanes / part; ++h) {
+  int64_t width = isa == DotIsa::Avx512Bw ? std::min<int64_t>(lanes, 16) : 8;
+  auto partLanes = VectorType::get({width}, b.getI32Type());
+  for (int64_t h = 0; h < lanes / width; ++h) {
     auto slice = [&](Value v) -> Value {
-      if (part == lanes)
-        return v;
-      return vector::ExtractStridedSliceOp::create(
-          b, loc, v, ArrayRef<int64_t>{2 * part * h},
-          ArrayRef<int64_t>{2 * part}, ArrayRef<int64_t>{1});
+      return width == lanes ? v : part(v, h, 2 * width);
     };
     Value even = qnt_kernel::X86MaddI16Op::create(b, loc, partLanes,
                                                   slice(uEven), slice(sEven));
     Value odd = qnt_kernel::X86MaddI16Op::create(b, loc, partLanes, slice(uOdd),
                                                  slice(sOdd));
-    if (part == lanes)
+    if (width == lanes)
       return arith::AddIOp::create(
           b, loc, arith::AddIOp::create(b, loc, acc, even), odd);
-    Value accPart = vector::ExtractStridedSliceOp::create(
-        b, loc, acc, ArrayRef<int64_t>{part * h}, ArrayRef<int64_t>{part},
-        ArrayRef<int64_t>{1});
     Value sum = arith::AddIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, accPart, even), odd);
+        b, loc, arith::AddIOp::create(b, loc, part(acc, h, width), even), odd);
     acc = vector::InsertStridedSliceOp::create(
-        b, loc, sum, acc, ArrayRef<int64_t>{part * h}, ArrayRef<int64_t>{1});
+        b, loc, sum, acc, ArrayRef<int64_t>{width * h}, ArrayRef<int64_t>{1});
   }
   return acc;
 }

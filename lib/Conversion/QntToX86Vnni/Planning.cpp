@@ -56,7 +56,7 @@ quantopt::x86vnni::columnCorrection(llvm::ArrayRef<int64_t> sums,
 }
 
 ColumnTiling::ColumnTiling(int64_t n, DotIsa isa) : n(n), isa(isa) {
-  nv = std::min<int64_t>(isa == DotIsa::Avx2 ? 1 : 4, ceilDiv(n, kLanes));
+  nv = std::min<int64_t>(hasSixteenRegisters() ? 1 : 4, ceilDiv(n, kLanes));
   full = n / (kLanes * nv);
   nvTail = ceilDiv(n - full * kLanes * nv, kLanes);
 }

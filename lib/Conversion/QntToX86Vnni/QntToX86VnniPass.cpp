@@ -1,8 +1,8 @@
 //===- QntToX86VnniPass.cpp - the qnt-x86-vnni pass -----------------------===//
 //
 // Applies populateQntToX86VnniPatterns when the module's target has AVX-512
-// VNNI, or AVX-512 BW or AVX2 (the same kernels with each vpdpbusd emulated
-// exactly). The
+// VNNI or AVX-VNNI, or AVX-512 BW or AVX2 (the same kernels with each
+// vpdpbusd emulated exactly). The
 // rewrites leave foldable index arithmetic and repeated constants behind;
 // the pipeline's canonicalize and cse clean them up.
 //
@@ -61,6 +61,8 @@ X86Kernels selectKernels(Operation *op) {
       ""};
   if (info.hasAvx512Vnni())
     kernels.contractions = DotIsa::Avx512Vnni;
+  else if (info.hasFeature("avxvnni"))
+    kernels.contractions = DotIsa::AvxVnni;
   else if (info.hasFeature("avx512bw"))
     kernels.contractions = DotIsa::Avx512Bw;
   else if (info.hasFeature("avx2"))

@@ -35,6 +35,9 @@ inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 enum class DotIsa {
   /// AVX-512 VNNI: one 512-bit vpdpbusd; 32 vector registers.
   Avx512Vnni,
+  /// AVX-VNNI without AVX-512 (Alder Lake and later client cores): the
+  /// 256-bit VEX vpdpbusd, twice per step; 16 vector registers.
+  AvxVnni,
   /// AVX-512 BW without VNNI (Skylake-SP): the step emulated as below, by
   /// two 512-bit vpmaddwd; 32 vector registers.
   Avx512Bw,
@@ -88,16 +91,20 @@ struct ColumnTiling {
   int64_t nvTail = 0;
   DotIsa isa = DotIsa::Avx512Vnni;
 
-  /// Tiles of up to 4 vectors (64 columns) with AVX-512, of 1 with
-  /// AVX2, whose 16 ymm registers hold 4 x 2 accumulators, the widened
-  /// weights (4) and activations (2) of one step.
+  /// Tiles of up to 4 vectors (64 columns) with AVX-512, of 1 with AVX2
+  /// or AVX-VNNI, whose 16 ymm registers hold 4 x 2 accumulators and (AVX2)
+  /// the widened weights (4) and activations (2) of one step.
   explicit ColumnTiling(int64_t n, DotIsa isa = DotIsa::Avx512Vnni);
+  /// AVX2 and AVX-VNNI have 16 ymm registers, AVX-512 32 zmm ones.
+  bool hasSixteenRegisters() const {
+    return isa == DotIsa::Avx2 || isa == DotIsa::AvxVnni;
+  }
   /// Columns of the packed weights and padded bias: N rounded up to tiles.
   int64_t paddedN() const { return (full * nv + nvTail) * kLanes; }
   /// Rows per register tile for a tile of `vectors` vectors: at least 8
   /// independent accumulators where the vector registers allow.
   int64_t rowsPerTile(int64_t vectors) const {
-    if (isa == DotIsa::Avx2)
+    if (hasSixteenRegisters())
       return 4;
     return vectors >= 3 ? 4 : 8;
   }
