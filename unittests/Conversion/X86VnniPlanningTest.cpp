@@ -89,6 +89,31 @@ TEST(X86VnniPlanningTest, ColumnTiles) {
   EXPECT_EQ(exact.rowsPerTile(1), 8);
 }
 
+// One step of 16 columns: column c holds bytes q0..q3 = 4c .. 4c + 3, the
+// even lanes (q0, q2) come first, then the odd ones (q1, q3); byte 0x80 is
+// -128 signed and 128 unsigned.
+TEST(X86VnniPlanningTest, WidenPackedWeights) {
+  std::vector<int8_t> packed(64);
+  for (int i = 0; i < 64; ++i)
+    packed[i] = int8_t(i);
+  packed[6] = int8_t(0x80); // column 1, q2
+  std::vector<int16_t> s = widenPackedWeights(packed, /*isUnsigned=*/false);
+  ASSERT_EQ(s.size(), 64u);
+  EXPECT_EQ(s[0], 0); // column 0 even: q0 = 0, q2 = 2
+  EXPECT_EQ(s[1], 2);
+  EXPECT_EQ(s[2], 4); // column 1 even: q0 = 4, q2 = 0x80
+  EXPECT_EQ(s[3], -128);
+  EXPECT_EQ(s[30], 60); // column 15 even: 60, 62
+  EXPECT_EQ(s[31], 62);
+  EXPECT_EQ(s[32], 1); // column 0 odd: q1 = 1, q3 = 3
+  EXPECT_EQ(s[33], 3);
+  EXPECT_EQ(s[62], 61); // column 15 odd: 61, 63
+  EXPECT_EQ(s[63], 63);
+  std::vector<int16_t> u = widenPackedWeights(packed, /*isUnsigned=*/true);
+  EXPECT_EQ(u[3], 128);
+  EXPECT_EQ(u[2], 4);
+}
+
 TEST(X86VnniPlanningTest, Avx2ColumnTiles) {
   // 16 ymm registers: tiles of one 16-column vector (two ymm halves), 4
   // rows: 8 accumulator registers.

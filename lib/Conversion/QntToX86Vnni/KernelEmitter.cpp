@@ -68,6 +68,17 @@ Value createDotU8S8(OpBuilder &b, Location loc, DotIsa isa, Value acc, Value u8,
   Value sEven = arith::ShRSIOp::create(
       b, loc, arith::ShLIOp::create(b, loc, s, eight), eight);
   Value sOdd = arith::ShRSIOp::create(b, loc, s, eight);
+  return createDotWidened(b, loc, isa, acc, uEven, uOdd, sEven, sOdd);
+}
+
+Value createDotWidened(OpBuilder &b, Location loc, DotIsa isa, Value acc,
+                       Value aEven, Value aOdd, Value bEven, Value bOdd) {
+  int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
+  auto part = [&](Value v, int64_t h, int64_t width) -> Value {
+    return vector::ExtractStridedSliceOp::create(
+        b, loc, v, ArrayRef<int64_t>{width * h}, ArrayRef<int64_t>{width},
+        ArrayRef<int64_t>{1});
+  };
   // vpmaddwd on 512 bits with AVX-512 BW, else 256 at a time.
   int64_t width = isa == DotIsa::Avx512Bw ? std::min<int64_t>(lanes, 16) : 8;
   auto partLanes = VectorType::get({width}, b.getI32Type());
@@ -76,9 +87,9 @@ Value createDotU8S8(OpBuilder &b, Location loc, DotIsa isa, Value acc, Value u8,
       return width == lanes ? v : part(v, h, 2 * width);
     };
     Value even = qnt_kernel::X86MaddI16Op::create(b, loc, partLanes,
-                                                  slice(uEven), slice(sEven));
-    Value odd = qnt_kernel::X86MaddI16Op::create(b, loc, partLanes, slice(uOdd),
-                                                 slice(sOdd));
+                                                  slice(aEven), slice(bEven));
+    Value odd = qnt_kernel::X86MaddI16Op::create(b, loc, partLanes, slice(aOdd),
+                                                 slice(bOdd));
     if (width == lanes)
       return arith::AddIOp::create(
           b, loc, arith::AddIOp::create(b, loc, acc, even), odd);
@@ -156,9 +167,59 @@ Value KernelEmitter::broadcastX(OpBuilder &nb, Value offset) {
       nb, loc, VectorType::get({kBytes}, nb.getI8Type()), splat);
 }
 
+std::pair<Value, Value> KernelEmitter::broadcastWidenedX(OpBuilder &nb,
+                                                         Value offset) {
+  // q0, q2 then q1, q3 of one group (copyRowWidened): two words, each
+  // read on its own so that it becomes one broadcast load.
+  auto splat = [&](int64_t at) -> Value {
+    Value pair = vector::TransferReadOp::create(
+        nb, loc, VectorType::get({2}, nb.getI16Type()), xFlat,
+        ValueRange{
+            add(nb, offset, arith::ConstantIndexOp::create(nb, loc, at))},
+        std::nullopt, ArrayRef<bool>{true});
+    Value word = vector::ExtractOp::create(
+        nb, loc,
+        vector::BitCastOp::create(nb, loc,
+                                  VectorType::get({1}, nb.getI32Type()), pair),
+        ArrayRef<int64_t>{0});
+    Value v = vector::BroadcastOp::create(
+        nb, loc, VectorType::get({kLanes}, nb.getI32Type()), word);
+    return vector::BitCastOp::create(
+        nb, loc, VectorType::get({2 * kLanes}, nb.getI16Type()), v);
+  };
+  return {splat(0), splat(2)};
+}
+
+SmallVector<Value> KernelEmitter::emitWidenedStep(OpBuilder &nb,
+                                                  ArrayRef<Value> xOffsets,
+                                                  Value wOffset, int64_t nv,
+                                                  ValueRange accs) {
+  auto halfType = VectorType::get({2 * kLanes}, nb.getI16Type());
+  auto read = [&](int64_t at) -> Value {
+    return vector::TransferReadOp::create(
+        nb, loc, halfType, wPacked,
+        ValueRange{
+            add(nb, wOffset, arith::ConstantIndexOp::create(nb, loc, at))},
+        std::nullopt, ArrayRef<bool>{true});
+  };
+  SmallVector<std::pair<Value, Value>> w;
+  for (int64_t v = 0; v < nv; ++v)
+    w.push_back({read(v * kBytes), read(v * kBytes + 2 * kLanes)});
+  SmallVector<Value> result;
+  for (auto [i, xOffset] : llvm::enumerate(xOffsets)) {
+    auto [xEven, xOdd] = broadcastWidenedX(nb, xOffset);
+    for (int64_t v = 0; v < nv; ++v)
+      result.push_back(createDotWidened(nb, loc, tiling.isa, accs[i * nv + v],
+                                        xEven, xOdd, w[v].first, w[v].second));
+  }
+  return result;
+}
+
 SmallVector<Value>
 KernelEmitter::emitStep(OpBuilder &nb, ArrayRef<Value> xOffsets, Value wOffset,
                         int64_t nv, ValueRange accs) {
+  if (widenedOperands)
+    return emitWidenedStep(nb, xOffsets, wOffset, nv, accs);
   auto byteVec = VectorType::get({kBytes}, nb.getI8Type());
   SmallVector<Value> w;
   for (int64_t v = 0; v < nv; ++v)
@@ -659,6 +720,55 @@ Value copyRow(OpBuilder &b, Location loc, Value src, ValueRange srcIndices,
     dest = copy(b, dest,
                 arith::ConstantIndexOp::create(b, loc, chunks * kBytes), tail);
   return fillRow(b, loc, dest, destIndices, length, padLength, padCode);
+}
+
+Value copyRowWidened(OpBuilder &b, Location loc, Value src,
+                     ValueRange srcIndices, Value dest, ValueRange destIndices,
+                     int64_t length, bool flip, bool isUnsigned) {
+  auto at = [&](OpBuilder &nb, ValueRange indices, Value offset) {
+    SmallVector<Value> result(indices);
+    result.back() = nb.createOrFold<arith::AddIOp>(loc, result.back(), offset);
+    return result;
+  };
+  // `len` bytes from `offset`, as `width` (a multiple of 4) widened lanes.
+  auto copy = [&](OpBuilder &nb, Value acc, Value offset, int64_t len,
+                  int64_t width) {
+    auto type = VectorType::get({width}, nb.getI8Type());
+    Value v = readPadded(nb, loc, src, at(nb, srcIndices, offset), len, width);
+    if (flip)
+      v = arith::XOrIOp::create(
+          nb, loc, v,
+          arith::ConstantOp::create(
+              nb, loc,
+              DenseElementsAttr::get(type, nb.getI8IntegerAttr(-128))));
+    SmallVector<int64_t> order;
+    for (int64_t g = 0; g < width; g += 4)
+      llvm::append_range(order, ArrayRef<int64_t>{g, g + 2, g + 1, g + 3});
+    v = vector::ShuffleOp::create(nb, loc, v, v, order);
+    auto wide = VectorType::get({width}, nb.getI16Type());
+    v = isUnsigned ? (Value)arith::ExtUIOp::create(nb, loc, wide, v)
+                   : (Value)arith::ExtSIOp::create(nb, loc, wide, v);
+    return vector::TransferWriteOp::create(nb, loc, v, acc,
+                                           at(nb, destIndices, offset),
+                                           ArrayRef<bool>{true})
+        .getResult();
+  };
+  int64_t chunks = length / kBytes, tail = length % kBytes;
+  if (chunks > 0) {
+    auto loop = scf::ForOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+        arith::ConstantIndexOp::create(b, loc, chunks * kBytes),
+        arith::ConstantIndexOp::create(b, loc, kBytes), ValueRange{dest},
+        [&](OpBuilder &nb, Location, Value c0, ValueRange iters) {
+          scf::YieldOp::create(nb, loc, copy(nb, iters[0], c0, kBytes, kBytes));
+        });
+    dest = loop.getResult(0);
+  }
+  if (tail > 0)
+    dest =
+        copy(b, dest, arith::ConstantIndexOp::create(b, loc, chunks * kBytes),
+             tail, ceilDiv(tail, 4) * 4);
+  return dest;
 }
 
 Value collapseToFlat(OpBuilder &b, Location loc, Value t) {

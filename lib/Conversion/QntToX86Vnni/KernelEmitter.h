@@ -51,6 +51,12 @@ Value readPadded(OpBuilder &b, Location loc, Value src, ValueRange indices,
 Value createDotU8S8(OpBuilder &b, Location loc, DotIsa isa, Value acc, Value u8,
                     Value s8);
 
+/// The emulated step on operands already widened to 16 bits: `acc` plus
+/// the vpmaddwd of the even lanes plus that of the odd lanes (16 i32 lanes,
+/// 32 i16 ones per operand half).
+Value createDotWidened(OpBuilder &b, Location loc, DotIsa isa, Value acc,
+                       Value aEven, Value aOdd, Value bEven, Value bOdd);
+
 /// Writes the first `len` lanes of `v` into `dest` at `indices`, in bounds.
 Value writePrefix(OpBuilder &b, Location loc, Value v, Value dest,
                   ValueRange indices, int64_t len);
@@ -82,6 +88,10 @@ public:
   /// The activations are read as stored and flipped (x ^ 0x80) in
   /// registers, when no pre-pass copies them.
   bool flipX = false;
+  /// Emulated ISAs: xFlat (tensor<?xi16>, copyRowWidened) and wPacked
+  /// (tensor<?xi16>, widenPackedWeights) hold the operands widened to the
+  /// vpmaddwd lanes, at the element offsets of the bytes they replace.
+  bool widenedOperands = false;
   int64_t k1 = 0;
   ColumnTiling tiling{1};
   /// Conv groups: the group being emitted and the activation bytes between
@@ -113,6 +123,13 @@ public:
   /// The 4 activation bytes at `offset`, broadcast to every lane (and
   /// flipped when `flipX`).
   Value broadcastX(OpBuilder &nb, Value offset);
+  /// widenedOperands: the even and the odd words of the group at `offset`,
+  /// each broadcast to vector<32xi16>.
+  std::pair<Value, Value> broadcastWidenedX(OpBuilder &nb, Value offset);
+  /// emitStep on widened operands.
+  SmallVector<Value> emitWidenedStep(OpBuilder &nb, ArrayRef<Value> xOffsets,
+                                     Value wOffset, int64_t nv,
+                                     ValueRange accs);
 
   /// One K group: acc[i][v] += x_i . w_v for `rows` x `nv` accumulators.
   SmallVector<Value> emitStep(OpBuilder &nb, ArrayRef<Value> xOffsets,
@@ -224,6 +241,15 @@ Value fillRow(OpBuilder &b, Location loc, Value dest, ValueRange indices,
 Value copyRow(OpBuilder &b, Location loc, Value src, ValueRange srcIndices,
               Value dest, ValueRange destIndices, int64_t length, bool flip,
               int64_t padLength, int8_t padCode);
+
+/// Copies `length` bytes (flipped when `flip`) from `src` to the i16
+/// tensor `dest`, each group of 4 bytes q0..q3 as the 16-bit lanes q0, q2,
+/// q1, q3 (the even then the odd pair of a vpmaddwd step), zero-extended
+/// when `isUnsigned`, else sign-extended; a last partial group is padded
+/// with zeros (the weights there are 0).
+Value copyRowWidened(OpBuilder &b, Location loc, Value src,
+                     ValueRange srcIndices, Value dest, ValueRange destIndices,
+                     int64_t length, bool flip, bool isUnsigned);
 
 Value collapseToFlat(OpBuilder &b, Location loc, Value t);
 

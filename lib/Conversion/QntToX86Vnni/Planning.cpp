@@ -61,6 +61,24 @@ ColumnTiling::ColumnTiling(int64_t n, DotIsa isa) : n(n), isa(isa) {
   nvTail = ceilDiv(n - full * kLanes * nv, kLanes);
 }
 
+std::vector<int16_t>
+quantopt::x86vnni::widenPackedWeights(llvm::ArrayRef<int8_t> packed,
+                                      bool isUnsigned) {
+  std::vector<int16_t> wide(packed.size(), 0);
+  auto widen = [&](int8_t byte) -> int16_t {
+    return isUnsigned ? int16_t(uint8_t(byte)) : int16_t(byte);
+  };
+  for (size_t base = 0; base + kBytes <= packed.size(); base += kBytes)
+    for (int64_t c = 0; c < kLanes; ++c)
+      for (int64_t half = 0; half < 2; ++half) {
+        // even: q0 then q2; odd: q1 then q3.
+        wide[base + 2 * c + half] = widen(packed[base + 4 * c + 2 * half]);
+        wide[base + 32 + 2 * c + half] =
+            widen(packed[base + 4 * c + 2 * half + 1]);
+      }
+  return wide;
+}
+
 bool quantopt::x86vnni::rowsOutside(const ColumnTiling &tiling,
                                     int64_t rows) {
   int64_t columnTiles = tiling.full + (tiling.nvTail ? 1 : 0);

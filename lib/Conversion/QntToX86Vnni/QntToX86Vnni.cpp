@@ -77,6 +77,7 @@ using quantopt::x86vnni::packWeights;
 using quantopt::x86vnni::planOperands;
 using quantopt::x86vnni::scanWeights;
 using quantopt::x86vnni::WeightStats;
+using quantopt::x86vnni::widenPackedWeights;
 
 namespace {
 
@@ -163,10 +164,27 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
           int64_t kIdx = kk * 4 + q;
           return kIdx < kSize ? weight(kIdx, col) : 0;
         });
-    auto packedType =
-        RankedTensorType::get({int64_t(packed.size())}, b.getI8Type());
-    k.wPacked = arith::ConstantOp::create(
-        b, loc, DenseIntElementsAttr::get(packedType, ArrayRef(packed)));
+    // The emulated ISAs widen each step's operands: constant weights once,
+    // here, and the activations once per row in the pre-pass below, instead
+    // of in every register tile. That doubles the weights' bytes, which a
+    // few rows do not pay for: 768 x 3072 (W8A8) took 1.3x less time at 32
+    // and 128 rows and 1.2x more at 1 row (bench/run-w8a8-bench.sh, Zen 3).
+    k.widenedOperands =
+        (options.isa == DotIsa::Avx2 || options.isa == DotIsa::Avx512Bw) &&
+        m >= 2 * k.tiling.rowsPerTile(k.tiling.nv);
+    if (k.widenedOperands) {
+      std::vector<int16_t> wide =
+          widenPackedWeights(packed, plan->weightsUnsigned);
+      auto wideType =
+          RankedTensorType::get({int64_t(wide.size())}, b.getI16Type());
+      k.wPacked = arith::ConstantOp::create(
+          b, loc, DenseIntElementsAttr::get(wideType, ArrayRef(wide)));
+    } else {
+      auto packedType =
+          RankedTensorType::get({int64_t(packed.size())}, b.getI8Type());
+      k.wPacked = arith::ConstantOp::create(
+          b, loc, DenseIntElementsAttr::get(packedType, ArrayRef(packed)));
+    }
     setBias(b, loc, k, op.getBias(),
             columnCorrection(stats.columnSums, plan->offset,
                              getI32(op.getInputZeroPointAttr())));
@@ -179,9 +197,26 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
   }
 
   // Activations: in place (flipped in registers when needed), or flipped
-  // and padded to K4 by a pre-pass.
+  // and padded to K4 by a pre-pass; widened by it for the emulated ISAs
+  // (zero-extended when they feed the u8 side of the product).
   Value x = op.getX();
-  if (kPadded == kSize) {
+  if (k.widenedOperands) {
+    Value xp = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, kPadded},
+                                       b.getI16Type());
+    auto rows = scf::ForOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+        arith::ConstantIndexOp::create(b, loc, m),
+        arith::ConstantIndexOp::create(b, loc, 1), ValueRange{xp},
+        [&](OpBuilder &nb, Location, Value row, ValueRange iters) {
+          Value zero = arith::ConstantIndexOp::create(nb, loc, 0);
+          Value next =
+              copyRowWidened(nb, loc, x, ValueRange{row, zero}, iters[0],
+                             ValueRange{row, zero}, kSize, plan->flipX,
+                             /*isUnsigned=*/!plan->weightsUnsigned);
+          scf::YieldOp::create(nb, loc, next);
+        });
+    x = markParallelTiles(rows)[0];
+  } else if (kPadded == kSize) {
     k.flipX = plan->flipX;
   } else {
     Value xp = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, kPadded},

@@ -131,6 +131,15 @@ packWeights(const ColumnTiling &tiling, int64_t k1,
             llvm::function_ref<int32_t(int64_t kk, int64_t q, int64_t col)>
                 weight);
 
+/// The packed weights of the emulated ISAs (Avx2, Avx512Bw), widened at
+/// compile time so that a step reads the vpmaddwd operands directly: each
+/// 64-byte vector of a step (16 columns x 4 bytes q0..q3) becomes 32
+/// 16-bit "even" lanes (q0, q2 of each column) and then 32 "odd" ones
+/// (q1, q3), zero- or sign-extended. Element offsets are those of the
+/// bytes they come from, rounded to the vector.
+std::vector<int16_t> widenPackedWeights(llvm::ArrayRef<int8_t> packed,
+                                        bool isUnsigned);
+
 /// One reduction loop of the microkernel: `extent` steps, each advancing
 /// the activations by `xStride` bytes and the packed weights by
 /// `wGroupStride` groups of 4 x N0 bytes.
