@@ -90,10 +90,13 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
     even and the odd bytes of each 16-bit lane widened to 16 bits, two
     `qnt_kernel.x86.vpmaddwd` per 256 bits, their pair sums added to the
     accumulator (no product or pair sum saturates, so the bits are those
-    of `vpdpbusd`); the register tiles are then 4 x 16. AVX-512 BW without
-    VNNI gets the same emulation at 512 bits; AVX-VNNI without AVX-512
-    (Alder Lake) two 256-bit `vpdpbusd` per step. A module without
-    `llvm.target` is taken as the caller's claim that the target has VNNI.
+    of `vpdpbusd`); the register tiles are then 4 x 16, and a matmul with
+    at least two tiles of rows (8) and constant weights reads both operands
+    widened ahead (the weights at compile time, the activations by a
+    pre-pass). AVX-512 BW without VNNI gets the same emulation at 512 bits;
+    AVX-VNNI without AVX-512 (Alder Lake) two 256-bit `vpdpbusd` per step.
+    A module without `llvm.target` is taken as the caller's claim that the
+    target has VNNI.
 
     With `w' = w - weight_zero_points[n]` (exact, at compile time):
     * if every `w'` fits s8, the weights are the s8 operand and the

@@ -135,8 +135,8 @@ packWeights(const ColumnTiling &tiling, int64_t k1,
 /// compile time so that a step reads the vpmaddwd operands directly: each
 /// 64-byte vector of a step (16 columns x 4 bytes q0..q3) becomes 32
 /// 16-bit "even" lanes (q0, q2 of each column) and then 32 "odd" ones
-/// (q1, q3), zero- or sign-extended. Element offsets are those of the
-/// bytes they come from, rounded to the vector.
+/// (q1, q3), zero- or sign-extended. The 64 lanes sit at the element
+/// offset of the 64 bytes they replace, so the byte layout's offsets hold.
 std::vector<int16_t> widenPackedWeights(llvm::ArrayRef<int8_t> packed,
                                         bool isUnsigned);
 
