@@ -16,7 +16,11 @@ M0 = 2^30 in Q31 and a right shift of 11):
 import argparse
 import importlib.util
 import os
+import sys
 
+# gen-e2e-cases.py imports its neighbours in utils/.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "utils"))
 # The multipliers of the add row come from the e2e generator's exact-rational
 # derivation (not from the compiler), so the C loop checks the compiler.
 _spec = importlib.util.spec_from_file_location(
