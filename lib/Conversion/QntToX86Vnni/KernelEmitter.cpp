@@ -648,127 +648,114 @@ void setBias(OpBuilder &b, Location loc, KernelEmitter &k, Value bias,
       b, loc, DenseIntElementsAttr::get(paddedType, ArrayRef(values)));
 }
 
-Value fillRow(OpBuilder &b, Location loc, Value dest, ValueRange indices,
-              int64_t offset, int64_t length, int8_t code) {
-  auto at = [&](OpBuilder &nb, Value off) {
-    SmallVector<Value> result(indices);
-    result.back() = nb.createOrFold<arith::AddIOp>(loc, result.back(), off);
-    return result;
-  };
-  auto fill = [&](OpBuilder &nb, Value acc, Value off, int64_t len) {
-    auto type = VectorType::get({len}, nb.getI8Type());
-    Value v = arith::ConstantOp::create(
-        nb, loc, DenseElementsAttr::get(type, nb.getI8IntegerAttr(code)));
-    return vector::TransferWriteOp::create(nb, loc, v, acc, at(nb, off),
-                                           ArrayRef<bool>{true})
-        .getResult();
-  };
+namespace {
+
+/// `indices` with `offset` added to the innermost one.
+SmallVector<Value> offsetInnermost(OpBuilder &b, Location loc,
+                                   ValueRange indices, Value offset) {
+  SmallVector<Value> result(indices);
+  result.back() = b.createOrFold<arith::AddIOp>(loc, result.back(), offset);
+  return result;
+}
+
+/// x ^ 0x80 on every byte of the i8 vector `v`.
+Value flipBytes(OpBuilder &b, Location loc, Value v) {
+  return arith::XOrIOp::create(
+      b, loc, v,
+      arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(cast<VectorType>(v.getType()),
+                                 b.getI8IntegerAttr(-128))));
+}
+
+/// Applies `step(builder, dest, offset, len)` to [start, start + length):
+/// a loop over chunks of kBytes, then once to the tail. Returns the last
+/// `dest`.
+Value forEachChunk(
+    OpBuilder &b, Location loc, Value dest, int64_t start, int64_t length,
+    llvm::function_ref<Value(OpBuilder &, Value, Value, int64_t)> step) {
   int64_t chunks = length / kBytes, tail = length % kBytes;
   if (chunks > 0) {
     auto loop = scf::ForOp::create(
-        b, loc, arith::ConstantIndexOp::create(b, loc, offset),
-        arith::ConstantIndexOp::create(b, loc, offset + chunks * kBytes),
+        b, loc, arith::ConstantIndexOp::create(b, loc, start),
+        arith::ConstantIndexOp::create(b, loc, start + chunks * kBytes),
         arith::ConstantIndexOp::create(b, loc, kBytes), ValueRange{dest},
         [&](OpBuilder &nb, Location, Value c0, ValueRange iters) {
-          scf::YieldOp::create(nb, loc, fill(nb, iters[0], c0, kBytes));
+          scf::YieldOp::create(nb, loc, step(nb, iters[0], c0, kBytes));
         });
     dest = loop.getResult(0);
   }
   if (tail > 0)
-    dest = fill(
-        b, dest,
-        arith::ConstantIndexOp::create(b, loc, offset + chunks * kBytes), tail);
+    dest = step(b, dest,
+                arith::ConstantIndexOp::create(b, loc, start + chunks * kBytes),
+                tail);
   return dest;
+}
+
+} // namespace
+
+Value fillRow(OpBuilder &b, Location loc, Value dest, ValueRange indices,
+              int64_t offset, int64_t length, int8_t code) {
+  return forEachChunk(
+      b, loc, dest, offset, length,
+      [&](OpBuilder &nb, Value acc, Value off, int64_t len) -> Value {
+        auto type = VectorType::get({len}, nb.getI8Type());
+        Value v = arith::ConstantOp::create(
+            nb, loc, DenseElementsAttr::get(type, nb.getI8IntegerAttr(code)));
+        return vector::TransferWriteOp::create(
+                   nb, loc, v, acc, offsetInnermost(nb, loc, indices, off),
+                   ArrayRef<bool>{true})
+            .getResult();
+      });
 }
 
 Value copyRow(OpBuilder &b, Location loc, Value src, ValueRange srcIndices,
               Value dest, ValueRange destIndices, int64_t length, bool flip,
               int64_t padLength, int8_t padCode) {
-  auto at = [&](OpBuilder &nb, ValueRange indices, Value offset) {
-    SmallVector<Value> result(indices);
-    result.back() = nb.createOrFold<arith::AddIOp>(loc, result.back(), offset);
-    return result;
-  };
-  auto copy = [&](OpBuilder &nb, Value acc, Value offset, int64_t len) {
-    auto type = VectorType::get({len}, nb.getI8Type());
-    Value v = vector::TransferReadOp::create(
-        nb, loc, type, src, at(nb, srcIndices, offset), std::nullopt,
-        ArrayRef<bool>{true});
-    if (flip)
-      v = arith::XOrIOp::create(
-          nb, loc, v,
-          arith::ConstantOp::create(
-              nb, loc,
-              DenseElementsAttr::get(type, nb.getI8IntegerAttr(-128))));
-    return vector::TransferWriteOp::create(nb, loc, v, acc,
-                                           at(nb, destIndices, offset),
-                                           ArrayRef<bool>{true})
-        .getResult();
-  };
-  int64_t chunks = length / kBytes, tail = length % kBytes;
-  if (chunks > 0) {
-    auto loop = scf::ForOp::create(
-        b, loc, arith::ConstantIndexOp::create(b, loc, 0),
-        arith::ConstantIndexOp::create(b, loc, chunks * kBytes),
-        arith::ConstantIndexOp::create(b, loc, kBytes), ValueRange{dest},
-        [&](OpBuilder &nb, Location, Value c0, ValueRange iters) {
-          scf::YieldOp::create(nb, loc, copy(nb, iters[0], c0, kBytes));
-        });
-    dest = loop.getResult(0);
-  }
-  if (tail > 0)
-    dest = copy(b, dest,
-                arith::ConstantIndexOp::create(b, loc, chunks * kBytes), tail);
+  dest = forEachChunk(
+      b, loc, dest, 0, length,
+      [&](OpBuilder &nb, Value acc, Value offset, int64_t len) -> Value {
+        Value v = vector::TransferReadOp::create(
+            nb, loc, VectorType::get({len}, nb.getI8Type()), src,
+            offsetInnermost(nb, loc, srcIndices, offset), std::nullopt,
+            ArrayRef<bool>{true});
+        if (flip)
+          v = flipBytes(nb, loc, v);
+        return vector::TransferWriteOp::create(
+                   nb, loc, v, acc,
+                   offsetInnermost(nb, loc, destIndices, offset),
+                   ArrayRef<bool>{true})
+            .getResult();
+      });
   return fillRow(b, loc, dest, destIndices, length, padLength, padCode);
 }
 
 Value copyRowWidened(OpBuilder &b, Location loc, Value src,
                      ValueRange srcIndices, Value dest, ValueRange destIndices,
                      int64_t length, bool flip, bool isUnsigned) {
-  auto at = [&](OpBuilder &nb, ValueRange indices, Value offset) {
-    SmallVector<Value> result(indices);
-    result.back() = nb.createOrFold<arith::AddIOp>(loc, result.back(), offset);
-    return result;
-  };
-  // `len` bytes from `offset`, as `width` (a multiple of 4) widened lanes.
-  auto copy = [&](OpBuilder &nb, Value acc, Value offset, int64_t len,
-                  int64_t width) {
-    auto type = VectorType::get({width}, nb.getI8Type());
-    Value v = readPadded(nb, loc, src, at(nb, srcIndices, offset), len, width);
-    if (flip)
-      v = arith::XOrIOp::create(
-          nb, loc, v,
-          arith::ConstantOp::create(
-              nb, loc,
-              DenseElementsAttr::get(type, nb.getI8IntegerAttr(-128))));
-    SmallVector<int64_t> order;
-    for (int64_t g = 0; g < width; g += 4)
-      llvm::append_range(order, ArrayRef<int64_t>{g, g + 2, g + 1, g + 3});
-    v = vector::ShuffleOp::create(nb, loc, v, v, order);
-    auto wide = VectorType::get({width}, nb.getI16Type());
-    v = isUnsigned ? (Value)arith::ExtUIOp::create(nb, loc, wide, v)
-                   : (Value)arith::ExtSIOp::create(nb, loc, wide, v);
-    return vector::TransferWriteOp::create(nb, loc, v, acc,
-                                           at(nb, destIndices, offset),
-                                           ArrayRef<bool>{true})
-        .getResult();
-  };
-  int64_t chunks = length / kBytes, tail = length % kBytes;
-  if (chunks > 0) {
-    auto loop = scf::ForOp::create(
-        b, loc, arith::ConstantIndexOp::create(b, loc, 0),
-        arith::ConstantIndexOp::create(b, loc, chunks * kBytes),
-        arith::ConstantIndexOp::create(b, loc, kBytes), ValueRange{dest},
-        [&](OpBuilder &nb, Location, Value c0, ValueRange iters) {
-          scf::YieldOp::create(nb, loc, copy(nb, iters[0], c0, kBytes, kBytes));
-        });
-    dest = loop.getResult(0);
-  }
-  if (tail > 0)
-    dest =
-        copy(b, dest, arith::ConstantIndexOp::create(b, loc, chunks * kBytes),
-             tail, ceilDiv(tail, 4) * 4);
-  return dest;
+  return forEachChunk(
+      b, loc, dest, 0, length,
+      [&](OpBuilder &nb, Value acc, Value offset, int64_t len) -> Value {
+        // A partial group at the end is read as zeros.
+        int64_t width = ceilDiv(len, 4) * 4;
+        Value v = readPadded(nb, loc, src,
+                             offsetInnermost(nb, loc, srcIndices, offset), len,
+                             width);
+        if (flip)
+          v = flipBytes(nb, loc, v);
+        SmallVector<int64_t> order;
+        for (int64_t g = 0; g < width; g += 4)
+          llvm::append_range(order, ArrayRef<int64_t>{g, g + 2, g + 1, g + 3});
+        v = vector::ShuffleOp::create(nb, loc, v, v, order);
+        auto wide = VectorType::get({width}, nb.getI16Type());
+        v = isUnsigned ? (Value)arith::ExtUIOp::create(nb, loc, wide, v)
+                       : (Value)arith::ExtSIOp::create(nb, loc, wide, v);
+        return vector::TransferWriteOp::create(
+                   nb, loc, v, acc,
+                   offsetInnermost(nb, loc, destIndices, offset),
+                   ArrayRef<bool>{true})
+            .getResult();
+      });
 }
 
 Value collapseToFlat(OpBuilder &b, Location loc, Value t) {

@@ -200,39 +200,40 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
   // and padded to K4 by a pre-pass; widened by it for the emulated ISAs
   // (zero-extended when they feed the u8 side of the product).
   Value x = op.getX();
-  if (k.widenedOperands) {
-    Value xp = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, kPadded},
-                                       b.getI16Type());
+  // A pre-pass: `copy(builder, row, zero, dest)` for every row of a fresh
+  // [m][kPadded] buffer of `element`.
+  auto copyRows =
+      [&](Type element,
+          llvm::function_ref<Value(OpBuilder &, Value, Value, Value)> copy)
+      -> Value {
+    Value xp =
+        tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, kPadded}, element);
     auto rows = scf::ForOp::create(
         b, loc, arith::ConstantIndexOp::create(b, loc, 0),
         arith::ConstantIndexOp::create(b, loc, m),
         arith::ConstantIndexOp::create(b, loc, 1), ValueRange{xp},
         [&](OpBuilder &nb, Location, Value row, ValueRange iters) {
           Value zero = arith::ConstantIndexOp::create(nb, loc, 0);
-          Value next =
-              copyRowWidened(nb, loc, x, ValueRange{row, zero}, iters[0],
-                             ValueRange{row, zero}, kSize, plan->flipX,
-                             /*isUnsigned=*/!plan->weightsUnsigned);
-          scf::YieldOp::create(nb, loc, next);
+          scf::YieldOp::create(nb, loc, copy(nb, row, zero, iters[0]));
         });
-    x = markParallelTiles(rows)[0];
+    return markParallelTiles(rows)[0];
+  };
+  if (k.widenedOperands) {
+    x = copyRows(
+        b.getI16Type(), [&](OpBuilder &nb, Value row, Value zero, Value dest) {
+          return copyRowWidened(nb, loc, x, ValueRange{row, zero}, dest,
+                                ValueRange{row, zero}, kSize, plan->flipX,
+                                /*isUnsigned=*/!plan->weightsUnsigned);
+        });
   } else if (kPadded == kSize) {
     k.flipX = plan->flipX;
   } else {
-    Value xp = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, kPadded},
-                                       b.getI8Type());
-    auto rows = scf::ForOp::create(
-        b, loc, arith::ConstantIndexOp::create(b, loc, 0),
-        arith::ConstantIndexOp::create(b, loc, m),
-        arith::ConstantIndexOp::create(b, loc, 1), ValueRange{xp},
-        [&](OpBuilder &nb, Location, Value row, ValueRange iters) {
-          Value zero = arith::ConstantIndexOp::create(nb, loc, 0);
-          Value next = copyRow(nb, loc, x, ValueRange{row, zero}, iters[0],
-                               ValueRange{row, zero}, kSize, plan->flipX,
-                               kPadded - kSize, 0);
-          scf::YieldOp::create(nb, loc, next);
-        });
-    x = markParallelTiles(rows)[0];
+    x = copyRows(b.getI8Type(),
+                 [&](OpBuilder &nb, Value row, Value zero, Value dest) {
+                   return copyRow(nb, loc, x, ValueRange{row, zero}, dest,
+                                  ValueRange{row, zero}, kSize, plan->flipX,
+                                  kPadded - kSize, 0);
+                 });
   }
   k.xFlat = collapseToFlat(b, loc, x);
 
