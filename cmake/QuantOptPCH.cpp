@@ -1,0 +1,2 @@
+// Compiled only to build the shared precompiled header
+// (cmake/QuantOptPrecompiledHeaders.cmake).
