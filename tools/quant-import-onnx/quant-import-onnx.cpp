@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantOpt/Import/ONNX/ModelImporter.h"
+#include "QuantOpt/Tools/InputLimits.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -18,6 +19,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <cstdint>
+#include <limits>
 
 using namespace llvm;
 
@@ -62,17 +66,24 @@ int main(int argc, char **argv) {
     }
   }
 
-  auto file = MemoryBuffer::getFileOrSTDIN(inputFilename, /*IsText=*/false);
+  // An endless input (/dev/zero, a pipe) stops at protobuf's own limit
+  // instead of reading until memory runs out.
+  quantopt::InputLimits limits;
+  limits.maxBytes = std::numeric_limits<int32_t>::max();
+  limits.maxBytesSource = "a protobuf message";
+  limits.maxNesting = 0;
+  std::string readError;
+  std::unique_ptr<MemoryBuffer> file =
+      quantopt::openLimitedInputFile(inputFilename, limits, &readError);
   if (!file) {
-    errs() << "quant-import-onnx: cannot read '" << inputFilename
-           << "': " << file.getError().message() << "\n";
+    errs() << "quant-import-onnx: " << readError << "\n";
     return 1;
   }
   mlir::MLIRContext context;
   SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  auto module = quantopt::onnx_import::importModel(
-      &context, (*file)->getBuffer(), inputFilename, options);
+  auto module = quantopt::onnx_import::importModel(&context, file->getBuffer(),
+                                                   inputFilename, options);
   if (!module)
     return 1;
 

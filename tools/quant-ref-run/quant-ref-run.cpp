@@ -35,6 +35,7 @@
 
 #include "Interpreter.h"
 
+#include "QuantOpt/Tools/InputLimits.h"
 #include "QuantOpt/Tools/LargeStack.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,7 +50,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -64,6 +64,7 @@ static llvm::cl::opt<std::string>
                llvm::cl::init("main"));
 
 static int refRunMain(int argc, char **argv) {
+  const quantopt::InputLimits &limits = quantopt::declareInputLimitOptions();
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "run a qnt module (generic form) on the reference model\n");
@@ -80,7 +81,8 @@ static int refRunMain(int argc, char **argv) {
 
   llvm::SourceMgr sourceMgr;
   std::string errorMessage;
-  auto file = openInputFile(inputFilename, &errorMessage);
+  auto file =
+      quantopt::openLimitedInputFile(inputFilename, limits, &errorMessage);
   if (!file) {
     llvm::errs() << "quant-ref-run: " << errorMessage << "\n";
     return 1;

@@ -23,6 +23,7 @@
 
 #include "TranslateMain.h"
 
+#include "QuantOpt/Tools/InputLimits.h"
 #include "QuantOpt/Tools/LargeStack.h"
 
 #include "mlir/Dialect/DLTI/DLTI.h"
@@ -361,6 +362,7 @@ llvm::cl::OptionCategory &quantopt::getQuantTranslateCategory() {
 
 static int translateMain(int argc, char **argv,
                          quantopt::PostOptimizeHook postOptimize) {
+  const quantopt::InputLimits &limits = quantopt::declareInputLimitOptions();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -388,7 +390,7 @@ static int translateMain(int argc, char **argv,
 
   std::string error;
   std::unique_ptr<MemoryBuffer> input =
-      mlir::openInputFile(inputFilename, &error);
+      quantopt::openLimitedInputFile(inputFilename, limits, &error);
   if (!input)
     return fail(error);
   auto sourceMgr = std::make_shared<SourceMgr>();
