@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TranslateMain.h"
+#include "ExtractLoops.h"
 
 #include "QuantOpt/Tools/InputLimits.h"
 #include "QuantOpt/Tools/LargeStack.h"
@@ -344,6 +345,11 @@ static void optimize(Module &module, TargetMachine &machine, unsigned level) {
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
+
+  // LLVM's loop passes are quadratic in the number of loops of a function.
+  if (level >= 1)
+    quantopt::extractLoopsOfLongFunctions(
+        module, quantopt::kMaxTopLevelLoopsPerFunction);
 
   ModulePassManager mpm;
   if (level == 0) {
