@@ -695,13 +695,15 @@ Value forEachChunk(
 } // namespace
 
 Value fillRow(OpBuilder &b, Location loc, Value dest, ValueRange indices,
-              int64_t offset, int64_t length, int8_t code) {
+              int64_t offset, int64_t length, int64_t code) {
+  Type element = cast<ShapedType>(dest.getType()).getElementType();
   return forEachChunk(
       b, loc, dest, offset, length,
       [&](OpBuilder &nb, Value acc, Value off, int64_t len) -> Value {
-        auto type = VectorType::get({len}, nb.getI8Type());
+        auto type = VectorType::get({len}, element);
         Value v = arith::ConstantOp::create(
-            nb, loc, DenseElementsAttr::get(type, nb.getI8IntegerAttr(code)));
+            nb, loc,
+            DenseElementsAttr::get(type, nb.getIntegerAttr(element, code)));
         return vector::TransferWriteOp::create(
                    nb, loc, v, acc, offsetInnermost(nb, loc, indices, off),
                    ArrayRef<bool>{true})

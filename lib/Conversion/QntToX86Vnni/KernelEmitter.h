@@ -229,10 +229,11 @@ private:
 void setBias(OpBuilder &b, Location loc, KernelEmitter &k, Value bias,
              ArrayRef<int64_t> correction);
 
-/// Writes `length` bytes of `code` into `dest` from `indices` + `offset`
-/// (innermost dimension varying), in bounds.
+/// Writes `length` elements of `code` (of dest's integer element type) into
+/// `dest` from `indices` + `offset` (innermost dimension varying), in
+/// bounds.
 Value fillRow(OpBuilder &b, Location loc, Value dest, ValueRange indices,
-              int64_t offset, int64_t length, int8_t code);
+              int64_t offset, int64_t length, int64_t code);
 
 /// Copies the `length` bytes of `src` at `srcIndices` (innermost dimension
 /// varying) to `dest` at `destIndices`, flipped when asked, then writes

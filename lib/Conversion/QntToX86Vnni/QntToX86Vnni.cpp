@@ -412,10 +412,27 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
         });
     packed.insert(packed.end(), part.begin(), part.end());
   }
-  auto packedType =
-      RankedTensorType::get({int64_t(packed.size())}, b.getI8Type());
-  k.wPacked = arith::ConstantOp::create(
-      b, loc, DenseIntElementsAttr::get(packedType, ArrayRef(packed)));
+  // Rows are output pixels (n, oh, ow); a line is one output row (n, oh).
+  int64_t rows = batch * oh * ow;
+  // The emulated ISAs take both operands widened ahead, as matmuls do:
+  // the weights here, the activations by the pre-pass below, instead of in
+  // every register tile (each input pixel feeds kh * kw taps of every
+  // column tile).
+  k.widenedOperands = (isa == DotIsa::Avx2 || isa == DotIsa::Avx512Bw) &&
+                      rows >= 2 * k.tiling.rowsPerTile(k.tiling.nv);
+  if (k.widenedOperands) {
+    std::vector<int16_t> wide =
+        widenPackedWeights(packed, plan->weightsUnsigned);
+    auto wideType =
+        RankedTensorType::get({int64_t(wide.size())}, b.getI16Type());
+    k.wPacked = arith::ConstantOp::create(
+        b, loc, DenseIntElementsAttr::get(wideType, ArrayRef(wide)));
+  } else {
+    auto packedType =
+        RankedTensorType::get({int64_t(packed.size())}, b.getI8Type());
+    k.wPacked = arith::ConstantOp::create(
+        b, loc, DenseIntElementsAttr::get(packedType, ArrayRef(packed)));
+  }
   setBias(
       b, loc, k, op.getBias(),
       columnCorrection(stats.columnSums, plan->offset,
@@ -424,16 +441,22 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
   // Activations: in place (flipped in registers when needed), or copied by
   // a pre-pass into [N][Hp][Wp][G*Cg4]:
   // padded spatially with pad_value (flipped like the data) and each group's
-  // channels to a multiple of 4.
+  // channels to a multiple of 4; widened to 16 bits for the emulated ISAs
+  // (zero-extended when they feed the u8 side of the product).
   Value x = op.getX();
   bool padded = llvm::any_of(padding, [](int64_t p) { return p != 0; });
   int64_t cPadded = groups * cgPadded;
-  if (padded || cgPadded != cg) {
+  if (padded || cgPadded != cg || k.widenedOperands) {
     int8_t padCode = static_cast<int8_t>(getI32(op.getPadValueAttr()) & 0xff);
     if (plan->flipX)
       padCode = static_cast<int8_t>(padCode ^ 0x80);
+    bool xZeroExtended = !plan->weightsUnsigned;
+    int64_t padElement = padCode;
+    if (k.widenedOperands && xZeroExtended)
+      padElement = static_cast<uint8_t>(padCode);
     Value xp = tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{batch, hp, wp, cPadded}, b.getI8Type());
+        b, loc, ArrayRef<int64_t>{batch, hp, wp, cPadded},
+        k.widenedOperands ? b.getI16Type() : b.getI8Type());
     auto forLoop =
         [&](OpBuilder &nb, int64_t extent, Value init,
             llvm::function_ref<Value(OpBuilder &, Value, Value)> body) {
@@ -470,10 +493,13 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
                     tb, loc, wi,
                     arith::ConstantIndexOp::create(tb, loc, padding[2]));
                 auto copyGroup = [&](OpBuilder &gb, Value g, Value acc) {
-                  return copyRow(gb, loc, op.getX(),
-                                 ValueRange{ni, hs, ws, k.mul(gb, g, cg)}, acc,
-                                 ValueRange{ni, hi, wi, k.mul(gb, g, cgPadded)},
-                                 cg, plan->flipX, cgPadded - cg, 0);
+                  SmallVector<Value, 4> from{ni, hs, ws, k.mul(gb, g, cg)};
+                  SmallVector<Value, 4> to{ni, hi, wi, k.mul(gb, g, cgPadded)};
+                  if (k.widenedOperands)
+                    return copyRowWidened(gb, loc, op.getX(), from, acc, to, cg,
+                                          plan->flipX, xZeroExtended);
+                  return copyRow(gb, loc, op.getX(), from, acc, to, cg,
+                                 plan->flipX, cgPadded - cg, 0);
                 };
                 Value acc =
                     groups == 1
@@ -490,7 +516,7 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
                         eb, loc, t3,
                         ValueRange{ni, hi, wi,
                                    arith::ConstantIndexOp::create(eb, loc, 0)},
-                        0, cPadded, padCode));
+                        0, cPadded, padElement));
               });
           return ifOp.getResult(0);
         });
@@ -504,8 +530,6 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
   k.xFlat = collapseToFlat(b, loc, x);
   k.xGroupStride = cgPadded;
 
-  // Rows are output pixels (n, oh, ow); a line is one output row (n, oh).
-  int64_t rows = batch * oh * ow;
   std::optional<FusedRequantize> fused;
   if (requant) {
     fused = FusedRequantize::plan(requant, f);
