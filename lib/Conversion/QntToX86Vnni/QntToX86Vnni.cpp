@@ -105,6 +105,24 @@ bool isLargeSplat(Value value) {
 // matmul
 //===----------------------------------------------------------------------===//
 
+/// Sets `k.wPacked` to the packed constant weights, widened to 16 bits when
+/// `k.widenedOperands` (`k.weightsUnsigned` says how).
+void setConstantWeights(OpBuilder &b, Location loc, KernelEmitter &k,
+                        ArrayRef<int8_t> packed) {
+  if (k.widenedOperands) {
+    std::vector<int16_t> wide = widenPackedWeights(packed, k.weightsUnsigned);
+    auto wideType =
+        RankedTensorType::get({int64_t(wide.size())}, b.getI16Type());
+    k.wPacked = arith::ConstantOp::create(
+        b, loc, DenseIntElementsAttr::get(wideType, ArrayRef(wide)));
+    return;
+  }
+  auto packedType =
+      RankedTensorType::get({int64_t(packed.size())}, b.getI8Type());
+  k.wPacked = arith::ConstantOp::create(
+      b, loc, DenseIntElementsAttr::get(packedType, packed));
+}
+
 /// Rewrites `op`, and `requant` (its single user, or null) with it: then
 /// the tiles store the requantized codes and `requant` is replaced. Or, with
 /// `elementwise` (its single user, or null), the tiles store the body's
@@ -172,19 +190,7 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
     k.widenedOperands =
         (options.isa == DotIsa::Avx2 || options.isa == DotIsa::Avx512Bw) &&
         m >= 2 * k.tiling.rowsPerTile(k.tiling.nv);
-    if (k.widenedOperands) {
-      std::vector<int16_t> wide =
-          widenPackedWeights(packed, plan->weightsUnsigned);
-      auto wideType =
-          RankedTensorType::get({int64_t(wide.size())}, b.getI16Type());
-      k.wPacked = arith::ConstantOp::create(
-          b, loc, DenseIntElementsAttr::get(wideType, ArrayRef(wide)));
-    } else {
-      auto packedType =
-          RankedTensorType::get({int64_t(packed.size())}, b.getI8Type());
-      k.wPacked = arith::ConstantOp::create(
-          b, loc, DenseIntElementsAttr::get(packedType, ArrayRef(packed)));
-    }
+    setConstantWeights(b, loc, k, packed);
     setBias(b, loc, k, op.getBias(),
             columnCorrection(stats.columnSums, plan->offset,
                              getI32(op.getInputZeroPointAttr())));
@@ -420,19 +426,7 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
   // column tile).
   k.widenedOperands = (isa == DotIsa::Avx2 || isa == DotIsa::Avx512Bw) &&
                       rows >= 2 * k.tiling.rowsPerTile(k.tiling.nv);
-  if (k.widenedOperands) {
-    std::vector<int16_t> wide =
-        widenPackedWeights(packed, plan->weightsUnsigned);
-    auto wideType =
-        RankedTensorType::get({int64_t(wide.size())}, b.getI16Type());
-    k.wPacked = arith::ConstantOp::create(
-        b, loc, DenseIntElementsAttr::get(wideType, ArrayRef(wide)));
-  } else {
-    auto packedType =
-        RankedTensorType::get({int64_t(packed.size())}, b.getI8Type());
-    k.wPacked = arith::ConstantOp::create(
-        b, loc, DenseIntElementsAttr::get(packedType, ArrayRef(packed)));
-  }
+  setConstantWeights(b, loc, k, packed);
   setBias(
       b, loc, k, op.getBias(),
       columnCorrection(stats.columnSums, plan->offset,
