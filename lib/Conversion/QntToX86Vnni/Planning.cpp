@@ -69,14 +69,16 @@ quantopt::x86vnni::widenPackedWeights(llvm::ArrayRef<int8_t> packed,
     return isUnsigned ? int16_t(uint8_t(byte)) : int16_t(byte);
   };
   for (size_t base = 0; base + kBytes <= packed.size(); base += kBytes)
-    for (int64_t c = 0; c < kLanes; ++c)
-      for (int64_t half = 0; half < 2; ++half) {
-        // even: q0 then q2; odd: q1 then q3.
-        wide[base + 2 * c + half] = widen(packed[base + 4 * c + 2 * half]);
-        wide[base + 32 + 2 * c + half] =
-            widen(packed[base + 4 * c + 2 * half + 1]);
-      }
+    for (int64_t lane = 0; lane < kBytes; ++lane)
+      wide[base + lane] = widen(packed[base + widenedLaneSource(lane)]);
   return wide;
+}
+
+int64_t quantopt::x86vnni::widenedLaneSource(int64_t lane) {
+  // Lanes 0..31 are the even bytes (q0 then q2 of each column), 32..63 the
+  // odd ones (q1 then q3).
+  int64_t odd = lane / 32, column = (lane % 32) / 2, half = lane % 2;
+  return 4 * column + 2 * half + odd;
 }
 
 bool quantopt::x86vnni::rowsOutside(const ColumnTiling &tiling,

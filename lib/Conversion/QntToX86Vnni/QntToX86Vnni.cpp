@@ -173,6 +173,15 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
   k.weightsUnsigned = plan->weightsUnsigned;
   int64_t kPadded = k.k1 * 4;
 
+  // The emulated ISAs widen each step's operands once: the weights when
+  // they are packed (constant: here; run-time: by the packing loops) and
+  // the activations once per row in the pre-pass below, instead of in every
+  // register tile. That doubles the weights' bytes, which a few rows do not
+  // pay for: 768 x 3072 (W8A8) took 1.3x less time at 32 and 128 rows and
+  // 1.2x more at 1 row (bench/run-w8a8-bench.sh, Zen 3).
+  k.widenedOperands =
+      (options.isa == DotIsa::Avx2 || options.isa == DotIsa::Avx512Bw) &&
+      m >= 2 * k.tiling.rowsPerTile(k.tiling.nv);
   if (codes) {
     auto weight = [&](int64_t kIdx, int64_t col) {
       return (*codes)[kIdx * n + col] - zw[zw.size() == 1 ? 0 : col];
@@ -182,14 +191,6 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
           int64_t kIdx = kk * 4 + q;
           return kIdx < kSize ? weight(kIdx, col) : 0;
         });
-    // The emulated ISAs widen each step's operands: constant weights once,
-    // here, and the activations once per row in the pre-pass below, instead
-    // of in every register tile. That doubles the weights' bytes, which a
-    // few rows do not pay for: 768 x 3072 (W8A8) took 1.3x less time at 32
-    // and 128 rows and 1.2x more at 1 row (bench/run-w8a8-bench.sh, Zen 3).
-    k.widenedOperands =
-        (options.isa == DotIsa::Avx2 || options.isa == DotIsa::Avx512Bw) &&
-        m >= 2 * k.tiling.rowsPerTile(k.tiling.nv);
     setConstantWeights(b, loc, k, packed);
     setBias(b, loc, k, op.getBias(),
             columnCorrection(stats.columnSums, plan->offset,

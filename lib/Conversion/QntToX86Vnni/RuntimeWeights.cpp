@@ -18,6 +18,8 @@
 
 #include "KernelEmitter.h"
 
+#include "QuantOpt/Conversion/QntToX86Vnni/Planning.h"
+
 #include "QuantOpt/Dialect/QntKernel/IR/QntKernelDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -63,6 +65,21 @@ struct Packer {
 
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
+  /// The packed bytes of `tile` as the 16-bit lanes of widenPackedWeights,
+  /// each 64-byte vector reordered in place, for the emulated ISAs.
+  Value widen(Value tile) {
+    int64_t n = cast<VectorType>(tile.getType()).getNumElements();
+    SmallVector<int64_t> order;
+    for (int64_t base = 0; base < n; base += kBytes)
+      for (int64_t lane = 0; lane < kBytes; ++lane)
+        order.push_back(base + quantopt::x86vnni::widenedLaneSource(lane));
+    Value shuffled = vector::ShuffleOp::create(b, loc, tile, tile, order);
+    auto wide = VectorType::get({n}, b.getI16Type());
+    if (k.weightsUnsigned)
+      return arith::ExtUIOp::create(b, loc, wide, shuffled);
+    return arith::ExtSIOp::create(b, loc, wide, shuffled);
+  }
+
   /// One group of 4 reduction rows from `row0` (`rows` of them real) and
   /// columns [col0, col0 + len) padded to `vectors` * 16: written to
   /// `packed` at `offset`, its column sums added to `sums`.
@@ -83,8 +100,10 @@ struct Packer {
       r.push_back(readPadded(b, loc, w, ValueRange{row, col0}, len, n0));
     }
     Value tile = interleaveRows(b, loc, r);
-    packed = vector::TransferWriteOp::create(
-                 b, loc, tile, packed, ValueRange{offset}, ArrayRef<bool>{true})
+    Value stored = k.widenedOperands ? widen(tile) : tile;
+    packed = vector::TransferWriteOp::create(b, loc, stored, packed,
+                                             ValueRange{offset},
+                                             ArrayRef<bool>{true})
                  .getResult();
     auto bytes = VectorType::get({kBytes}, b.getI8Type());
     Value ones = arith::ConstantOp::create(
@@ -161,7 +180,8 @@ void packRuntimeWeights(OpBuilder &b, Location loc, KernelEmitter &k, Value w,
   const ColumnTiling &tiling = k.tiling;
   int64_t n0 = tiling.nv * kLanes;
   Value packed = tensor::EmptyOp::create(
-      b, loc, ArrayRef<int64_t>{k.packedGroupSize()}, b.getI8Type());
+      b, loc, ArrayRef<int64_t>{k.packedGroupSize()},
+      k.widenedOperands ? b.getI16Type() : b.getI8Type());
   Value corr;
   if (factor != 0)
     corr = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{tiling.paddedN()},

@@ -140,6 +140,11 @@ packWeights(const ColumnTiling &tiling, int64_t k1,
 std::vector<int16_t> widenPackedWeights(llvm::ArrayRef<int8_t> packed,
                                         bool isUnsigned);
 
+/// The byte of a 64-byte packed vector that widened lane `lane` (0..63)
+/// takes: the layout widenPackedWeights writes, which the run-time packing
+/// of weights builds with the same shuffle.
+int64_t widenedLaneSource(int64_t lane);
+
 /// One reduction loop of the microkernel: `extent` steps, each advancing
 /// the activations by `xStride` bytes and the packed weights by
 /// `wGroupStride` groups of 4 x N0 bytes.
