@@ -590,6 +590,15 @@ qoperatorInput(Importer &im, unsigned idx, unsigned scaleIdx, unsigned zpIdx) {
   auto q = im.readQParams(scaleIdx, zpIdx, v.shape.size());
   if (failed(q))
     return failure();
+  // ONNX constrains the codes and their zero point to one type; reading
+  // int8 codes on a uint8 grid (or back) would reinterpret their bytes.
+  bool rawCodes = v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty());
+  if (rawCodes && im.hasInput(zpIdx) &&
+      (v.dtype == onnx::TensorProto::INT8 ||
+       v.dtype == onnx::TensorProto::UINT8) &&
+      (q->width != 8 || q->isSigned != (v.dtype == onnx::TensorProto::INT8)))
+    return im.fail("input " + Twine(idx) +
+                   " has another element type than its zero point");
   if (v.kind == Kind::Const && v.f.empty()) {
     v.codes = v.i;
     v.i.clear();
@@ -629,8 +638,13 @@ LogicalResult Importer::importQLinearConv() {
                      : qoperatorInput(*this, 3, 4, 5);
   if (failed(x) || failed(w))
     return failure();
-  if (w->q.perAxis())
+  if (w->q.perAxis()) {
     w->q.axis = 0; // QLinearConv's w_scale runs along output channels.
+    if (int64_t(w->q.scales.size()) != w->shape[0])
+      return fail("per-axis w_scale has " + Twine(w->q.scales.size()) +
+                  " elements, the weight has " + Twine(w->shape[0]) +
+                  " output channels");
+  }
   if (failed(requireConstWeight(*this, *w)))
     return failure();
   PendingInfo p;
@@ -658,6 +672,10 @@ LogicalResult Importer::importQLinearMatMul() {
                      : qoperatorInput(*this, 3, 4, 5);
   if (failed(a) || failed(w) || failed(requireConstWeight(*this, *w)))
     return failure();
+  if (w->q.perAxis() && w->shape.size() == 2 &&
+      int64_t(w->q.scales.size()) != w->shape[1])
+    return fail("per-axis b_scale has " + Twine(w->q.scales.size()) +
+                " elements, B has " + Twine(w->shape[1]) + " columns");
   PendingInfo p;
   p.op = PendingOp::Contraction;
   if (failed(matmulOperands(*this, *a, *w, p)))

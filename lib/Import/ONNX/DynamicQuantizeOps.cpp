@@ -186,6 +186,14 @@ LogicalResult Importer::importDequantizeLinearDynamic() {
                   "point's");
     if (zp.numElements() != count)
       return fail("the zero point and the scale differ in size");
+    // qnt.dequantize_dynamic computes (f32(x) - f32(z)) * s, ONNX
+    // f32(x - z) * s: the same for 8- and 16-bit codes, which f32 holds
+    // exactly, not for int32 beyond 2^24 (ONNX gives int32 no zero point).
+    if (dtype == onnx::TensorProto::INT32 &&
+        (zp.kind != Kind::Const ||
+         llvm::any_of(zp.i, [](int64_t v) { return v != 0; })))
+      return fail("DequantizeLinear of run-time int32 values with a nonzero "
+                  "or run-time zero point is not supported");
     if (zp.kind == Kind::Const) {
       SmallVector<float> values(zp.i.begin(), zp.i.end());
       offset = arith::ConstantOp::create(

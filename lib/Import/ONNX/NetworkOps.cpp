@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 
 #include <cmath>
 #include <limits>
@@ -577,9 +579,26 @@ FailureOr<ImportedValue> Importer::emitAdd(PendingInfo &p, const QParams &out) {
   qnt::RoundingMode rounding = options.rounding == qnt::RoundingMode::Float
                                    ? qnt::RoundingMode::Float
                                    : qnt::RoundingMode::Double;
-  y.value = qnt::AddOp::create(b, loc, quantTensorType(y), operands[0],
-                               operands[1], rounding, clamp)
-                .getResult();
+  auto add = qnt::AddOp::create(b, loc, quantTensorType(y), operands[0],
+                                operands[1], rounding, clamp);
+  // The op's range rules (an f32 sum that overflows for "float", an i32
+  // left shift for "double") depend on the scales: reported here, naming
+  // the node, rather than when the whole module is verified.
+  std::string rule;
+  LogicalResult verified = success();
+  {
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+      if (rule.empty())
+        rule = diag.str();
+      return success();
+    });
+    verified = mlir::verify(add);
+  }
+  if (failed(verified)) {
+    add.erase();
+    return fail(rule);
+  }
+  y.value = add.getResult();
   return y;
 }
 

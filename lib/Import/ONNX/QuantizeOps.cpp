@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Quant/IR/Quant.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -53,9 +54,14 @@ FailureOr<QParams> Importer::readQParams(unsigned scaleIdx, unsigned zpIdx,
                 ") must be a compile-time float tensor");
   QParams q;
   q.scales = (*s)->f;
-  for (double x : q.scales)
+  for (double x : q.scales) {
     if (!(x > 0) || !std::isfinite(x))
       return fail("scale " + str(x) + " is not positive and finite");
+    // A float64 initializer can hold scales that no f32 type can.
+    if (x < std::numeric_limits<float>::denorm_min() ||
+        x > std::numeric_limits<float>::max())
+      return fail("scale " + str(x) + " is outside the range of f32");
+  }
   int32_t zpType = defaultType;
   if (hasInput(zpIdx)) {
     auto z = input(zpIdx);

@@ -84,3 +84,12 @@ func.func @accepted(%c: tensor<6xi32>, %x: tensor<1x5x5x8xi8>, %b: tensor<8xi32>
   %a = qnt.int_conv2d %x, %w, %b {input_zero_point = 0 : i32, weight_zero_points = array<i32: 0>, pad_value = 0 : i32, strides = array<i64: 2, 1>, dilations = array<i64: 2, 1>, padding = array<i64: 1, 2, 0, 0>, groups = 1 : i64} : tensor<1x5x5x8xi8>, tensor<3x1x8x8xi8>, tensor<8xi32> -> tensor<1x2x5x8xi32>
   return %u, %h, %i, %a : tensor<6xi8>, tensor<6xi16>, tensor<6xi32>, tensor<1x2x5x8xi32>
 }
+
+// -----
+
+// rounding = "float": 255 * 1e37 + 255 * 1e37 = 5.1e39 > FLT_MAX.
+func.func @int_add_float_sum_overflows(%a: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error@+1 {{'qnt.int_add' op rounding = "float": the f32 sum of the operands' differences times a_float_multiplier (1.000000e+37) and b_float_multiplier (1.000000e+37) can overflow f32}}
+  %y = qnt.int_add %a, %a {a_zero_point = 0 : i32, b_zero_point = 0 : i32, output_zero_point = 0 : i32, left_shift = 0 : i32, a_multiplier = 1073741824 : i32, a_shift = -1 : i32, b_multiplier = 1073741824 : i32, b_shift = -1 : i32, output_multiplier = 1073741824 : i32, output_shift = -1 : i32, a_float_multiplier = 1.0e37 : f32, b_float_multiplier = 1.0e37 : f32, min = -128 : i32, max = 127 : i32, rounding = "float"} : tensor<4xi8>, tensor<4xi8> -> tensor<4xi8>
+  return %y : tensor<4xi8>
+}

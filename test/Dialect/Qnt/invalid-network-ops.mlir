@@ -440,3 +440,37 @@ func.func @max_pool_too_many_dilated_windows(%x: tensor<1x1x4x1x!I8>) {
   %y = qnt.max_pool2d %x {kernel = array<i64: 2, 1>, dilations = array<i64: 4194304, 1>, padding = array<i64: 4194304, 4194304, 0, 0>} : tensor<1x1x4x1x!I8> -> tensor<1x4194306x4x1x!I8>
   return
 }
+
+// -----
+
+// rounding = "float" computes f32(a - z_a) * S_a/S_y + f32(b - z_b) * S_b/S_y:
+// with S_a/S_y = S_b/S_y = 3e26 / 1e-10 = 3e36 and max|q - z| = 128 for u8
+// codes around 128, the worst case is 256 * 3e36 = 7.7e38 > FLT_MAX.
+!U = !quant.uniform<u8:f32, 3.0e26:128>
+!Y = !quant.uniform<u8:f32, 1.0e-10:120>
+func.func @add_float_sum_overflows(%a: tensor<2x!U>, %b: tensor<2x!U>) {
+  // expected-error@+1 {{'qnt.add' op rounding = "float": max|a - z_a| * S_a/S_y + max|b - z_b| * S_b/S_y = 128 * 3.000000e+36 + 128 * 3.000000e+36 overflows f32}}
+  %y = qnt.add %a, %b {rounding = "float"} : tensor<2x!U>, tensor<2x!U> -> tensor<2x!Y>
+  return
+}
+
+// -----
+
+// A ratio that is itself infinite: 0.1 / 1e-42 (a subnormal f32) > FLT_MAX.
+!A = !quant.uniform<u8:f32, 0.1:128>
+!Y = !quant.uniform<u8:f32, 1.0e-42:120>
+func.func @add_float_ratio_overflows(%a: tensor<2x!A>) {
+  // expected-error@+1 {{'qnt.add' op rounding = "float": max|a - z_a| * S_a/S_y + max|b - z_b| * S_b/S_y = 128 * INF + 128 * INF overflows f32}}
+  %y = qnt.add %a, %a {rounding = "float"} : tensor<2x!A>, tensor<2x!A> -> tensor<2x!Y>
+  return
+}
+
+// -----
+
+// Just inside: 3e25 / 1e-10 = 3e35, 256 * 3e35 = 7.7e37 < FLT_MAX.
+!U = !quant.uniform<u8:f32, 3.0e25:128>
+!Y = !quant.uniform<u8:f32, 1.0e-10:120>
+func.func @add_float_sum_fits(%a: tensor<2x!U>, %b: tensor<2x!U>) -> tensor<2x!Y> {
+  %y = qnt.add %a, %b {rounding = "float"} : tensor<2x!U>, tensor<2x!U> -> tensor<2x!Y>
+  return %y : tensor<2x!Y>
+}

@@ -10,6 +10,7 @@
 #include "QuantOpt/Reference/FixedPoint.h"
 #include "QuantOpt/Reference/WindowArithmetic.h"
 
+#include <cmath>
 #include <tuple>
 
 using namespace mlir;
@@ -207,6 +208,26 @@ LogicalResult IntAddOp::verify() {
     if (s < -30 || s > 31)
       return emitOpError("'") << name << "_shift' must lie in [-30, 31], got "
                               << s;
+  }
+  if (getRounding() == RoundingMode::Float) {
+    // f32(a - za) * a_float_multiplier + f32(b - zb) * b_float_multiplier
+    // must stay finite (qnt.add's rule, here over every difference of the
+    // storage width): an infinite or NaN sum has no code to saturate to.
+    float bound = 0.0f;
+    for (auto [type, multiplier] :
+         {std::pair<RankedTensorType, float>{
+              a, getAFloatMultiplier().convertToFloat()},
+          {b, getBFloatMultiplier().convertToFloat()}}) {
+      unsigned width = type.getElementTypeBitWidth();
+      bound +=
+          static_cast<float>((int64_t(1) << width) - 1) * std::fabs(multiplier);
+    }
+    if (!std::isfinite(bound))
+      return emitOpError("rounding = \"float\": the f32 sum of the "
+                         "operands' differences times a_float_multiplier (")
+             << getAFloatMultiplier().convertToFloat()
+             << ") and b_float_multiplier ("
+             << getBFloatMultiplier().convertToFloat() << ") can overflow f32";
   }
   return verifyClamp(*this, static_cast<int32_t>(getMin()),
                      static_cast<int32_t>(getMax()), y.getElementType());

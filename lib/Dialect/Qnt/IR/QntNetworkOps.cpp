@@ -14,6 +14,7 @@
 #include "QuantOpt/Reference/FixedPoint.h"
 #include "QuantOpt/Reference/WindowArithmetic.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -218,17 +219,37 @@ LogicalResult AddOp::verify() {
   // structure). Run-time codes may use every bit pattern of the storage
   // width (a narrow range is not enforced on data), so the bound is taken
   // over all of them; only an i16 input with an 8-bit result can break it.
-  if (getRounding() != RoundingMode::Float) {
+  auto maxOffsetOf = [](quant::QuantizedType q) {
+    unsigned width = q.getStorageTypeIntegralWidth();
+    int64_t lo = q.isSigned() ? -(int64_t(1) << (width - 1)) : 0;
+    int64_t hi = q.isSigned() ? (int64_t(1) << (width - 1)) - 1
+                              : (int64_t(1) << width) - 1;
+    int64_t z = getQuantParams(q).zeroPoints.front();
+    return std::max(hi - z, z - lo);
+  };
+  if (getRounding() == RoundingMode::Float) {
+    // v = f32(a - z_a) * r_a + f32(b - z_b) * r_b in f32 must stay finite:
+    // an infinite term, or two opposite ones whose sum is NaN, would leave
+    // the saturation nothing to act on. f32 arithmetic is monotone, so the
+    // largest offsets bound every v.
+    quant::QuantizedType qa = getUniformElementType(aType),
+                         qb = getUniformElementType(bType);
+    float sy = static_cast<float>(out.scales.front());
+    float ra = static_cast<float>(getQuantParams(qa).scales.front()) / sy;
+    float rb = static_cast<float>(getQuantParams(qb).scales.front()) / sy;
+    float bound = static_cast<float>(maxOffsetOf(qa)) * ra +
+                  static_cast<float>(maxOffsetOf(qb)) * rb;
+    if (!std::isfinite(bound))
+      return emitOpError("rounding = \"float\": max|a - z_a| * S_a/S_y + "
+                         "max|b - z_b| * S_b/S_y = ")
+             << maxOffsetOf(qa) << " * " << ra << " + " << maxOffsetOf(qb)
+             << " * " << rb << " overflows f32";
+  } else {
     int leftShift = y.getStorageTypeIntegralWidth() == 8 ? 20 : 15;
     for (auto [name, type] :
          {std::pair<StringRef, RankedTensorType>{"a", aType}, {"b", bType}}) {
       quant::QuantizedType q = getUniformElementType(type);
-      unsigned width = q.getStorageTypeIntegralWidth();
-      int64_t lo = q.isSigned() ? -(int64_t(1) << (width - 1)) : 0;
-      int64_t hi = q.isSigned() ? (int64_t(1) << (width - 1)) - 1
-                                : (int64_t(1) << width) - 1;
-      int64_t z = getQuantParams(q).zeroPoints.front();
-      int64_t maxOffset = std::max(hi - z, z - lo);
+      int64_t maxOffset = maxOffsetOf(q);
       if ((maxOffset << leftShift) > std::numeric_limits<int32_t>::max())
         return emitOpError("'")
                << name << "': max|q - z| = " << maxOffset << " over the "

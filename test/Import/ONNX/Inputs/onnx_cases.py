@@ -1144,6 +1144,81 @@ def case_bad_unsupported_op():
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
 
 
+def case_bad_qlinear_matmul_zero_point_type():
+    """int8 B with a uint8 zero point: ONNX constrains them to one type
+    (read as uint8, B = -1 would have been 255)."""
+    nodes = [helper.make_node("QLinearMatMul", ["a", "a_s", "a_z", "b", "b_s",
+                                                "b_z", "y_s", "y_z"], ["y"],
+                              name="qmm")]
+    inits = [init("a_s", F32(1)), init("a_z", np.uint8(0)),
+             init("b", np.array([[-1]], np.int8)), init("b_s", F32(1)),
+             init("b_z", np.uint8(0)), init("y_s", F32(1)),
+             init("y_z", np.uint8(128))]
+    return model(nodes, [tin("a", [1, 1], TensorProto.UINT8)],
+                 [tin("y", [1, 1], TensorProto.UINT8)], inits), {}, {}
+
+
+def case_bad_qlinear_conv_zero_point_type():
+    """uint8 x with an int8 zero point (x = 200 would have been -56)."""
+    nodes = [helper.make_node("QLinearConv", ["x", "x_s", "x_z", "w", "w_s",
+                                              "w_z", "y_s", "y_z"], ["y"],
+                              name="qconv")]
+    inits = [init("x_s", F32(1)), init("x_z", np.int8(0)),
+             init("w", np.ones((1, 1, 1, 1), np.int8)), init("w_s", F32(1)),
+             init("w_z", np.int8(0)), init("y_s", F32(1)),
+             init("y_z", np.uint8(0))]
+    return model(nodes, [tin("x", [1, 1, 1, 1], TensorProto.UINT8)],
+                 [tin("y", [1, 1, 1, 1], TensorProto.UINT8)], inits), {}, {}
+
+
+def case_bad_qlinear_matmul_scale_length():
+    """A per-column b_scale with one element per row of B instead."""
+    nodes = [helper.make_node("QLinearMatMul", ["a", "a_s", "a_z", "b", "b_s",
+                                                "b_z", "y_s", "y_z"], ["y"],
+                              name="qmm")]
+    inits = [init("a_s", F32(1)), init("a_z", np.uint8(0)),
+             init("b", np.ones((2, 3), np.int8)),
+             init("b_s", np.array([0.5, 0.5], F32)),
+             init("b_z", np.zeros(2, np.int8)), init("y_s", F32(1)),
+             init("y_z", np.uint8(0))]
+    return model(nodes, [tin("a", [1, 2], TensorProto.UINT8)],
+                 [tin("y", [1, 3], TensorProto.UINT8)], inits), {}, {}
+
+
+def case_bad_dequantize_int32_runtime_scale_zero_point():
+    """int32 codes, a run-time scale and a nonzero zero point: ONNX computes
+    x - z exactly, the run-time-scale op converts x and z to f32 first."""
+    nodes = [helper.make_node("DequantizeLinear", ["x", "s", "z"], ["y"],
+                              name="dq32")]
+    inits = [init("z", np.int32(2147483520))]
+    return model(nodes, [tin("x", [1, 2], TensorProto.INT32), tin("s", [])],
+                 [tin("y", [1, 2])], inits), {}, {}
+
+
+def case_bad_qdq_add_float_overflow():
+    """DQ -> Add -> Q where S_a / S_y = S_b / S_y = 3e36: 128 * 3e36
+    overflows f32 in ONNX Runtime's QLinearAdd arithmetic."""
+    nodes = [helper.make_node("DequantizeLinear", ["a", "s", "z"], ["ad"]),
+             helper.make_node("DequantizeLinear", ["b", "s", "z"], ["bd"]),
+             helper.make_node("Add", ["ad", "bd"], ["sum"], name="add"),
+             helper.make_node("QuantizeLinear", ["sum", "sy", "zy"], ["y"],
+                              name="q")]
+    inits = [init("s", F32(3e26)), init("z", np.uint8(128)),
+             init("sy", F32(1e-10)), init("zy", np.uint8(120))]
+    return model(nodes, [tin("a", [1, 2], TensorProto.UINT8),
+                         tin("b", [1, 2], TensorProto.UINT8)],
+                 [tin("y", [1, 2], TensorProto.UINT8)], inits), {}, {}
+
+
+def case_bad_double_scale():
+    """A float64 scale initializer of 1e-300: no f32 scale is that small."""
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"],
+                              name="q64"),
+             helper.make_node("DequantizeLinear", ["xq", "s", "z"], ["y"])]
+    inits = [init("s", np.float64(1e-300)), init("z", np.uint8(3))]
+    return model(nodes, [tin("x", [1, 2])], [tin("y", [1, 2])], inits), {}, {}
+
+
 def case_bad_int32_data_range():
     """A uint8 zero point of 300 stored in int32_data (the non-raw form):
     outside the element type, so rejected rather than read as 300 mod 256."""
