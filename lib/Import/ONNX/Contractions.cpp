@@ -267,14 +267,17 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
                .getResult();
   }
 
-  Value accValue;
+  Operation *contraction;
   if (p.isConv)
-    accValue = qnt::Conv2DOp::create(b, loc, accType, *xv, *wv, bias, p.strides,
-                                     p.dilations, p.padding, uint64_t(p.groups))
-                   .getResult();
+    contraction =
+        qnt::Conv2DOp::create(b, loc, accType, *xv, *wv, bias, p.strides,
+                              p.dilations, p.padding, uint64_t(p.groups));
   else
-    accValue =
-        qnt::MatmulOp::create(b, loc, accType, *xv, *wv, bias).getResult();
+    contraction = qnt::MatmulOp::create(b, loc, accType, *xv, *wv, bias);
+  // The accumulator bound depends on the weights, zero points and bias.
+  if (failed(verifyAtNode(contraction)))
+    return failure();
+  Value accValue = contraction->getResult(0);
 
   // The rows of an A of rank > 2 take back its leading dimensions.
   auto viewBack = [&](ImportedValue &v) {

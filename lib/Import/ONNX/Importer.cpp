@@ -52,6 +52,23 @@ LogicalResult Importer::fail(const Twine &msg) {
   return failure();
 }
 
+LogicalResult Importer::verifyAtNode(Operation *op) {
+  std::string rule;
+  LogicalResult verified = success();
+  {
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+      if (rule.empty())
+        rule = diag.str();
+      return success();
+    });
+    verified = mlir::verify(op);
+  }
+  if (succeeded(verified))
+    return success();
+  op->erase();
+  return fail(rule);
+}
+
 bool Importer::hasInput(unsigned idx) const {
   return node && idx < unsigned(node->input_size()) &&
          !node->input(idx).empty();

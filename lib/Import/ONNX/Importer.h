@@ -179,6 +179,11 @@ public:
   /// Emits "node 'NAME' (OP): MSG" and returns failure.
   mlir::InFlightDiagnostic error();
   mlir::LogicalResult fail(const llvm::Twine &msg);
+  /// Runs the verifier of `op`, just created for the current node: its
+  /// rules that depend on the model's values (an accumulator that can
+  /// overflow i32, an f32 sum that can overflow) are reported as the node's
+  /// error, and the op is erased.
+  mlir::LogicalResult verifyAtNode(mlir::Operation *op);
 
   /// Input `idx` of the current node; fails with a clear error when absent.
   mlir::FailureOr<ImportedValue *> input(unsigned idx);

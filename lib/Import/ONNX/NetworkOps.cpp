@@ -17,8 +17,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Verifier.h"
 
 #include <cmath>
 #include <limits>
@@ -582,22 +580,9 @@ FailureOr<ImportedValue> Importer::emitAdd(PendingInfo &p, const QParams &out) {
   auto add = qnt::AddOp::create(b, loc, quantTensorType(y), operands[0],
                                 operands[1], rounding, clamp);
   // The op's range rules (an f32 sum that overflows for "float", an i32
-  // left shift for "double") depend on the scales: reported here, naming
-  // the node, rather than when the whole module is verified.
-  std::string rule;
-  LogicalResult verified = success();
-  {
-    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
-      if (rule.empty())
-        rule = diag.str();
-      return success();
-    });
-    verified = mlir::verify(add);
-  }
-  if (failed(verified)) {
-    add.erase();
-    return fail(rule);
-  }
+  // left shift for "double") depend on the scales.
+  if (failed(verifyAtNode(add)))
+    return failure();
   y.value = add.getResult();
   return y;
 }

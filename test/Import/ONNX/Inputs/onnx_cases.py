@@ -1210,6 +1210,21 @@ def case_bad_qdq_add_float_overflow():
                  [tin("y", [1, 2], TensorProto.UINT8)], inits), {}, {}
 
 
+def case_bad_qlinear_conv_bias_overflow():
+    """An int32 bias of 2^31 - 1 with one tap of u8 x around 128 and w = 1:
+    1 * 128 * 128 + 2147483647 can overflow the i32 accumulator."""
+    nodes = [helper.make_node("QLinearConv", ["x", "x_s", "x_z", "w", "w_s",
+                                              "w_z", "y_s", "y_z", "B"],
+                              ["y"], name="qconvb")]
+    inits = [init("x_s", F32(1)), init("x_z", np.uint8(128)),
+             init("w", np.ones((1, 1, 1, 1), np.int8)), init("w_s", F32(1)),
+             init("w_z", np.int8(0)), init("y_s", F32(1)),
+             init("y_z", np.uint8(0)),
+             init("B", np.array([2147483647], np.int32))]
+    return model(nodes, [tin("x", [1, 1, 1, 1], TensorProto.UINT8)],
+                 [tin("y", [1, 1, 1, 1], TensorProto.UINT8)], inits), {}, {}
+
+
 def case_bad_double_scale():
     """A float64 scale initializer of 1e-300: no f32 scale is that small."""
     nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"],
