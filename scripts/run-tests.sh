@@ -130,13 +130,10 @@ fuzz_smoke() {
   return $rc
 }
 
-# The x86-64-v4 + VNNI features lit's x86-avx512vnni stands for.
-host_has_avx512_vnni() {
-  local flags feature
-  flags=$(grep -m1 '^flags' /proc/cpuinfo 2> /dev/null) || return 1
-  for feature in avx512f avx512bw avx512cd avx512dq avx512vl avx512_vnni; do
-    [[ " $flags " == *" $feature "* ]] || return 1
-  done
+# Whether this host runs native code of x86 target $1 (utils/host_features.py,
+# the sets lit's x86-* features and diff-fuzz.py use).
+host_runs() {
+  python3 "$ROOT/utils/host_features.py" "$1" > /dev/null
 }
 
 diff_slice() {
@@ -158,12 +155,12 @@ diff_slice() {
   )
   # The emulated AMX kernels are AVX-512 VNNI code (x86_64-amx): they run on
   # such hosts only, as the lit feature x86-avx512vnni says.
-  if host_has_avx512_vnni; then
+  if host_runs x86_64-amx; then
     runs+=("$((DIFF_FUZZ_SEED + 2)) $((DIFF_FUZZ_CASES / 4)) --amx-emulated")
   else
     echo "diff: the emulated AMX run needs an AVX-512 VNNI host; skipped"
   fi
-  if grep -qw avx2 /proc/cpuinfo 2> /dev/null; then
+  if host_runs x86_64-avx2; then
     runs+=("$((DIFF_FUZZ_SEED + 3)) $((DIFF_FUZZ_CASES / 4)) --target x86_64-avx2")
   fi
   for options in "${runs[@]}"; do

@@ -2,9 +2,13 @@
 import os
 import platform
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
+
+sys.path.insert(0, os.path.join(config.quant_opt_src_root, "utils"))
+import host_features  # noqa: E402
 
 config.name = "QUANT_OPT"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
@@ -84,17 +88,6 @@ config.substitutions.append((
         config.quant_opt_tools_dir, config.llvm_tools_dir)))
 
 
-def cpu_flags():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
-
-
 def have_tools(*names):
     return all(os.access(os.path.join(config.llvm_tools_dir, n), os.X_OK)
                for n in names)
@@ -103,28 +96,22 @@ def have_tools(*names):
 cross_tools = have_tools("clang", "ld.lld", "llvm-objcopy", "llvm-nm",
                          "llvm-objdump")
 
-# x86-64-v4 + AVX-512 VNNI code (target=x86_64) runs natively only on a host
-# that has all of it; qemu-x86_64 cannot emulate AVX-512.
-x86_64_v4_vnni = {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl",
-                  "avx512_vnni"}
-# x86-64-v3 code (target=x86_64-avx2: AVX2, FMA, BMI1/2, F16C, LZCNT,
-# MOVBE) runs natively on any host that has all of it.
-x86_64_v3 = {"avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "abm", "movbe",
-             "xsave"}
+# Native x86 code runs only on a host with its features (utils/
+# host_features.py); qemu-x86_64 cannot emulate AVX-512.
 if (platform.machine() in ("x86_64", "AMD64") and cross_tools
-        and x86_64_v3 <= cpu_flags()):
+        and not host_features.missing_features("x86_64-avx2")):
     config.available_features.add("x86-avx2")
     # AVX-VNNI (VEX-encoded 256-bit vpdpbusd: Alder Lake and later).
-    if "avx_vnni" in cpu_flags():
+    if "avx_vnni" in host_features.cpu_flags():
         config.available_features.add("x86-avxvnni")
 if (platform.machine() in ("x86_64", "AMD64") and cross_tools
-        and x86_64_v4_vnni <= cpu_flags()):
+        and not host_features.missing_features("x86_64")):
     config.available_features.add("x86-avx512vnni")
     # AMX-INT8 tiles (target=x86_64-amx, a Sapphire Rapids class CPU); the
     # generated code asks Linux for the tile state itself. qemu cannot
     # emulate AMX: without the feature, the kernels run through the
     # test-only emulation (quant-test-opt) instead.
-    if {"amx_tile", "amx_int8"} <= cpu_flags():
+    if {"amx_tile", "amx_int8"} <= host_features.cpu_flags():
         config.available_features.add("x86-amx")
 
 # Tests that look at a program's system calls (the AMX permission request).

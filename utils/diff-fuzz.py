@@ -32,6 +32,8 @@ import sys
 import tempfile
 import time
 
+from host_features import missing_features
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 LLVM_LIB = "/usr/lib/llvm-22/lib"
@@ -275,29 +277,6 @@ def report(tools, seed, index, out_dir, workdir, timeout):
     return failed
 
 
-# The CPU features (/proc/cpuinfo names) an x86 target's code needs to run
-# on this machine under mlir-runner; the same sets as test/lit.cfg.py's.
-_X86_64_V4_VNNI = {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl",
-                   "avx512_vnni"}
-NATIVE_X86_FEATURES = {
-    "x86_64": _X86_64_V4_VNNI,
-    "x86_64-amx": _X86_64_V4_VNNI,
-    "x86_64-avx2": {"avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "abm",
-                    "movbe"},
-}
-
-
-def host_cpu_flags():
-    try:
-        with open("/proc/cpuinfo") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
-
-
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0],
@@ -347,7 +326,7 @@ def main():
         if args.target not in (None, "x86_64-amx"):
             parser.error("--amx-emulated compiles for x86_64-amx")
         args.target = "x86_64-amx"
-    missing = sorted(NATIVE_X86_FEATURES.get(args.target, set()) - host_cpu_flags())
+    missing = missing_features(args.target)
     if missing:
         parser.error("target %s runs natively and this host lacks %s (the "
                      "JIT would abort in instruction selection)"

@@ -173,15 +173,9 @@ LogicalResult rewriteMatmul(PatternRewriter &rewriter, IntMatmulOp op,
   k.weightsUnsigned = plan->weightsUnsigned;
   int64_t kPadded = k.k1 * 4;
 
-  // The emulated ISAs widen each step's operands once: the weights when
-  // they are packed (constant: here; run-time: by the packing loops) and
-  // the activations once per row in the pre-pass below, instead of in every
-  // register tile. That doubles the weights' bytes, which a few rows do not
-  // pay for: 768 x 3072 (W8A8) took 1.3x less time at 32 and 128 rows and
-  // 1.2x more at 1 row (bench/run-w8a8-bench.sh, Zen 3).
-  k.widenedOperands =
-      (options.isa == DotIsa::Avx2 || options.isa == DotIsa::Avx512Bw) &&
-      m >= 2 * k.tiling.rowsPerTile(k.tiling.nv);
+  // Widened weights: constant ones here, run-time ones by the packing
+  // loops; the activations by the pre-pass below.
+  k.widenedOperands = k.tiling.widensAhead(m);
   if (codes) {
     auto weight = [&](int64_t kIdx, int64_t col) {
       return (*codes)[kIdx * n + col] - zw[zw.size() == 1 ? 0 : col];
@@ -421,12 +415,9 @@ LogicalResult rewriteConv(PatternRewriter &rewriter, IntConv2DOp op,
   }
   // Rows are output pixels (n, oh, ow); a line is one output row (n, oh).
   int64_t rows = batch * oh * ow;
-  // The emulated ISAs take both operands widened ahead, as matmuls do:
-  // the weights here, the activations by the pre-pass below, instead of in
-  // every register tile (each input pixel feeds kh * kw taps of every
-  // column tile).
-  k.widenedOperands = (isa == DotIsa::Avx2 || isa == DotIsa::Avx512Bw) &&
-                      rows >= 2 * k.tiling.rowsPerTile(k.tiling.nv);
+  // Widened weights here, the activations by the padding pre-pass below
+  // (each input pixel feeds kh * kw taps of every column tile).
+  k.widenedOperands = k.tiling.widensAhead(rows);
   setConstantWeights(b, loc, k, packed);
   setBias(
       b, loc, k, op.getBias(),

@@ -22,6 +22,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
+#include <optional>
+#include <utility>
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -595,11 +597,17 @@ qoperatorInput(Importer &im, unsigned idx, unsigned scaleIdx, unsigned zpIdx) {
     return failure();
   // ONNX constrains the codes and their zero point to one type; reading
   // int8 codes on a uint8 grid (or back) would reinterpret their bytes.
+  // Raw codes say their type by dtype (checked against a zero point that is
+  // there), quantized values by their parameters.
+  std::optional<std::pair<unsigned, bool>> codeType;
   bool rawCodes = v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty());
-  if (rawCodes && im.hasInput(zpIdx) &&
-      (v.dtype == onnx::TensorProto::INT8 ||
-       v.dtype == onnx::TensorProto::UINT8) &&
-      (q->width != 8 || q->isSigned != (v.dtype == onnx::TensorProto::INT8)))
+  if (v.isQuantized())
+    codeType = {v.q.width, v.q.isSigned};
+  else if (rawCodes && im.hasInput(zpIdx) &&
+           (v.dtype == onnx::TensorProto::INT8 ||
+            v.dtype == onnx::TensorProto::UINT8))
+    codeType = {8u, v.dtype == onnx::TensorProto::INT8};
+  if (codeType && *codeType != std::make_pair(q->width, q->isSigned))
     return im.fail("input " + Twine(idx) +
                    " has another element type than its zero point");
   if (v.kind == Kind::Const && v.f.empty()) {
@@ -611,9 +619,6 @@ qoperatorInput(Importer &im, unsigned idx, unsigned scaleIdx, unsigned zpIdx) {
         RankedTensorType::get(im.physicalShape(v), im.quantElementType(*q, -1)),
         v.value);
   } else if (v.isQuantized()) {
-    if (v.q.width != q->width || v.q.isSigned != q->isSigned)
-      return im.fail("input " + Twine(idx) +
-                     " has another element type than its zero point");
     if (v.q != *q && !v.codes) {
       auto val = im.quantValue(v, v.nhwc);
       if (failed(val))

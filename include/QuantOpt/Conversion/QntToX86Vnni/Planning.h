@@ -108,6 +108,17 @@ struct ColumnTiling {
       return 4;
     return vectors >= 3 ? 4 : 8;
   }
+  /// Whether a kernel of `rows` output rows reads its operands widened to
+  /// 16 bits ahead (the ISAs that emulate vpdpbusd, with at least two
+  /// register tiles of rows): the weights once when they are packed, the
+  /// activations once per row by a pre-pass, instead of in every register
+  /// tile. That doubles the weights' bytes, which a few rows do not pay
+  /// for: 768 x 3072 (W8A8) took 1.3x less time at 32 and 128 rows and
+  /// 1.2x more at 1 row (bench/run-w8a8-bench.sh, Zen 3).
+  bool widensAhead(int64_t rows) const {
+    return (isa == DotIsa::Avx2 || isa == DotIsa::Avx512Bw) &&
+           rows >= 2 * rowsPerTile(nv);
+  }
 };
 
 /// The least number of iterations qnt-parallelize-tiles wants from an
