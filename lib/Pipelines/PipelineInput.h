@@ -30,9 +30,16 @@ namespace quantopt {
 ///   cannot count (the buffer size would wrap in the allocation);
 /// - a quantized block argument of a non-entry block (unstructured control
 ///   flow carrying a quantized value);
-/// - tensor.gather / tensor.scatter, which nothing bufferizes.
+/// - tensor.gather / tensor.scatter, which nothing bufferizes;
+/// - a dense_resource constant without its blob, or with a blob of
+///   another size than its type's (verifyResourceConstants).
 mlir::LogicalResult verifyQntToLLVMInput(mlir::ModuleOp module,
                                          mlir::LLVM::TargetAttr target);
+
+/// Reports a `dense_resource` attribute whose blob is missing or does not
+/// hold exactly its type's bytes (part of verifyQntToLLVMInput; the TOSA
+/// pipeline checks it before upstream's passes read such constants).
+mlir::LogicalResult verifyResourceConstants(mlir::ModuleOp module);
 
 } // namespace quantopt
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TosaInput.h"
+#include "PipelineInput.h"
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -155,6 +156,8 @@ struct CheckTosaInputPass
   }
 
   void runOnOperation() final {
+    if (failed(quantopt::verifyResourceConstants(getOperation())))
+      return signalPassFailure();
     WalkResult result = getOperation().walk([](Operation *op) {
       if (!isa_and_present<tosa::TosaDialect>(op->getDialect()))
         return WalkResult::advance();

@@ -127,3 +127,34 @@ func.func @bias_beyond_global(%x: tensor<1x8x!quant.uniform<i8:f32, 0.05:-10>>, 
   %a = qnt.matmul %x, %w : tensor<1x8x!quant.uniform<i8:f32, 0.05:-10>>, tensor<8x1099511627776x!quant.uniform<i8:f32, 0.01>> -> tensor<1x1099511627776x!quant.uniform<i32:f32, 0.0005>>
   return %a : tensor<1x1099511627776x!quant.uniform<i32:f32, 0.0005>>
 }
+
+// -----
+
+// A dense_resource blob must hold exactly its type's bytes: this one holds
+// seven for four i8 codes, and upstream's translation took the first four
+// (exit code 0); a blob too short for f32 weights failed only in
+// quant-translate ("raw data size does not match element type size").
+!Q = !quant.uniform<i8:f32, 0.5:3>
+func.func @resource_blob_wrong_size() -> tensor<4x!Q> {
+  // expected-error@+1 {{'arith.constant' op attribute 'value' is dense_resource<seven_bytes> of type 'tensor<4xi8>', whose blob holds 7 bytes instead of 4 x 1 (elements x bytes each)}}
+  %c = arith.constant dense_resource<seven_bytes> : tensor<4xi8>
+  %q = quant.scast %c : tensor<4xi8> to tensor<4x!Q>
+  return %q : tensor<4x!Q>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      seven_bytes: "0x0400000001020304050607"
+    }
+  }
+#-}
+
+// -----
+
+// A dense_resource the module's dialect_resources section does not define
+// has no data at all.
+func.func @resource_blob_missing() -> tensor<2x3xf32> {
+  // expected-error@+1 {{'arith.constant' op attribute 'value' is dense_resource<undefined_blob>, which the module's dialect_resources section does not define}}
+  %c = arith.constant dense_resource<undefined_blob> : tensor<2x3xf32>
+  return %c : tensor<2x3xf32>
+}

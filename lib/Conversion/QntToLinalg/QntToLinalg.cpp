@@ -20,6 +20,7 @@
 #include "FixedPointBuilder.h"
 #include "NetworkOpsToLinalg.h"
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "QuantOpt/Reference/WindowArithmetic.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -33,7 +34,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinDialect.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -185,10 +185,10 @@ static DenseElementsAttr transposeConstant(Attribute attr,
       return dense.resizeSplat(resultType);
     source = dense.getRawData();
   } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
+    std::optional<ArrayRef<char>> data = getResourceElementData(resource);
+    if (!data)
       return {};
-    source = blob->getData();
+    source = *data;
   } else {
     return {};
   }

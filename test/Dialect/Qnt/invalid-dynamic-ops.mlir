@@ -139,6 +139,24 @@ func.func @quant_offset_not_integral(%x: tensor<2x3xf32>, %p: tensor<2x1xf32>) {
 
 // -----
 
+// The same rule for offsets in a dense_resource blob: 1.0 (0x3F800000),
+// then 2.5 (0x40200000), little-endian after the 4-byte alignment word.
+func.func @quant_offset_resource_not_integral(%x: tensor<2x3xf32>, %p: tensor<2x1xf32>) {
+  %o = arith.constant dense_resource<offsets_blob> : tensor<2x1xf32>
+  // expected-error@+1 {{'qnt.quantize_dynamic' op 'offset' must be integral (a zero point in codes), got 2.5}}
+  %q = qnt.quantize_dynamic %x, %p, %o : tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x1xf32> -> tensor<2x3xi8>
+  return
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      offsets_blob: "0x040000000000803F00002040"
+    }
+  }
+#-}
+
+// -----
+
 func.func @quant_offset_nan(%x: tensor<2x3xf32>, %p: tensor<1x1xf32>) {
   %o = arith.constant dense<0x7FC00000> : tensor<1x1xf32>
   // expected-error@+1 {{'offset' must be integral (a zero point in codes), got NaN}}

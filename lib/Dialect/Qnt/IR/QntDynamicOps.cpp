@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
+#include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
@@ -129,7 +130,7 @@ LogicalResult QuantizeDynamicOp::verify() {
   if (failed(verifyResultShape(op, "result", result, x, "x")))
     return failure();
   // The contract's offset is integral; a constant one can be checked here.
-  DenseFPElementsAttr offsets;
+  Attribute offsets;
   if (!matchPattern(getOffset(), m_Constant(&offsets)))
     return success();
   auto check = [&](const APFloat &value) -> LogicalResult {
@@ -141,12 +142,24 @@ LogicalResult QuantizeDynamicOp::verify() {
                        "got ")
            << text;
   };
-  // A splat is checked once, never expanded.
-  if (offsets.isSplat())
-    return check(offsets.getSplatValue<APFloat>());
-  for (APFloat value : offsets.getValues<APFloat>())
-    if (failed(check(value)))
-      return failure();
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(offsets)) {
+    // A splat is checked once, never expanded.
+    if (dense.isSplat())
+      return check(dense.getSplatValue<APFloat>());
+    for (APFloat value : dense.getValues<APFloat>())
+      if (failed(check(value)))
+        return failure();
+    return success();
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(offsets)) {
+    std::optional<ArrayRef<char>> data = getResourceElementData(resource);
+    if (!data || !resource.getElementType().isF32())
+      return success();
+    for (int64_t i = 0, e = resource.getNumElements(); i < e; ++i)
+      if (failed(check(APFloat(APFloat::IEEEsingle(),
+                               readResourceElement(*data, 32, i)))))
+        return failure();
+  }
   return success();
 }
 

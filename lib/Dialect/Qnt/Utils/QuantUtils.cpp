@@ -219,6 +219,30 @@ std::optional<uint64_t> mlir::qnt::getAccumulatorBound(int64_t k,
   return bound;
 }
 
+std::optional<ArrayRef<char>>
+mlir::qnt::getResourceElementData(DenseResourceElementsAttr resource) {
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  ShapedType type = resource.getType();
+  Type element = type.getElementType();
+  if (!blob || !type.hasStaticShape() || !element.isIntOrFloat())
+    return std::nullopt;
+  int64_t bytes = (element.getIntOrFloatBitWidth() + 7) / 8;
+  int64_t expected = 0;
+  if (llvm::MulOverflow(bytes, type.getNumElements(), expected) ||
+      int64_t(blob->getData().size()) != expected)
+    return std::nullopt;
+  return blob->getData();
+}
+
+APInt mlir::qnt::readResourceElement(ArrayRef<char> data, unsigned bitWidth,
+                                     int64_t index) {
+  unsigned bytes = (bitWidth + 7) / 8;
+  APInt bits(bytes * 8, 0);
+  for (unsigned j = 0; j < bytes; ++j)
+    bits.insertBits(uint64_t(uint8_t(data[index * bytes + j])), j * 8, 8);
+  return bits.trunc(bitWidth);
+}
+
 std::optional<std::vector<int64_t>>
 mlir::qnt::getConstantInts(Value value, unsigned bitWidth, bool isUnsigned,
                            int64_t maxSplatElements) {
@@ -242,20 +266,12 @@ mlir::qnt::getConstantInts(Value value, unsigned bitWidth, bool isUnsigned,
     return result;
   }
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    ArrayRef<char> data = blob->getData();
-    size_t bytes = bitWidth / 8;
-    if (data.size() != size_t(type.getNumElements()) * bytes)
+    std::optional<ArrayRef<char>> data = getResourceElementData(resource);
+    if (!data)
       return std::nullopt;
     result.reserve(type.getNumElements());
-    for (size_t i = 0; i < data.size(); i += bytes) {
-      uint64_t raw = 0; // little endian, as DenseElementsAttr stores it
-      for (size_t j = 0; j < bytes; ++j)
-        raw |= uint64_t(uint8_t(data[i + j])) << (8 * j);
-      result.push_back(extend(APInt(bitWidth, raw)));
-    }
+    for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
+      result.push_back(extend(readResourceElement(*data, bitWidth, i)));
     return result;
   }
   return std::nullopt;

@@ -105,6 +105,17 @@ uint64_t getMaxConstantBias(Value bias);
 std::optional<uint64_t> getAccumulatorBound(int64_t k, uint64_t maxX,
                                             uint64_t maxW, uint64_t maxBias);
 
+/// The data of a dense_resource constant when its blob is present and holds
+/// exactly its type's elements (ceil(width / 8) bytes each, little endian);
+/// nullopt otherwise (a missing or wrong-size blob is --qnt-to-llvm's input
+/// rule, lib/Pipelines/PipelineInput.cpp).
+std::optional<ArrayRef<char>>
+getResourceElementData(DenseResourceElementsAttr resource);
+
+/// The bits of element `index` of such data, of `bitWidth` bits.
+APInt readResourceElement(ArrayRef<char> data, unsigned bitWidth,
+                          int64_t index);
+
 /// The elements of a constant integer tensor of `bitWidth`-bit elements
 /// (dense or dense_resource), sign- or zero-extended; nullopt otherwise, and
 /// for a splat of more than `maxSplatElements` elements (which callers
