@@ -296,6 +296,9 @@ void addBufferDeallocationPasses(OpPassManager &pm) {
   OpPassManager &cleanupPm = pm.nest<func::FuncOp>();
   cleanupPm.addPass(createCSEPass());
   cleanupPm.addPass(createCanonicalizerPass());
+  // Deallocation frees a block's buffers at its end: all of a network's
+  // buffers were alive at once.
+  cleanupPm.addPass(qnt::createQntDeallocAfterLastUse());
 }
 
 } // namespace

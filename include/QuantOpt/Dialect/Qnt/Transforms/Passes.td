@@ -355,6 +355,46 @@ def QntDecomposeFloatIslands : Pass<"qnt-decompose-float-islands",
                            "::mlir::tensor::TensorDialect"];
 }
 
+def QntDeallocAfterLastUse
+    : Pass<"qnt-dealloc-after-last-use", "func::FuncOp"> {
+  let summary = "Free each buffer right after its last use";
+  let description = [{
+    Ownership-based deallocation frees every buffer of a block at the end of
+    the block, so all the intermediate buffers of a network's function were
+    alive at once: its peak memory was the sum of its layers' buffers
+    rather than the largest set alive together, and the code generator,
+    which keeps each of their pointers until the end, took time
+    superlinear in the number of layers. This pass, run after the
+    deallocations are lowered, moves each `memref.dealloc %m` of a
+    `memref.alloc` of the same block up to right after the last op of the
+    block that uses `%m` or anything derived from it.
+
+    Derived from `%m` is every result of an op that takes `%m` or a derived
+    value (views, casts, `extract_strided_metadata`, the pointer as an
+    index, and conservatively anything else), and every block argument of a
+    region of such an op. A dealloc stays where it is when a derived value
+    leaves the analysis: it is stored to memory as data, passed to a call
+    or an LLVM dialect op, used by the block's terminator, or used outside
+    the block; or when another dealloc frees a derived value.
+
+    ```mlir
+    %a = memref.alloc() : memref<8xi8>
+    scf.for ... { memref.store %v, %a[%i] : memref<8xi8> }
+    scf.for ... { ... memref.load %a[%i] ... }
+    %b = memref.alloc() : memref<8xi8>
+    ...
+    memref.dealloc %a : memref<8xi8>
+    // becomes
+    %a = memref.alloc() : memref<8xi8>
+    scf.for ... { memref.store %v, %a[%i] : memref<8xi8> }
+    scf.for ... { ... memref.load %a[%i] ... }
+    memref.dealloc %a : memref<8xi8>
+    %b = memref.alloc() : memref<8xi8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def QntSplitLargeDeallocs : Pass<"qnt-split-large-deallocs", "func::FuncOp"> {
   let summary = "Split bufferization.dealloc ops of many fresh allocations "
                 "into small ones";
