@@ -215,3 +215,49 @@ func.func @pad_other_dims(%x: tensor<2x2x!P>, %z: !P, %n: index) -> (tensor<2x5x
   } : tensor<2x2x!P> to tensor<2x?x!P>
   return %p, %d : tensor<2x5x!P>, tensor<2x?x!P>
 }
+
+// -----
+
+// A broadcast that adds a dimension before the axis moves it: the codes of
+// scale 1, 2, 4 would be read along the other dimension (a hunt found
+// [[1,1,1],[2,2,2],[4,4,4]] printed for real [1, 2, 4]).
+!P = !quant.uniform<i8:f32:0, {1.0:0, 2.0:0, 4.0:0}>
+func.func @broadcast_moves_axis(%x: tensor<3x!P>) -> tensor<3x3x!P> {
+  %e = tensor.empty() : tensor<3x3x!P>
+  // expected-error@+1 {{'linalg.broadcast' op changes dimension 0, the quantized axis of the per-axis type '!quant.uniform<i8:f32:0, {1.000000e+00,2.000000e+00,4.000000e+00}>': it would become dimension 1 while the type still names 0}}
+  %b = linalg.broadcast ins(%x : tensor<3x!P>) outs(%e : tensor<3x3x!P>) dimensions = [0]
+  return %b : tensor<3x3x!P>
+}
+
+// -----
+
+// The same for a rank-reducing insert_slice of a row.
+!P = !quant.uniform<i8:f32:0, {1.0:0, 2.0:0, 4.0:0}>
+func.func @insert_slice_moves_axis(%x: tensor<3x!P>, %m: tensor<3x3x!P>) -> tensor<3x3x!P> {
+  // expected-error@+1 {{'tensor.insert_slice' op changes dimension 0, the quantized axis of the per-axis type '!quant.uniform<i8:f32:0, {1.000000e+00,2.000000e+00,4.000000e+00}>': it would become dimension 1 while the type still names 0}}
+  %r = tensor.insert_slice %x into %m[0, 0] [1, 3] [1, 1] : tensor<3x!P> into tensor<3x3x!P>
+  return %r : tensor<3x3x!P>
+}
+
+// -----
+
+// An insert along the axis at an offset not known to be 0 may shift its
+// entries onto the scales of other channels.
+!P = !quant.uniform<i8:f32:1, {1.0:0, 2.0:0, 4.0:0}>
+func.func @insert_slice_unknown_offset(%x: tensor<2x3x!P>, %m: tensor<2x3x!P>, %o: index) -> tensor<2x3x!P> {
+  // expected-error@+1 {{'tensor.insert_slice' op changes dimension 1, the quantized axis of the per-axis type '!quant.uniform<i8:f32:1, {1.000000e+00,2.000000e+00,4.000000e+00}>': it is merged, split, sliced or dropped}}
+  %r = tensor.insert_slice %x into %m[0, %o] [2, 3] [1, 1] : tensor<2x3x!P> into tensor<2x3x!P>
+  return %r : tensor<2x3x!P>
+}
+
+// -----
+
+// Accepted: a broadcast that adds dimensions after the axis, and a
+// rank-reducing insert of whole channels rows that keeps the axis in place.
+!P = !quant.uniform<i8:f32:0, {1.0:0, 2.0:0, 4.0:0}>
+func.func @keep_axis(%x: tensor<3x!P>, %m: tensor<3x4x!P>) -> (tensor<3x4x!P>, tensor<3x4x!P>) {
+  %e = tensor.empty() : tensor<3x4x!P>
+  %b = linalg.broadcast ins(%x : tensor<3x!P>) outs(%e : tensor<3x4x!P>) dimensions = [1]
+  %r = tensor.insert_slice %x into %m[0, 2] [3, 1] [1, 1] : tensor<3x!P> into tensor<3x4x!P>
+  return %b, %r : tensor<3x4x!P>, tensor<3x4x!P>
+}

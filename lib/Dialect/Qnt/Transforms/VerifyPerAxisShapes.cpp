@@ -141,6 +141,37 @@ static std::optional<int64_t> mapAxis(Operation *op, int64_t axis) {
     }
     return found;
   }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    // The source's dimensions are the destination's minus the unit ones a
+    // rank-reducing insert drops; the axis must fill its destination
+    // dimension from offset 0 with stride 1 to keep every entry's scale.
+    ArrayRef<int64_t> sizes = insert.getStaticSizes();
+    std::optional<llvm::SmallDenseSet<unsigned>> dropped =
+        computeRankReductionMask(sizes, insert.getSourceType().getShape());
+    if (!dropped)
+      return std::nullopt;
+    int64_t seen = -1;
+    for (int64_t d = 0, e = static_cast<int64_t>(sizes.size()); d < e; ++d) {
+      if (dropped->contains(d) || ++seen != axis)
+        continue;
+      if (!isConstantIntValue(insert.getMixedOffsets()[d], 0) ||
+          !isConstantIntValue(insert.getMixedStrides()[d], 1) ||
+          sizes[d] != insert.getDestType().getDimSize(d))
+        return std::nullopt;
+      return d;
+    }
+    return std::nullopt;
+  }
+  if (auto broadcast = dyn_cast<linalg::BroadcastOp>(op)) {
+    // Input dimension i is the i-th result dimension not in `dimensions`.
+    ArrayRef<int64_t> added = broadcast.getDimensions();
+    int64_t seen = -1;
+    for (int64_t d = 0, e = broadcast.getInit().getType().getRank(); d < e;
+         ++d)
+      if (!llvm::is_contained(added, d) && ++seen == axis)
+        return d;
+    return std::nullopt;
+  }
   if (auto transpose = dyn_cast<linalg::TransposeOp>(op)) {
     // Result dimension i is input dimension perm[i].
     ArrayRef<int64_t> perm = transpose.getPermutation();
@@ -227,9 +258,12 @@ struct QntVerifyPerAxisShapesPass
       // axis goes; the result of an ill-placed axis does not fit either,
       // and that message would hide why.
       if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
-              tensor::ExtractSliceOp, tensor::ReshapeOp, tensor::PadOp,
-              linalg::TransposeOp>(op)) {
+              tensor::ExtractSliceOp, tensor::InsertSliceOp,
+              tensor::ReshapeOp, tensor::PadOp, linalg::TransposeOp,
+              linalg::BroadcastOp>(op)) {
+        auto insert = dyn_cast<tensor::InsertSliceOp>(op);
         if (fits(op, op->getOperand(0), "source") &&
+            (!insert || fits(op, insert.getDest(), "operand #1")) &&
             succeeded(checkShapeOp(op)))
           return;
         failedAny = true;
