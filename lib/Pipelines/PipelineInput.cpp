@@ -84,6 +84,58 @@ static LogicalResult verifySizes(ModuleOp module) {
   return failure(walk.wasInterrupted());
 }
 
+/// The quantized element type `type` holds (itself, or the elements of a
+/// shaped type) when it is not one the pipeline lowers: `!quant.uniform`
+/// per tensor or per axis.
+static quant::QuantizedType unsupportedQuantizedType(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    type = shaped.getElementType();
+  auto quantized = dyn_cast<quant::QuantizedType>(type);
+  if (!quantized || isa<quant::UniformQuantizedType,
+                        quant::UniformQuantizedPerAxisType>(quantized))
+    return {};
+  return quantized;
+}
+
+/// `!quant.calibrated` (no storage type at all), `!quant.any` and sub-channel
+/// types have no codes the pipeline can lower: a calibrated tensor crashed
+/// it, a tensor of `!quant.any` came out half lowered with exit code 0.
+static LogicalResult verifyQuantizedTypes(ModuleOp module) {
+  auto report = [](Operation *op, Type type, StringRef role, unsigned index) {
+    quant::QuantizedType element = unsupportedQuantizedType(type);
+    if (!element)
+      return false;
+    op->emitOpError() << role << " #" << index << " has type " << type
+                      << " of quantized element type " << element
+                      << ": qnt-to-llvm lowers !quant.uniform types, per "
+                         "tensor or per axis, only";
+    return true;
+  };
+  WalkResult walk = module.walk([&](Operation *op) {
+    for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+      if (report(op, type, "operand", i))
+        return WalkResult::interrupt();
+    for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+      if (report(op, type, "result", i))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (auto [i, argument] : llvm::enumerate(block.getArguments()))
+          if (report(op, argument.getType(), "block argument", i))
+            return WalkResult::interrupt();
+    if (auto function = dyn_cast<FunctionOpInterface>(op)) {
+      for (auto [i, type] : llvm::enumerate(function.getArgumentTypes()))
+        if (report(op, type, "argument", i))
+          return WalkResult::interrupt();
+      for (auto [i, type] : llvm::enumerate(function.getResultTypes()))
+        if (report(op, type, "function result", i))
+          return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 /// Upstream ops on tensors that no bufferization interface lowers (on any
 /// element type): reported by name rather than as bufferization's "op was
 /// not bufferized".
@@ -338,7 +390,8 @@ LogicalResult quantopt::verifyQntToLLVMInput(ModuleOp module,
       failed(verifyNoNestedModules(module)) || failed(verifyNoTosa(module)) ||
       failed(verifyNoReservedNames(module)) ||
       failed(verifyNotLoweredElsewhere(module, target)) ||
-      failed(verifyQntOpsInFunctions(module)) || failed(verifySizes(module)) ||
+      failed(verifyQntOpsInFunctions(module)) ||
+      failed(verifyQuantizedTypes(module)) || failed(verifySizes(module)) ||
       failed(verifyBiasSizes(module)) ||
       failed(quantopt::verifyResourceConstants(module)) ||
       failed(verifyQuantizedBlockArguments(module)) ||

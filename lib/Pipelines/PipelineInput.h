@@ -26,6 +26,8 @@ namespace quantopt {
 /// - a qnt op at the module's top level, outside any function;
 /// - a contraction with more than 2^30 output channels (its int32 bias
 ///   would not fit a global);
+/// - a quantized type other than !quant.uniform per tensor or per axis
+///   (calibrated, any, sub-channel);
 /// - a value of rank above 32, or of a static shape whose bytes int64
 ///   cannot count (the buffer size would wrap in the allocation);
 /// - a quantized block argument of a non-entry block (unstructured control

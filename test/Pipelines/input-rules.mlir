@@ -158,3 +158,18 @@ func.func @resource_blob_missing() -> tensor<2x3xf32> {
   %c = arith.constant dense_resource<undefined_blob> : tensor<2x3xf32>
   return %c : tensor<2x3xf32>
 }
+
+// -----
+
+// Quantized types without fixed codes: a calibrated tensor crashed the
+// pipeline (it has no storage type), a tensor of !quant.any came out half
+// lowered with exit code 0.
+func.func @calibrated(%x: tensor<4x!quant.calibrated<f32<-0.998:1.2321>>>) -> tensor<4x!quant.calibrated<f32<-0.998:1.2321>>> {
+  // expected-error@+1 {{'func.return' op operand #0 has type 'tensor<4x!quant.calibrated<f32<-0.998:1.232100e+00>>>' of quantized element type '!quant.calibrated<f32<-0.998:1.232100e+00>>': qnt-to-llvm lowers !quant.uniform types, per tensor or per axis, only}}
+  return %x : tensor<4x!quant.calibrated<f32<-0.998:1.2321>>>
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument #0 has type 'tensor<4x!quant.any<i8<-8:7>:f32>>' of quantized element type '!quant.any<i8<-8:7>:f32>': qnt-to-llvm lowers !quant.uniform types, per tensor or per axis, only}}
+func.func private @declared_any(tensor<4x!quant.any<i8<-8:7>:f32>>)
