@@ -56,6 +56,14 @@ void printWidened(int64_t rank, void *ptr) {
   }
   UnrankedMemRefType<int32_t> widened = {rank, descriptor.data()};
   std::cout << "Unranked Memref ";
+  if (count == 0) {
+    // Upstream's printer reads the first element even of an empty memref
+    // (a null pointer here). No elements print as [], as in
+    // qnt_print_runtime.c.
+    printMemRefMetaData(std::cout, DynamicMemRefType<int32_t>(widened));
+    std::cout << " data = \n[]\n" << std::flush;
+    return;
+  }
   impl::printMemRef(DynamicMemRefType<int32_t>(widened));
 }
 } // namespace

@@ -127,6 +127,14 @@ static void printMemref(ElementKind kind, int64_t rank, void *ptr) {
   printf("] strides = [");
   printList(strides, rank);
   printf("] data = \n");
+  /* No elements print as [] (upstream's printer reads the first element
+     even then; QuantRunnerUtils.cpp prints the same). */
+  for (int64_t i = 0; i < rank; ++i)
+    if (sizes[i] == 0) {
+      printf("[]\n");
+      fflush(stdout);
+      return;
+    }
   if (rank == 0)
     printf("[");
   printData(kind, d->aligned, rank, rank, d->offset, sizes, strides);
