@@ -7,6 +7,7 @@
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 
+#include "QntVerifierUtils.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
 #include "QuantOpt/Reference/FixedPoint.h"
 #include "QuantOpt/Reference/Kernels.h"
@@ -127,6 +128,12 @@ struct StorageCastOfConstant : OpRewritePattern<quant::StorageCastOp> {
         resultType ? getUniformElementType(resultType) : nullptr;
     DenseIntElementsAttr codes;
     if (!quantType || !matchPattern(op.getInput(), m_Constant(&codes)))
+      return failure();
+    // Only a type qnt.constant takes (a zero point of 300, i4 storage, a bf16
+    // expressed type stay quant.scast, for the pipeline's own rules to
+    // name rather than a verifier error on an op the input never had).
+    if (failed(verifyQuantizedValue([] { return InFlightDiagnostic(); },
+                                    "output", resultType, kRequantizeInput)))
       return failure();
     IntegerType codeType = getCodeType(quantType);
     if (codes.getElementType().getIntOrFloatBitWidth() != codeType.getWidth())

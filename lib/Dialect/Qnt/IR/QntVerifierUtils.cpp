@@ -54,53 +54,72 @@ std::string mlir::qnt::storageName(quant::QuantizedType type) {
 LogicalResult mlir::qnt::verifyQuantizedValue(Operation *op, StringRef name,
                                               RankedTensorType tensorType,
                                               StorageRule rule) {
+  return verifyQuantizedValue([op] { return op->emitOpError(); }, name,
+                              tensorType, rule);
+}
+
+LogicalResult
+mlir::qnt::verifyQuantizedValue(function_ref<InFlightDiagnostic()> emitError,
+                                StringRef name, RankedTensorType tensorType,
+                                StorageRule rule) {
   quant::QuantizedType type = getUniformElementType(tensorType);
-  if (!type)
-    return op->emitOpError("'")
-           << name << "' must have a !quant.uniform element type, got "
-           << tensorType;
-  if (!type.getExpressedType().isF32())
-    return op->emitOpError("'")
-           << name << "' must have expressed type f32, got "
-           << type.getExpressedType();
-  if (!allows(rule, type))
-    return op->emitOpError("'")
-           << name << "' storage must be " << describe(rule) << ", got "
-           << storageName(type);
+  if (!type) {
+    emitError() << "'" << name
+                << "' must have a !quant.uniform element type, got "
+                << tensorType;
+    return failure();
+  }
+  if (!type.getExpressedType().isF32()) {
+    emitError() << "'" << name << "' must have expressed type f32, got "
+                << type.getExpressedType();
+    return failure();
+  }
+  if (!allows(rule, type)) {
+    emitError() << "'" << name << "' storage must be " << describe(rule)
+                << ", got " << storageName(type);
+    return failure();
+  }
 
   // Zero points are int64 in the type: check them before getQuantParams
   // narrows them to int32 (2^32 must not pass as 0).
   int64_t storageMin = type.getStorageTypeMin(),
           storageMax = type.getStorageTypeMax();
   for (int64_t zeroPoint : getZeroPoints(type))
-    if (zeroPoint < storageMin || zeroPoint > storageMax)
-      return op->emitOpError("'")
-             << name << "' zero point " << zeroPoint
-             << " is outside the storage range [" << storageMin << ", "
-             << storageMax << "]";
+    if (zeroPoint < storageMin || zeroPoint > storageMax) {
+      emitError() << "'" << name << "' zero point " << zeroPoint
+                  << " is outside the storage range [" << storageMin << ", "
+                  << storageMax << "]";
+      return failure();
+    }
   quantopt::ref::QuantParams params = getQuantParams(type);
   for (double scale : params.scales)
-    if (!(scale > 0.0) || !std::isfinite(scale))
-      return op->emitOpError("'")
-             << name << "' scale must be positive and finite, got " << scale;
+    if (!(scale > 0.0) || !std::isfinite(scale)) {
+      emitError() << "'" << name << "' scale must be positive and finite, got "
+                  << scale;
+      return failure();
+    }
 
   if (params.axis >= 0) {
-    if (params.axis >= tensorType.getRank())
-      return op->emitOpError("'")
-             << name << "' per-axis dimension " << params.axis
-             << " is out of range for rank " << tensorType.getRank();
+    if (params.axis >= tensorType.getRank()) {
+      emitError() << "'" << name << "' per-axis dimension " << params.axis
+                  << " is out of range for rank " << tensorType.getRank();
+      return failure();
+    }
     int64_t dim = tensorType.getDimSize(params.axis);
     // One scale per slice needs a known slice count; a dynamic size would
     // only fail later inside a lowering.
-    if (ShapedType::isDynamic(dim))
-      return op->emitOpError("'")
-             << name << "' per-axis dimension " << params.axis
-             << " must have a static size (one scale per slice), got "
-             << tensorType;
-    if (dim != static_cast<int64_t>(params.scales.size()))
-      return op->emitOpError("'") << name << "' has " << params.scales.size()
-                                  << " per-axis scales but dimension "
-                                  << params.axis << " has size " << dim;
+    if (ShapedType::isDynamic(dim)) {
+      emitError() << "'" << name << "' per-axis dimension " << params.axis
+                  << " must have a static size (one scale per slice), got "
+                  << tensorType;
+      return failure();
+    }
+    if (dim != static_cast<int64_t>(params.scales.size())) {
+      emitError() << "'" << name << "' has " << params.scales.size()
+                  << " per-axis scales but dimension " << params.axis
+                  << " has size " << dim;
+      return failure();
+    }
   }
   return success();
 }

@@ -35,6 +35,14 @@ LogicalResult verifyQuantizedValue(Operation *op, StringRef name,
                                    RankedTensorType tensorType,
                                    StorageRule rule);
 
+/// The same, reporting through `emitError` (`[] { return
+/// InFlightDiagnostic(); }` checks silently, e.g. before a rewrite creates
+/// an op of that type: an empty diagnostic converts to success, so every
+/// rule returns failure() itself).
+LogicalResult verifyQuantizedValue(function_ref<InFlightDiagnostic()> emitError,
+                                   StringRef name, RankedTensorType tensorType,
+                                   StorageRule rule);
+
 /// The result shape equals the 'input' shape.
 LogicalResult verifySameShape(Operation *op, RankedTensorType input,
                               RankedTensorType output);
