@@ -4,8 +4,10 @@
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -138,17 +140,30 @@ static LogicalResult verifyQuantizedTypes(ModuleOp module) {
 
 /// Upstream ops on tensors that no bufferization interface lowers (on any
 /// element type): reported by name rather than as bufferization's "op was
-/// not bufferized".
+/// not bufferized" (gather / scatter, linalg.pack / unpack, an affine.for
+/// carrying a tensor).
 static LogicalResult verifyBufferizable(ModuleOp module) {
   bool found = false;
   module.walk([&](Operation *op) {
-    if (!isa<tensor::GatherOp, tensor::ScatterOp>(op))
-      return;
-    op->emitOpError("is not supported by qnt-to-llvm: bufferization has no "
-                    "lowering for it; index single elements with "
-                    "tensor.extract / tensor.insert, or move blocks with "
-                    "tensor.extract_slice / tensor.insert_slice");
-    found = true;
+    if (isa<tensor::GatherOp, tensor::ScatterOp>(op)) {
+      op->emitOpError("is not supported by qnt-to-llvm: bufferization has no "
+                      "lowering for it; index single elements with "
+                      "tensor.extract / tensor.insert, or move blocks with "
+                      "tensor.extract_slice / tensor.insert_slice");
+      found = true;
+    } else if (isa<linalg::PackOp, linalg::UnPackOp>(op) &&
+               isa<RankedTensorType>(op->getResult(0).getType())) {
+      op->emitOpError("on tensors is not supported by qnt-to-llvm: "
+                      "bufferization has no lowering for it; the kernels "
+                      "pack their operands themselves");
+      found = true;
+    } else if (auto loop = dyn_cast<affine::AffineForOp>(op);
+               loop &&
+               llvm::any_of(loop.getResultTypes(), llvm::IsaPred<TensorType>)) {
+      op->emitOpError("carries a tensor, which bufferization does not "
+                      "lower; carry it through scf.for");
+      found = true;
+    }
   });
   return failure(found);
 }

@@ -32,7 +32,8 @@ namespace quantopt {
 ///   cannot count (the buffer size would wrap in the allocation);
 /// - a quantized block argument of a non-entry block (unstructured control
 ///   flow carrying a quantized value);
-/// - tensor.gather / tensor.scatter, which nothing bufferizes;
+/// - tensor.gather / tensor.scatter, linalg.pack / linalg.unpack on tensors
+///   and affine.for carrying tensors, which nothing bufferizes;
 /// - a dense_resource constant without its blob, or with a blob of
 ///   another size than its type's (verifyResourceConstants).
 mlir::LogicalResult verifyQntToLLVMInput(mlir::ModuleOp module,

@@ -498,7 +498,6 @@ void quantopt::buildQntKernelsToLLVMPipeline(
       },
       opsOfDialect<math::MathDialect>()));
   pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   // The kernels' qnt_kernel ops implement upstream's X86IntrinsicOpInterface
   // and become intrinsic calls with the x86vector patterns.
@@ -512,6 +511,12 @@ void quantopt::buildQntKernelsToLLVMPipeline(
   pm.addPass(createOnlyIfPresentPass(
       [](OpPassManager &m) { m.addPass(createArithToLLVMConversionPass()); },
       opsOfDialect<arith::ArithDialect>()));
+  // Branches lower after the vector conversion: its greedy preprocessing
+  // merges blocks that have become identical (the two arms of an scf.if
+  // whose kernels read different buffers) into one that takes the buffers
+  // as arguments, which cf-to-llvm then converts like any other; lowered
+  // before, the merged llvm.cond_br carried memrefs and failed to verify.
+  pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createOnlyIfPresentPass(
       [](OpPassManager &m) { m.addPass(createConvertIndexToLLVMPass()); },

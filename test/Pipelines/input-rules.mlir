@@ -173,3 +173,26 @@ func.func @calibrated(%x: tensor<4x!quant.calibrated<f32<-0.998:1.2321>>>) -> te
 
 // expected-error@+1 {{'func.func' op argument #0 has type 'tensor<4x!quant.any<i8<-8:7>:f32>>' of quantized element type '!quant.any<i8<-8:7>:f32>': qnt-to-llvm lowers !quant.uniform types, per tensor or per axis, only}}
 func.func private @declared_any(tensor<4x!quant.any<i8<-8:7>:f32>>)
+
+// -----
+
+// Upstream ops that bufferization does not lower are named before it
+// fails with "op was not bufferized".
+!X = !quant.uniform<i8:f32, 0.5:1>
+func.func @pack(%x: tensor<4x6x!X>) -> tensor<2x3x2x2x!X> {
+  %e = tensor.empty() : tensor<2x3x2x2x!X>
+  // expected-error@+1 {{'linalg.pack' op on tensors is not supported by qnt-to-llvm: bufferization has no lowering for it; the kernels pack their operands themselves}}
+  %p = linalg.pack %x inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %e : tensor<4x6x!X> -> tensor<2x3x2x2x!X>
+  return %p : tensor<2x3x2x2x!X>
+}
+
+// -----
+
+func.func @affine_for_tensor(%raw: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error@+1 {{'affine.for' op carries a tensor, which bufferization does not lower; carry it through scf.for}}
+  %r = affine.for %i = 0 to 3 iter_args(%acc = %raw) -> (tensor<4xi8>) {
+    %y = arith.addi %acc, %acc : tensor<4xi8>
+    affine.yield %y : tensor<4xi8>
+  }
+  return %r : tensor<4xi8>
+}
