@@ -794,13 +794,25 @@ LogicalResult Importer::importPad() {
   if (v->isQuantized()) {
     if (v->q.perAxis())
       return fail("Pad of a per-axis quantized tensor is not supported");
-    // The padded reals must lie on the grid (0 is the zero point).
-    int64_t code =
-        quantizeLinear(value, v->q.scales[0], v->q.zeroPoints[0], v->q);
-    if (float((code - v->q.zeroPoints[0]) * float(v->q.scales[0])) !=
-        float(value))
-      return fail("the pad value " + str(value) +
-                  " is not on the input's quantization grid");
+    int64_t code;
+    if (v->kind == Kind::Quant) {
+      // The tensor holds the codes themselves (a QuantizeLinear output), so
+      // constant_value is a code of their type: the default 0 is code 0,
+      // not the zero point.
+      if (value != std::trunc(value) || value < double(v->q.qmin()) ||
+          value > double(v->q.qmax()))
+        return fail("the pad value " + str(value) +
+                    " is not a code of the input's type");
+      code = int64_t(value);
+    } else {
+      // A dequantized tensor: the padded reals must lie on the grid (0 is
+      // the zero point).
+      code = quantizeLinear(value, v->q.scales[0], v->q.zeroPoints[0], v->q);
+      if (float((code - v->q.zeroPoints[0]) * float(v->q.scales[0])) !=
+          float(value))
+        return fail("the pad value " + str(value) +
+                    " is not on the input's quantization grid");
+    }
     auto ints = storageInts(*this, *v, out.nhwc);
     if (failed(ints))
       return failure();

@@ -441,6 +441,39 @@ def case_flatten_nhwc_consumers():
         "regrid": ("codes", regrid, h_s / 2, 0)}
 
 
+def case_pad_codes():
+    """Pad of the codes a QuantizeLinear wrote (the tensor is int8 / uint8):
+    constant_value is a code of that type, the default 0 code 0. The
+    importer once read it as a real value and padded with its quantization
+    (the zero point for the default; found by a differential fuzzer)."""
+    x = np.array([[1.0, -1.0]], F32)
+    xu = np.array([[0.5, -0.75]], F32)
+    pads = np.array([0, 1, 0, 1], np.int64)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]),
+        helper.make_node("Pad", ["q", "pads"], ["p_default"]),
+        helper.make_node("Pad", ["q", "pads", "cv4"], ["p_four"]),
+        helper.make_node("DequantizeLinear", ["p_default", "s", "z"],
+                         ["y_default"]),
+        helper.make_node("DequantizeLinear", ["p_four", "s", "z"], ["y_four"]),
+        helper.make_node("QuantizeLinear", ["xu", "su", "zu"], ["qu"]),
+        helper.make_node("Pad", ["qu", "pads", "zu"], ["p_zp"]),
+        helper.make_node("DequantizeLinear", ["p_zp", "su", "zu"], ["y_zp"])]
+    inits = [init("s", F32(0.5)), init("z", np.asarray(3, np.int8)),
+             init("cv4", np.asarray(4, np.int8)), init("pads", pads),
+             init("su", F32(0.25)), init("zu", np.asarray(128, np.uint8))]
+    m = model(nodes, [tin("x", [1, 2]), tin("xu", [1, 2])],
+              [tin("y_default", [1, 4]), tin("y_four", [1, 4]),
+               tin("y_zp", [1, 4])], inits)
+    q = quantize(x, 0.5, 3, np.int8)
+    qu = quantize(xu, 0.25, 128, np.uint8)
+    pad = lambda c, v: np.pad(c, ((0, 0), (1, 1)), constant_values=v)
+    return m, {"x": x, "xu": xu}, {
+        "y_default": ("float", dequantize(pad(q, 0), 0.5, 3)),
+        "y_four": ("float", dequantize(pad(q, 4), 0.5, 3)),
+        "y_zp": ("float", dequantize(pad(qu, 128), 0.25, 128))}
+
+
 def case_clip_chains():
     """Relu -> Clip and Clip -> Clip on dequantized codes, with ranges that
     overlap and that do not: the composition of the clamps, as ONNX applies
