@@ -1327,6 +1327,7 @@ class Case:
             shape = list(v.shape)
             shape[axis] = r.randint(1, 4)
             cands = [h for h in self.history if h.form == "q" and not h.raw and h.same_params(v)
+                     and h.rank == v.rank
                      and all(h.shape[i] == v.shape[i] for i in range(v.rank) if i != axis)]
             if cands and r.random() < 0.5:
                 parts.append(r.choice(cands))

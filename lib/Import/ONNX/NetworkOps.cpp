@@ -640,6 +640,9 @@ LogicalResult Importer::importConcat() {
     return success();
   }
   bool sameParams = true;
+  // ONNX concatenates int8 / uint8 tensors (the codes a QuantizeLinear
+  // wrote) as they are: the result is codes too, not dequantized values.
+  bool codes = true;
   for (int k = 0; k < node->input_size(); ++k) {
     auto in = requireQuantized(k, "input " + std::to_string(k));
     if (failed(in))
@@ -648,7 +651,12 @@ LogicalResult Importer::importConcat() {
       return fail("Concat of per-axis quantized values is not supported");
     p.operands[k] = **in;
     sameParams &= (*in)->q == p.operands[0].q;
+    codes &= (*in)->kind == Kind::Quant;
   }
+  if (codes && !sameParams)
+    return fail("Concat of int8 / uint8 code tensors quantized with "
+                "different parameters is not supported (ONNX copies the "
+                "codes, which then share no one scale and zero point)");
   p.axis = axis;
   ImportedValue out;
   out.kind = Kind::Pending;
@@ -661,7 +669,7 @@ LogicalResult Importer::importConcat() {
     auto r = emitConcat(*out.pending, q);
     if (failed(r))
       return failure();
-    r->kind = Kind::Dequant;
+    r->kind = codes ? Kind::Quant : Kind::Dequant;
     setOutput(0, std::move(*r));
     return success();
   }

@@ -474,6 +474,36 @@ def case_pad_codes():
         "y_zp": ("float", dequantize(pad(qu, 128), 0.25, 128))}
 
 
+def case_concat_codes():
+    """Concat of the int8 codes QuantizeLinear wrote, on one grid: ONNX
+    copies the codes, and the result is codes (an int8 graph output here).
+    The importer took the result for dequantized values: as a graph output
+    it was rejected ("declared as int8, but the graph computes float"), and
+    a Relu after it clamped at the zero point (found by a differential
+    fuzzer)."""
+    x = np.array([[-2.5, 1.0]], F32)
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]),
+             helper.make_node("Concat", ["q", "q"], ["c"], axis=1)]
+    inits = [init("s", F32(0.5)), init("z", np.asarray(10, np.int8))]
+    m = model(nodes, [tin("x", [1, 2])], [tin("c", [1, 4], TensorProto.INT8)],
+              inits)
+    q = quantize(x, 0.5, 10, np.int8)
+    return m, {"x": x}, {"c": ("ints", np.concatenate([q, q], axis=1))}
+
+
+def case_concat_codes_two_grids():
+    """Concat of int8 codes on two grids: ONNX copies the codes, which then
+    have no one scale and zero point; diagnosed."""
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]),
+             helper.make_node("QuantizeLinear", ["x", "s2", "z"], ["q2"]),
+             helper.make_node("Concat", ["q", "q2"], ["c"], axis=1)]
+    inits = [init("s", F32(0.5)), init("s2", F32(0.25)),
+             init("z", np.asarray(10, np.int8))]
+    m = model(nodes, [tin("x", [1, 2])], [tin("c", [1, 4], TensorProto.INT8)],
+              inits)
+    return m, {}, {}
+
+
 def case_clip_chains():
     """Relu -> Clip and Clip -> Clip on dequantized codes, with ranges that
     overlap and that do not: the composition of the clamps, as ONNX applies
