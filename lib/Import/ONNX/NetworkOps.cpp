@@ -386,6 +386,12 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
     // the other way. Instead sum exactly, as a depthwise conv with weights
     // 1 at scale 1 / count, and requantize the sum once:
     // M = S_x / (count * S_y).
+    // The conv takes 8-bit codes (qnt.conv2d's contract).
+    if (x.q.width != 8)
+      return fail("average pooling of " + Twine(x.q.width) +
+                  "-bit codes onto another scale is not supported (the "
+                  "exact sum is an 8-bit conv); pool on the input's scale "
+                  "and requantize after it");
     int64_t channels = x.shape[1];
     int64_t count = p.kernel[0] * p.kernel[1];
     // The weights are a compile-time constant of count x channels ones;

@@ -504,6 +504,26 @@ def case_concat_codes_two_grids():
     return m, {}, {}
 
 
+def case_bad_int16_avgpool_rescale():
+    """int16 codes (ONNX Runtime's com.microsoft Q / DQ) -> GlobalAveragePool
+    -> QuantizeLinear onto another scale: the exact sum is an 8-bit conv,
+    and the importer wrote a module that did not verify; diagnosed at the
+    node (found by a differential fuzzer)."""
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"],
+                              domain=MS),
+             helper.make_node("DequantizeLinear", ["q", "s", "z"], ["d"],
+                              domain=MS),
+             helper.make_node("GlobalAveragePool", ["d"], ["p"]),
+             helper.make_node("QuantizeLinear", ["p", "s2", "z2"], ["y"],
+                              domain=MS)]
+    inits = [init("s", F32(0.01)), init("z", np.asarray(0, np.int16)),
+             init("s2", F32(0.02)), init("z2", np.asarray(0, np.int16))]
+    m = model(nodes, [tin("x", [1, 1, 2, 2])],
+              [tin("y", [1, 1, 1, 1], TensorProto.INT16)], inits,
+              microsoft=True)
+    return m, {}, {}
+
+
 def case_clip_chains():
     """Relu -> Clip and Clip -> Clip on dequantized codes, with ranges that
     overlap and that do not: the composition of the clamps, as ONNX applies
