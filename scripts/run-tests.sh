@@ -15,6 +15,10 @@
 #   onnx-fuzz utils/onnx-mutate-fuzz.py: ONNX_FUZZ_CASES (default 300) mutated
 #             ONNX models through the ASan importer and pipeline, seed
 #             ONNX_FUZZ_SEED (default 1)
+#   onnx-diff utils/onnx-diff-fuzz.py: ONNX_DIFF_FUZZ_CASES (default 200)
+#             random quantized ONNX graphs against a numpy model of the ONNX
+#             definitions on the host, a fifth as many each for aarch64 and
+#             riscv64 under qemu, seed ONNX_DIFF_FUZZ_SEED (default 1)
 # QUANT_OPT_QUICK=1 skips the slices for a quick local run; with CI=true they
 # always run.
 set -euo pipefail
@@ -28,6 +32,8 @@ DIFF_FUZZ_CASES=${DIFF_FUZZ_CASES:-1600}
 DIFF_FUZZ_SEED=${DIFF_FUZZ_SEED:-1}
 ONNX_FUZZ_CASES=${ONNX_FUZZ_CASES:-300}
 ONNX_FUZZ_SEED=${ONNX_FUZZ_SEED:-1}
+ONNX_DIFF_FUZZ_CASES=${ONNX_DIFF_FUZZ_CASES:-200}
+ONNX_DIFF_FUZZ_SEED=${ONNX_DIFF_FUZZ_SEED:-1}
 export BUILD_DIR
 
 script_start=$(date +%s)
@@ -174,6 +180,24 @@ diff_slice() {
   return $rc
 }
 
+# Random quantized ONNX graphs imported, compiled and run against a numpy
+# model of the ONNX definitions (utils/onnx-diff-fuzz.py), on the host and
+# under qemu for AArch64 and RISC-V.
+onnx_diff_slice() {
+  local rc=0 python3_onnx=python3 options seed cases rest
+  python3 -c "import onnx, numpy" 2> /dev/null || python3_onnx=/usr/bin/python3
+  for options in "$ONNX_DIFF_FUZZ_SEED $ONNX_DIFF_FUZZ_CASES" \
+      "$((ONNX_DIFF_FUZZ_SEED + 1)) $((ONNX_DIFF_FUZZ_CASES / 5)) --target aarch64" \
+      "$((ONNX_DIFF_FUZZ_SEED + 2)) $((ONNX_DIFF_FUZZ_CASES / 5)) --target riscv64"; do
+    read -r seed cases rest <<< "$options"
+    # shellcheck disable=SC2086 # $rest holds separate options
+    "$python3_onnx" "$ROOT/utils/onnx-diff-fuzz.py" --build-dir "$BUILD_DIR" \
+      --seed "$seed" --cases "$cases" $rest \
+      --out "$BUILD_DIR/onnx-diff-fuzz-findings" || rc=1
+  done
+  return $rc
+}
+
 # Structure-aware ONNX mutants through quant-import-onnx and, when it
 # imports them, quant-opt: the sanitizer build's tools (Debian's python3 has
 # the onnx module).
@@ -193,6 +217,7 @@ if [ $run_slices = 1 ]; then
     step onnx-fuzz onnx_fuzz_slice "$ASAN_BUILD_DIR"
   fi
   step diff diff_slice
+  step onnx-diff onnx_diff_slice
 else
   echo "== QUANT_OPT_QUICK=1: sanitizer, fuzzer and differential slices skipped =="
 fi

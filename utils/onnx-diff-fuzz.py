@@ -105,6 +105,11 @@ DOCUMENTED_LIMITS = [
     # max(q, 0), opset 14+); the generator writes it to catch the importer
     # reading codes as reals where it does not diagnose it.
     r"Relu / Clip of an integer tensor",
+    # docs/ONNXImport.md, AveragePool: int16 codes onto another scale (the
+    # exact sum is an 8-bit conv), and Concat of int8 / uint8 codes on two
+    # grids (ONNX copies codes that then share no scale).
+    r"average pooling of 16-bit codes onto another scale",
+    r"code tensors quantized with different parameters",
 ]
 
 
