@@ -4,7 +4,6 @@
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
-#include "QntVerifierUtils.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -78,12 +77,7 @@ Operation *QntDialect::materializeConstant(OpBuilder &builder, Attribute value,
   // their own type: an upstream folder forwarding them to another type (a
   // cast) gets no constant rather than a mistyped one.
   if (auto codes = dyn_cast<CodesAttr>(value)) {
-    // Nor at a type qnt.constant does not take (bf16 expressed, i4 storage):
-    // the folded op stays.
-    if (codes.getType() != type ||
-        failed(verifyQuantizedValue([] { return InFlightDiagnostic(); },
-                                    "output", codes.getType(),
-                                    kRequantizeInput)))
+    if (codes.getType() != type)
       return nullptr;
     return ConstantOp::create(builder, loc, codes.getType(), codes.getCodes());
   }
