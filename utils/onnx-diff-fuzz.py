@@ -887,7 +887,12 @@ class Case:
             ins = [fname, bname] if r.random() < 0.7 else [bname, fname]
             fname = self.node("Add", ins, "bias_add")
             desc += " + Add(" + bdesc + ")"
-        bound = (np.abs(v.codes - v.z) @ np.abs(wc - np.asarray(zw, np.int64))).max(initial=0) + (
+        return self.finish_matmul_like(fname, v, wc, zw, bc, acc, s_in, last, desc)
+
+    def finish_matmul_like(self, fname, v, w, zw, bc, acc, s_in, last, desc):
+        """The end of MatMul and Gemm: an exact f32 tail where the
+        accumulator's bound allows it, else the quantized contraction."""
+        bound = (np.abs(v.codes - v.z) @ np.abs(w - np.asarray(zw, np.int64))).max(initial=0) + (
             np.abs(bc).max() if bc is not None else 0)
         if self.float_tail_ok(last, bound) and "float bias" not in desc:
             val = (acc.astype(F32) * s_in).astype(F32)
@@ -941,12 +946,7 @@ class Case:
             ins.append(bname)
             desc += " +" + bdesc
         fname = self.node("Gemm", ins, "gemm", **attrs)
-        bound = (np.abs(v.codes - v.z) @ np.abs(wkn - np.asarray(zw, np.int64))).max(initial=0) + (
-            np.abs(bc).max() if bc is not None else 0)
-        if self.float_tail_ok(last, bound) and "float bias" not in desc:
-            val = (acc.astype(F32) * s_in).astype(F32)
-            return self.float_out(fname, val, desc)
-        return self.finish_contraction(fname, acc, s_in, -1, desc)
+        return self.finish_matmul_like(fname, v, wkn, zw, bc, acc, s_in, last, desc)
 
     def broadcast_shape(self, shape):
         """A shape that broadcasts to `shape` (numpy rules)."""
