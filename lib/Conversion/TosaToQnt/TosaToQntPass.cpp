@@ -44,6 +44,8 @@ struct TosaToQntPass : qnt::impl::TosaToQntBase<TosaToQntPass> {
     // our results are already in final form.
     GreedyRewriteConfig config;
     config.enableFolding(false);
+    // No block merging: it could give a block a quantized argument.
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
                                      config)))
       return signalPassFailure();

@@ -55,7 +55,12 @@ struct QntDecomposeFloatIslandsPass
       return markAllAnalysesPreserved();
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeAggregate>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // No block merging (canonicalize's job): it could give a block a
+    // quantized argument.
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
     WalkResult left = getOperation().walk([](linalg::AggregatedOpInterface op) {
       op->emitOpError("could not be decomposed into linalg ops");

@@ -56,6 +56,10 @@ struct QntEraseEmptyResultsPass
     patterns.add<EmptyResultToTensorEmpty>(&getContext());
     GreedyRewriteConfig config;
     config.enableFolding(false);
+    // Merging blocks is the canonicalizer's job; this driver's default
+    // (aggressive) merged branches that each read a quantized value into one
+    // block with a quantized argument, which nothing can lower.
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(
             applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();

@@ -33,6 +33,8 @@ struct QntNetworkToIntegerPass
     // Only the rewrites: folding other ops is the canonicalizer's job.
     GreedyRewriteConfig config;
     config.enableFolding(false);
+    // No block merging: it could give a block a quantized argument.
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(
             applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
