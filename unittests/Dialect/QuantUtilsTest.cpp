@@ -9,6 +9,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace {
@@ -74,6 +76,19 @@ TEST_F(QuantUtilsTest, ScaleTolerance) {
   // 0.05 * 0.01 printed as 5.000000e-04 must still match.
   EXPECT_TRUE(qnt::scalesMatch(5.000000e-04, 0.05 * 0.01));
   EXPECT_FALSE(qnt::scalesMatch(5.01e-04, 0.05 * 0.01));
+}
+
+TEST_F(QuantUtilsTest, SubnormalScaleStoredAsF32Matches) {
+  // 1.2 * 2^-149 rounds to the f32 2^-149 (20% off), 1.6 * 2^-149 to
+  // 2 * 2^-149: an f32 bias scale near the bottom of f32 holds the product
+  // S_X * S_W only to its rounding.
+  const double tiny = std::ldexp(1.0, -149);
+  EXPECT_TRUE(qnt::scalesMatch(tiny, 1.2 * tiny));
+  EXPECT_FALSE(qnt::scalesMatch(tiny, 1.6 * tiny));
+  EXPECT_TRUE(qnt::scalesMatch(2 * tiny, 1.6 * tiny));
+  // Normal values are still held to the relative tolerance.
+  const double normal = 1.5 * std::ldexp(1.0, -126);
+  EXPECT_FALSE(qnt::scalesMatch(normal * 1.01, normal));
 }
 
 TEST_F(QuantUtilsTest, NonUniformTypesAreRejected) {

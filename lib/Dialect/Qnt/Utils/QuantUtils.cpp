@@ -74,7 +74,8 @@ int64_t mlir::qnt::getMaxAbsOffsetOfStorageBits(quant::QuantizedType type) {
 
 bool mlir::qnt::scalesMatch(double actual, double expected) {
   return std::fabs(actual - expected) <=
-         kScaleRelativeTolerance * std::fabs(expected);
+             kScaleRelativeTolerance * std::fabs(expected) ||
+         static_cast<float>(actual) == static_cast<float>(expected);
 }
 
 IntegerType mlir::qnt::getCodeType(quant::QuantizedType type) {

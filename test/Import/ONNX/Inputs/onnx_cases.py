@@ -317,6 +317,37 @@ def case_int32_codes():
     return m, {"x": x, "a": a}, {"y": ("codes", y, sy, zy), "f": ("float", f)}
 
 
+def case_subnormal_bias_scale():
+    """Gemm with an int32 bias whose scale, S_X * S_W rounded to f32, is
+    subnormal: f32(2^-70 * 1.3 * 2^-75) = 21 * 2^-149, 3% from the exact
+    product, so the importer's 1e-5 scale match rejected it ("mismatched
+    scales", found by utils/onnx-diff-fuzz.py). ONNX Runtime's quantizer
+    writes exactly this f32 product, and its rule (requantize) computes the
+    multiplier from the same f32 S_in."""
+    r = rng(61)
+    sx, sw = F32(2.0 ** -70), F32(1.3 * 2.0 ** -75)
+    sb = (sx * sw).astype(F32)
+    assert sb == F32(21 * 2.0 ** -149)
+    sy, zy = F32(2.0 ** -136), 3
+    x = r.integers(-100, 101, (3, 4)).astype(np.int8)
+    w = r.integers(-127, 128, (5, 4)).astype(np.int8)
+    b = r.integers(-2000, 2001, (5,)).astype(np.int32)
+    nodes = [helper.make_node("DequantizeLinear", ["x", "sx"], ["xd"]),
+             helper.make_node("DequantizeLinear", ["w", "sw"], ["wd"]),
+             helper.make_node("DequantizeLinear", ["b", "sb"], ["bd"]),
+             helper.make_node("Gemm", ["xd", "wd", "bd"], ["g"], transB=1,
+                              name="fc"),
+             helper.make_node("QuantizeLinear", ["g", "sy", "zy"], ["yq"]),
+             helper.make_node("DequantizeLinear", ["yq", "sy", "zy"], ["y"])]
+    inits = [init("sx", sx), init("w", w), init("sw", sw), init("b", b),
+             init("sb", sb), init("sy", sy), init("zy", np.int8(zy))]
+    m = model(nodes, [tin("x", [3, 4], TensorProto.INT8)], [tin("y", [3, 5])],
+              inits)
+    acc = x.astype(np.int64) @ w.astype(np.int64).T + b
+    y = requantize(acc, sb, sy, zy, np.int8)
+    return m, {"x": x}, {"y": ("codes", y, sy, zy)}
+
+
 def case_dynamic_batch():
     """torch's dynamic batch: Shape -> Gather -> Unsqueeze -> Concat ->
     Reshape, folded once --input-shape fixes the batch."""

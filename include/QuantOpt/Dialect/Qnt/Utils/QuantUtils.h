@@ -49,6 +49,9 @@ int64_t getMaxAbsOffsetOfStorageBits(quant::QuantizedType type);
 /// Scales written in MLIR text lose digits, so an accumulator scale is
 /// compared with S_X * S_W up to this relative tolerance.
 constexpr double kScaleRelativeTolerance = 1e-5;
+/// Whether `actual` is `expected` up to kScaleRelativeTolerance, or both
+/// round to the same f32: a product of f32 scales stored as f32 (an ONNX
+/// bias scale) keeps only a few bits when it is subnormal.
 bool scalesMatch(double actual, double expected);
 
 /// The integer type in which constant codes of `type` are stored in
