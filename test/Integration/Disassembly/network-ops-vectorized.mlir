@@ -6,10 +6,14 @@
 // widening sum of the average pool are vector instructions inside each
 // function's own code, with 64 channels and with 32 i16 channels (a 3x3
 // window, the short channel loop that a reduction-iterator form left
-// scalar). The float add keeps its two products and one add
+// scalar), and ResNet's padded 3x3 / 2 stem pools on 64 i8 channels (the
+// average's division in f32 vectors: no vector integer division exists).
+// The float add keeps its two products and one add
 // (ONNX Runtime's rounding): no fused multiply-add.
 // RUN: quant-opt %S/Inputs/network-ops.mlir --qnt-to-llvm=target=x86_64 | quant-translate --emit=obj -o %t.x86.o
 // RUN: llvm-objdump -d %t.x86.o | FileCheck %s --check-prefix=X86
+// RUN: quant-opt %S/Inputs/network-ops.mlir --qnt-to-llvm=target=x86_64-avx2 | quant-translate --emit=obj -o %t.avx2.o
+// RUN: llvm-objdump -d %t.avx2.o | FileCheck %s --check-prefix=AVX2
 // RUN: quant-opt %S/Inputs/network-ops.mlir --qnt-to-llvm=target=aarch64 | quant-translate --emit=obj -o %t.a64.o
 // RUN: llvm-objdump -d %t.a64.o | FileCheck %s --check-prefix=A64
 // RUN: quant-opt %S/Inputs/network-ops.mlir --qnt-to-llvm=target=riscv64 | quant-translate --emit=obj -o %t.rv.o
@@ -31,7 +35,24 @@
 // X86-LABEL: <max_pool_i16_c32>:
 // X86-NOT: {{^[0-9a-f]+ <[^.]}}
 // X86: vpmaxsw {{.*}}%{{[yz]}}mm
+// X86-LABEL: <max_pool_i8_stem>:
+// X86-NOT: {{^[0-9a-f]+ <[^.]}}
+// X86: vpmaxsb {{.*}}%{{[yz]}}mm
+// X86-LABEL: <avg_pool_i8_stem>:
+// X86-NOT: {{^[0-9a-f]+ <[^.]}}
+// X86: vpaddd {{.*}}%{{[yz]}}mm
+// X86-NOT: {{^[0-9a-f]+ <[^.]}}
+// X86: vdivps {{.*}}%{{[yz]}}mm
 
+// Without AVX-512 the stem pools were the ones left scalar.
+// AVX2-LABEL: <max_pool_i8_stem>:
+// AVX2-NOT: {{^[0-9a-f]+ <[^.]}}
+// AVX2: vpmaxsb {{.*}}%ymm
+// AVX2-LABEL: <avg_pool_i8_stem>:
+// AVX2-NOT: {{^[0-9a-f]+ <[^.]}}
+// AVX2: vpaddd {{.*}}%ymm
+// AVX2-NOT: {{^[0-9a-f]+ <[^.]}}
+// AVX2: vdivps {{.*}}%ymm
 // A64-LABEL: <add_i8>:
 // A64-NOT: {{^[0-9a-f]+ <[^.]}}
 // A64: shl{{[[:space:]]+}}v{{[0-9]+}}.4s, v{{[0-9]+}}.4s, #0x14
@@ -48,6 +69,12 @@
 // A64-LABEL: <max_pool_i16_c32>:
 // A64-NOT: {{^[0-9a-f]+ <[^.]}}
 // A64: smax{{[[:space:]]+}}v{{[0-9]+}}.8h
+// A64-LABEL: <max_pool_i8_stem>:
+// A64-NOT: {{^[0-9a-f]+ <[^.]}}
+// A64: smax{{[[:space:]]+}}v{{[0-9]+}}.16b
+// A64-LABEL: <avg_pool_i8_stem>:
+// A64-NOT: {{^[0-9a-f]+ <[^.]}}
+// A64: fdiv{{[[:space:]]+}}v{{[0-9]+}}.4s
 
 // RV-LABEL: <add_i8>:
 // RV-NOT: {{^[0-9a-f]+ <[^.]}}
@@ -65,3 +92,9 @@
 // RV-LABEL: <max_pool_i16_c32>:
 // RV-NOT: {{^[0-9a-f]+ <[^.]}}
 // RV: vmax.vv
+// RV-LABEL: <max_pool_i8_stem>:
+// RV-NOT: {{^[0-9a-f]+ <[^.]}}
+// RV: vmax.vv
+// RV-LABEL: <avg_pool_i8_stem>:
+// RV-NOT: {{^[0-9a-f]+ <[^.]}}
+// RV: vfdiv.v

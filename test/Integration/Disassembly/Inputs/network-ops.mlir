@@ -24,3 +24,15 @@ func.func @max_pool_i16_c32(%x: tensor<1x8x8x32x!S>) -> tensor<1x4x4x32x!S> {
   %m = qnt.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 1, 0>} : tensor<1x8x8x32x!S> -> tensor<1x4x4x32x!S>
   return %m : tensor<1x4x4x32x!S>
 }
+// ResNet's stem pools: 3x3, stride 2, padding 1 on every side, 64 i8
+// channels, at their real size (LLVM's choices depend on it). A select of the padded taps' codes on a loop-invariant
+// condition became a branch in the channel loop (LLVM's unswitching) and
+// left both scalar on x86 (0.10x of a C loop).
+func.func @max_pool_i8_stem(%x: tensor<1x112x112x64x!A>) -> tensor<1x56x56x64x!A> {
+  %m = qnt.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : tensor<1x112x112x64x!A> -> tensor<1x56x56x64x!A>
+  return %m : tensor<1x56x56x64x!A>
+}
+func.func @avg_pool_i8_stem(%x: tensor<1x112x112x64x!A>) -> tensor<1x56x56x64x!A> {
+  %p = qnt.avg_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : tensor<1x112x112x64x!A> -> tensor<1x56x56x64x!A>
+  return %p : tensor<1x56x56x64x!A>
+}
