@@ -160,3 +160,36 @@ void baseline_maxpool(int h, int w, int c, int k, int stride, int pad,
       }
     }
 }
+
+void baseline_avgpool(int h, int w, int c, int k, int stride, int pad, int zp,
+                      const int8_t *x, int8_t *y) {
+  int oh = (h + 2 * pad - k) / stride + 1, ow = (w + 2 * pad - k) / stride + 1;
+  int32_t acc[1024];
+  for (int r = 0; r < oh; ++r)
+    for (int s = 0; s < ow; ++s) {
+      int count = 0;
+      for (int ch = 0; ch < c; ++ch)
+        acc[ch] = 0;
+      for (int u = 0; u < k; ++u) {
+        int ih = r * stride + u - pad;
+        if (ih < 0 || ih >= h)
+          continue;
+        for (int v = 0; v < k; ++v) {
+          int iw = s * stride + v - pad;
+          if (iw < 0 || iw >= w)
+            continue;
+          ++count;
+          const int8_t *px = x + ((long)ih * w + iw) * c;
+          for (int ch = 0; ch < c; ++ch)
+            acc[ch] += px[ch];
+        }
+      }
+      int8_t *out = y + ((long)r * ow + s) * c;
+      for (int ch = 0; ch < c; ++ch) {
+        int32_t d = acc[ch] - count * zp;
+        int32_t q = (d >= 0 ? d + count / 2 : d - count / 2) / count;
+        int32_t v = zp + q;
+        out[ch] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+      }
+    }
+}

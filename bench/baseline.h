@@ -50,6 +50,12 @@ void baseline_add(long n, const int8_t *a, const int8_t *b, int8_t *y,
 void baseline_maxpool(int h, int w, int c, int k, int stride, int pad,
                       const int8_t *x, int8_t *y);
 
+/* NHWC (batch 1) average pool over the real positions of each window
+ * (count_include_pad = false), qnt.avg_pool2d's rounding "away":
+ * y = clamp(z + round_half_away(sum(q - z) / count)); c <= 1024. */
+void baseline_avgpool(int h, int w, int c, int k, int stride, int pad, int zp,
+                      const int8_t *x, int8_t *y);
+
 #ifdef __cplusplus
 }
 #endif

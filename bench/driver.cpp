@@ -43,6 +43,7 @@ void _mlir_ciface_dequantize_i16(Memref<float, 1> *, Memref<int16_t, 1> *);
 void _mlir_ciface_add(Memref<int8_t, 4> *, Memref<int8_t, 4> *,
                       Memref<int8_t, 4> *);
 void _mlir_ciface_maxpool(Memref<int8_t, 4> *, Memref<int8_t, 4> *);
+void _mlir_ciface_avgpool(Memref<int8_t, 4> *, Memref<int8_t, 4> *);
 }
 
 namespace {
@@ -680,6 +681,7 @@ int main(int argc, char **argv) {
     rows.push_back({name, tOurs, tC, 3.0 * count, true, exact});
   }
   {
+    // The 3x3 / 2 pools of ResNet's stem: max, then average.
     const int h = BENCH_POOL_H, wd = BENCH_POOL_W, c = BENCH_POOL_C,
               k = BENCH_POOL_K, st = BENCH_POOL_STRIDE, pad = BENCH_POOL_PAD;
     const int oh = (h + 2 * pad - k) / st + 1, ow = (wd + 2 * pad - k) / st + 1;
@@ -687,26 +689,35 @@ int main(int argc, char **argv) {
     for (auto &v : x)
       v = data.code();
     auto in = view<int8_t, 4>(x.data(), {1, h, wd, c});
-    Memref<int8_t, 4> out{};
-    _mlir_ciface_maxpool(&out, &in);
-    baseline_maxpool(h, wd, c, k, st, pad, x.data(), yc.data());
-    bool exact = same(out.aligned, yc.data(), yc.size());
-    std::free(out.allocated);
-    double tOurs = timeCall(
-        [&] {
-          Memref<int8_t, 4> o{};
-          _mlir_ciface_maxpool(&o, &in);
-          std::free(o.allocated);
-        },
-        budget);
-    double tC = timeCall(
-        [&] { baseline_maxpool(h, wd, c, k, st, pad, x.data(), yc.data()); },
-        budget);
-    char name[96];
-    std::snprintf(name, sizeof name, "max_pool %dx%d s%d 1x%dx%dx%d", k, k, st,
-                  h, wd, c);
-    rows.push_back(
-        {name, tOurs, tC, double(x.size() + yc.size()), true, exact});
+    auto benchPool = [&](const char *kind,
+                         void (*ours)(Memref<int8_t, 4> *, Memref<int8_t, 4> *),
+                         const std::function<void()> &baseline) {
+      Memref<int8_t, 4> out{};
+      ours(&out, &in);
+      baseline();
+      bool exact = same(out.aligned, yc.data(), yc.size());
+      std::free(out.allocated);
+      double tOurs = timeCall(
+          [&] {
+            Memref<int8_t, 4> o{};
+            ours(&o, &in);
+            std::free(o.allocated);
+          },
+          budget);
+      double tC = timeCall(baseline, budget);
+      char name[96];
+      std::snprintf(name, sizeof name, "%s %dx%d s%d 1x%dx%dx%d", kind, k, k,
+                    st, h, wd, c);
+      rows.push_back(
+          {name, tOurs, tC, double(x.size() + yc.size()), true, exact});
+    };
+    benchPool("max_pool", _mlir_ciface_maxpool, [&] {
+      baseline_maxpool(h, wd, c, k, st, pad, x.data(), yc.data());
+    });
+    benchPool("avg_pool", _mlir_ciface_avgpool, [&] {
+      baseline_avgpool(h, wd, c, k, st, pad, BENCH_POOL_ZP, x.data(),
+                       yc.data());
+    });
   }
 
   double peak2 = measurePeakGops(), ghz2 = measureGhz();

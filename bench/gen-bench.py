@@ -48,7 +48,8 @@ ADD = dict(n=1, h=56, w=56, c=64)
 ADD_A = (0.047, 3)
 ADD_B = (0.089, -7)
 ADD_Y = (0.131, 1)
-# 3x3 max pool, stride 2, padding 1 (ResNet's stem), i8.
+# 3x3 max pool, stride 2, padding 1 (ResNet's stem), i8; the average pool
+# of the same geometry (count_include_pad = false).
 POOL = dict(n=1, h=112, w=112, c=64, k=3, stride=2, pad=1)
 POOL_T = "!quant.uniform<i8:f32, 0.05:-2>"
 # oneDNN peer rows only: a matmul whose weights are a run-time argument, and
@@ -213,6 +214,12 @@ func.func @maxpool(%x: tensor<{ps}x{POOL_T}>) -> tensor<{os_}x{POOL_T}> {{
          padding = array<i64: {p}, {p}, {p}, {p}>}} : tensor<{ps}x{POOL_T}> -> tensor<{os_}x{POOL_T}>
   return %y : tensor<{os_}x{POOL_T}>
 }}
+
+func.func @avgpool(%x: tensor<{ps}x{POOL_T}>) -> tensor<{os_}x{POOL_T}> {{
+  %y = qnt.avg_pool2d %x {{kernel = array<i64: {k}, {k}>, strides = array<i64: {st}, {st}>,
+         padding = array<i64: {p}, {p}, {p}, {p}>}} : tensor<{ps}x{POOL_T}> -> tensor<{os_}x{POOL_T}>
+  return %y : tensor<{os_}x{POOL_T}>
+}}
 """
 
 
@@ -248,7 +255,8 @@ def header():
               "#define BENCH_ADD_ZY %d" % ADD_Y[1]]
     lines += ["#define BENCH_POOL_H %d" % p["h"], "#define BENCH_POOL_W %d" % p["w"],
               "#define BENCH_POOL_C %d" % p["c"], "#define BENCH_POOL_K %d" % p["k"],
-              "#define BENCH_POOL_STRIDE %d" % p["stride"], "#define BENCH_POOL_PAD %d" % p["pad"]]
+              "#define BENCH_POOL_STRIDE %d" % p["stride"], "#define BENCH_POOL_PAD %d" % p["pad"],
+              "#define BENCH_POOL_ZP %d" % int(POOL_T.rstrip(">").split(":")[-1])]
     lines.append("#define BENCH_RT_M %d\n#define BENCH_RT_K %d\n#define BENCH_RT_N %d"
                  % RUNTIME_MATMUL)
     lines.append("#define BENCH_RT_SEED 300")

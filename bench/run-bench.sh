@@ -129,13 +129,13 @@ report() { # label file symbol
 echo "Instructions on vector registers per function:"
 printf "  %-29s %5s %5s %5s %9s %6s   %s\n" "" zmm ymm xmm vpdpbusd tdpb vectorized
 for f in mm_1x1024x1024 mm_64x1024x1024 mm_256x256x256 mm_1024x1024x1024 conv \
-         quantize_i8 quantize_u8 dequantize_i8 dequantize_i16 add maxpool \
+         quantize_i8 quantize_u8 dequantize_i8 dequantize_i16 add maxpool avgpool \
          mm_rt_256x256x256 conv_dw; do
   report ours bench.s "$f"
 done
 for f in baseline_matmul baseline_conv baseline_quantize_i8 \
          baseline_quantize_u8 baseline_dequantize_i8 baseline_dequantize_i16 \
-         baseline_add baseline_maxpool; do
+         baseline_add baseline_maxpool baseline_avgpool; do
   report C baseline.s "$f"
 done
 echo
