@@ -54,8 +54,12 @@ public:
   /// detail::saturateToInt32: i64 -> i32.
   Value saturateToInt32(Value v);
 
-  /// saturatingRoundingDoublingHighMul: (i32, i32) -> i32.
-  Value saturatingRoundingDoublingHighMul(Value a, Value bv);
+  /// saturatingRoundingDoublingHighMul: (i32, i32) -> i32. On scalars
+  /// and vectors that are not 1-D of even length, `referenceForm` emits the
+  /// reference's nudge select and truncating division instead of the floor
+  /// shift (the same bits; see the definition for when it matters).
+  Value saturatingRoundingDoublingHighMul(Value a, Value bv,
+                                          bool referenceForm = false);
 
   /// roundingDivideByPOT: (i32 x, i32 exponent) -> i32.
   Value roundingDivideByPOT(Value x, Value exponent);

@@ -3,8 +3,9 @@
 // One elementwise linalg.generic; the size-1 dimension of %b reads index 0
 // through its indexing map (never materialized). Body: (a - 1) << 20 and
 // (b - 128) << 20 (b unsigned: zero extension), each through
-// multiplyByQuantizedMultiplier (double: the Q31 high multiply with nudge
-// 2^30 / 1 - 2^30, then for b the divide by 2^1), their sum, the output
+// multiplyByQuantizedMultiplier (double: the Q31 high multiply, gemmlowp's
+// nudge and truncating division as (ab + 2^30) >> 31, then for b the
+// divide by 2^1), their sum, the output
 // multiply and the divide by 2^19 (mask 2^19 - 1 = 524287, threshold
 // 2^18 - 1 = 262143 + (x < 0)), then + z_y = -2 and the clamp.
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
@@ -18,9 +19,10 @@
 // CHECK: %[[BE:.*]] = arith.extui %[[B]] : i8 to i32
 // CHECK: %[[BCN:.*]] = arith.subi %[[BE]], %c128_i32
 // CHECK: %[[AS:.*]] = arith.shli %[[AC]], %c20_i32
-// CHECK: arith.muli %{{.*}}, %c1073741824_i64
-// CHECK: arith.divsi %{{.*}}, %c2147483648_i64
-// CHECK: %[[SA:.*]] = arith.trunci %{{.*}} : i64 to i32
+// CHECK: %[[PA:.*]] = arith.muli %{{.*}}, %c1073741824_i64
+// CHECK: %[[NA:.*]] = arith.addi %[[PA]], %c1073741824_i64
+// CHECK: %[[QA:.*]] = arith.shrsi %[[NA]], %c31_i64
+// CHECK: %[[SA:.*]] = arith.trunci %[[QA]] : i64 to i32
 // CHECK: %[[BS:.*]] = arith.shli %[[BCN]], %c20_i32
 // CHECK: arith.muli
 // CHECK: arith.shrsi %{{.*}}, %c1_i32

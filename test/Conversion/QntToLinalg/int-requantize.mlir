@@ -4,9 +4,11 @@
 // per-tensor parameters fold into constants.
 
 // double: the contract's M = 0.0072 (M0 = 1979120930, n = 7).
-// saturatingRoundingDoublingHighMul (nudge, truncating i64 division), then
-// roundingDivideByPOT by 7 (mask 127, threshold 63 + (x < 0)), then the
-// output zero point in i64 and the clamp.
+// saturatingRoundingDoublingHighMul (gemmlowp's nudge and truncating
+// division as one floor shift: (ab + 2^30) >> 31; no clamp of the quotient,
+// since the constant M0 is not INT32_MIN), then roundingDivideByPOT by 7
+// (mask 127, threshold 63 + (x < 0)), then the output zero point in i64 and
+// the clamp.
 // CHECK-LABEL: func.func @double
 // CHECK: linalg.generic
 // CHECK-SAME: ins(%{{.*}} : tensor<4xi32>) outs(%{{.*}} : tensor<4xi8>)
@@ -14,15 +16,12 @@
 // CHECK: %[[X64:.*]] = arith.extsi %[[X]] : i32 to i64
 // CHECK: %[[M0:.*]] = arith.constant 1979120930 : i64
 // CHECK: %[[AB:.*]] = arith.muli %[[X64]], %[[M0]] : i64
-// CHECK: %[[NONNEG:.*]] = arith.cmpi sge, %[[AB]], %{{.*}} : i64
-// CHECK: %[[POS:.*]] = arith.constant 1073741824 : i64
-// CHECK: %[[NEG:.*]] = arith.constant -1073741823 : i64
-// CHECK: %[[NUDGE:.*]] = arith.select %[[NONNEG]], %[[POS]], %[[NEG]] : i64
+// CHECK: %[[NUDGE:.*]] = arith.constant 1073741824 : i64
 // CHECK: %[[SUM:.*]] = arith.addi %[[AB]], %[[NUDGE]] : i64
-// CHECK: %[[TWO31:.*]] = arith.constant 2147483648 : i64
-// CHECK: %[[Q:.*]] = arith.divsi %[[SUM]], %[[TWO31]] : i64
-// CHECK: %[[QS:.*]] = arith.minsi %[[Q]], %{{.*}} : i64
-// CHECK: %[[HIGH:.*]] = arith.trunci %[[QS]] : i64 to i32
+// CHECK: %[[C31:.*]] = arith.constant 31 : i64
+// CHECK: %[[Q:.*]] = arith.shrsi %[[SUM]], %[[C31]] : i64
+// CHECK-NOT: arith.minsi
+// CHECK: %[[HIGH:.*]] = arith.trunci %[[Q]] : i64 to i32
 // CHECK: %[[EXP:.*]] = arith.constant 7 : i32
 // CHECK: %[[MASK:.*]] = arith.constant 127 : i32
 // CHECK: %[[REM:.*]] = arith.andi %[[HIGH]], %[[MASK]] : i32
@@ -53,7 +52,10 @@ func.func @double(%x: tensor<4xi32>) -> tensor<4xi8> {
 // -----
 
 // double with M >= 1 (shift -2): the input is first shifted left in i64 and
-// saturated to i32; no divide follows.
+// saturated to i32; no divide by a power of two follows. The high multiply
+// keeps the reference's nudge select and truncating division here: with
+// the floor shift LLVM folds the left shift into the multiplier, which then
+// leaves int32 (no vpmuldq / smull).
 // CHECK-LABEL: func.func @double_left_shift
 // CHECK: ^bb0(%[[X:.*]]: i32, %{{.*}}: i16):
 // CHECK: %[[X64:.*]] = arith.extsi %[[X]] : i32 to i64

@@ -30,7 +30,7 @@
 
 // A64-LABEL: <add_double>:
 // A64-NOT: {{^[0-9a-f]+ <[^.]}}
-// A64: smlal{{2?[[:space:]]+}}v{{[0-9]+}}.2d
+// A64: {{smlal|smull}}{{2?[[:space:]]+}}v{{[0-9]+}}.2d
 // A64-LABEL: <add_single>:
 // A64-NOT: {{^[0-9a-f]+ <[^.]}}
 // A64: smull{{2?[[:space:]]+}}v{{[0-9]+}}.2d
