@@ -117,14 +117,19 @@ count() { # file symbol pattern
   body "$1" "$2" | grep -c "$3" || true
 }
 report() { # label file symbol
-  local z y x v t
+  local z y x v t a
   z=$(count "$2" "$3" '%zmm'); y=$(count "$2" "$3" '%ymm')
   x=$(count "$2" "$3" '%xmm'); v=$(count "$2" "$3" 'vpdpbusd')
   # AMX tile multiplies (tdpbssd / tdpbsud / tdpbusd / tdpbuud): nonzero
   # only where target=host has AMX-INT8 (qnt-x86-amx).
   t=$(count "$2" "$3" 'tdpb[su][su]d')
+  # "vectorized" needs arithmetic on ymm / zmm: moves, zeroing and
+  # broadcasts alone come from an inlined memset or fill (a scalar max pool
+  # once passed with those).
+  a=$(body "$2" "$3" | grep '%[yz]mm' |
+      grep -cvE '\s(vmov[a-z0-9]*|vpxor[dq]?|vxorp[sd]|v?p?broadcast[a-z0-9]*|vzeroupper|vinsert[a-z0-9]*|vextract[a-z0-9]*)\s' || true)
   printf "  %-4s %-24s %5s %5s %5s %9s %6s   %s\n" "$1" "$3" "$z" "$y" "$x" \
-    "$v" "$t" "$([ $((z + y + t)) -gt 0 ] && echo yes || echo NO)"
+    "$v" "$t" "$([ $((a + t)) -gt 0 ] && echo yes || echo NO)"
 }
 echo "Instructions on vector registers per function:"
 printf "  %-29s %5s %5s %5s %9s %6s   %s\n" "" zmm ymm xmm vpdpbusd tdpb vectorized
