@@ -104,7 +104,8 @@ static int64_t minCode(IntegerType type, bool isUnsigned) {
 /// loop-invariant condition into a branch inside the channel loop (3x3 / 2
 /// on 1x112x112x64: 0.10x of a C loop on Zen 3).
 ///
-/// A sum (not idempotent, `padValue` 0) masks the code instead: `x & m`,
+/// A sum (not idempotent, `padValue` 0) reads the nearest row or column
+/// too and masks the code: `x & m`,
 /// with m all ones or 0 read from a constant table per output row and
 /// kernel row (and per output column and kernel column). LLVM sees no
 /// condition to unswitch, and the mask is invariant in the channel loop.
@@ -190,8 +191,13 @@ static Value buildWindowReduction(
           return arith::MinSIOp::create(
               ob, nloc, up, arith::ConstantIndexOp::create(ob, nloc, size - 1));
         };
-        bool rowsNearest = rowsPadded && idempotent && dilations[0] == 1;
-        bool colsNearest = colsPadded && idempotent && dilations[1] == 1;
+        // A padded axis reads the nearest row / column where no select is
+        // needed: the tap cannot change an idempotent combine, or its mask
+        // zeroes it. Elsewhere it reads row / column 0 and selects padValue.
+        bool rowsNearest =
+            rowsPadded && ((idempotent && dilations[0] == 1) || rowMasks);
+        bool colsNearest =
+            colsPadded && ((idempotent && dilations[1] == 1) || colMasks);
         Value rowBase = scaled(nb, idx[1], strides[0]);
         Value colBase = scaled(nb, idx[2], strides[1]);
         Value kernelH = bound(kernel[0]), kernelW = bound(kernel[1]);
@@ -205,11 +211,9 @@ static Value buildWindowReduction(
               else if (rowsPadded)
                 std::tie(rowInside, row) =
                     clamp(hb, row, inputType.getDimSize(1));
-              if (rowMasks) {
+              if (rowMasks)
                 rowMask = tensor::ExtractOp::create(hb, nloc, rowMasks,
                                                     ValueRange{idx[1], kh});
-                rowInside = {};
-              }
               auto inner = scf::ForOp::create(
                   hb, nloc, zero, kernelW, one, hArgs,
                   [&](OpBuilder &wb, Location, Value kw, ValueRange wArgs) {
@@ -229,7 +233,6 @@ static Value buildWindowReduction(
                       Value colMask = tensor::ExtractOp::create(
                           wb, nloc, colMasks, ValueRange{idx[2], kw});
                       x = arith::AndIOp::create(wb, nloc, x, colMask);
-                      colInside = {};
                     }
                     Value inside = rowInside ? rowInside : colInside;
                     if (rowInside && colInside)

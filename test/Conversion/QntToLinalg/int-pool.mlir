@@ -98,7 +98,7 @@ func.func @max_i8(%x: tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8> {
 
 // Average pool, 3x3 input, 2x2 window, stride 2, top/left padding 1: raw
 // codes (padding 0) are summed in i32 (the same register form; a tap in the
-// padding reads row / column 0 and is masked to 0 by a constant table per
+// padding reads the nearest row / column and is masked to 0 by a table per
 // output row and kernel row, [[0, -1], [-1, -1]], and the same per column:
 // no select, which LLVM would unswitch into a branch in the channel loop),
 // then the real-position counts
