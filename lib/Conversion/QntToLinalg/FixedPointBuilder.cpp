@@ -24,6 +24,21 @@ using quantopt::ref::RoundingMode;
 static constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
 static constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
+/// Whether `v` is a constant (scalar or elements) without INT32_MIN: a
+/// high multiply by it cannot hit INT32_MIN * INT32_MIN, the one product
+/// the reference saturates.
+static bool isConstantWithoutInt32Min(Value v) {
+  Attribute value;
+  if (!matchPattern(v, m_Constant(&value)))
+    return false;
+  if (auto scalar = dyn_cast<IntegerAttr>(value))
+    return !scalar.getValue().isMinSignedValue();
+  auto elements = dyn_cast<DenseIntElementsAttr>(value);
+  return elements &&
+         llvm::none_of(elements.getValues<APInt>(),
+                       [](const APInt &e) { return e.isMinSignedValue(); });
+}
+
 Type FixedPointBuilder::typeOf(Type scalar) const {
   if (shape.empty())
     return scalar;
@@ -96,13 +111,8 @@ Value FixedPointBuilder::saturatingRoundingDoublingHighMul(Value a, Value bv,
   }
   // The only quotient outside int32 is 2^31, from INT32_MIN * INT32_MIN: the
   // reference's saturation to INT32_MAX, without comparing the operands. A
-  // constant operand other than INT32_MIN (a multiplier) needs none.
-  auto constantNotMin = [](Value v) {
-    IntegerAttr value;
-    return matchPattern(v, m_Constant(&value)) &&
-           !value.getValue().isMinSignedValue();
-  };
-  if (!constantNotMin(a) && !constantNotMin(bv))
+  // constant operand without INT32_MIN (a multiplier) needs none.
+  if (!isConstantWithoutInt32Min(a) && !isConstantWithoutInt32Min(bv))
     quotient = fold<arith::MinSIOp>(quotient, i64Const(kInt32Max));
   return fold<arith::TruncIOp>(typeOf(b.getI32Type()), quotient);
 }
@@ -149,10 +159,7 @@ Value FixedPointBuilder::highMulEvenOdd(Value a, Value bv) {
   // to INT32_MIN, which no other product yields (the least is
   // INT32_MIN * INT32_MAX, quotient -2^31 + 1): the reference's saturation
   // to INT32_MAX. A constant b without INT32_MIN needs no check.
-  DenseIntElementsAttr bConst;
-  if (matchPattern(bv, m_Constant(&bConst)) &&
-      llvm::none_of(bConst.getValues<APInt>(),
-                    [](const APInt &v) { return v.isMinSignedValue(); }))
+  if (isConstantWithoutInt32Min(bv))
     return result;
   Value isMin =
       fold<arith::CmpIOp>(arith::CmpIPredicate::eq, result, i32Const(kInt32Min));
