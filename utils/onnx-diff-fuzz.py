@@ -1851,6 +1851,17 @@ class Tools:
             return None, b"", b"timeout after %d s" % self.timeout
         return p.returncode, p.stdout, p.stderr
 
+    def step(self, cmd, tool, finding, stdin=None):
+        """(stdout, None), or (None, the run's result) when `tool` timed out or
+        exited nonzero (status `finding`)."""
+        rc, out, err = self.call(cmd, stdin=stdin)
+        if rc is None:
+            return None, ("timeout", [tool + ": " + err.decode()], None)
+        if rc != 0:
+            return None, (finding, ["%s exited with %d" % (tool, rc),
+                                    err.decode(errors="replace")[-3000:]], None)
+        return out, None
+
     def run(self, model, case, work):
         """Runs one model: returns (status, detail lines, got arrays).
         status: 'pass', 'limit' (a documented diagnostic), or a finding:
@@ -1879,25 +1890,14 @@ class Tools:
         with open(run_path, "w") as f:
             f.write(driver_module(text, case))
         if self.cross:
-            rc, out, err = self.call(self.cross + [run_path])
-            if rc is None:
-                return "timeout", ["run-on-target: " + err.decode()], None
-            if rc != 0:
-                return "run-error", ["run-on-target exited with %d" % rc,
-                                     err.decode(errors="replace")[-3000:]], None
+            out, failed = self.step(self.cross + [run_path], "run-on-target", "run-error")
         else:
-            rc, llvm, err = self.call([self.quant_opt, run_path, self.pipeline])
-            if rc is None:
-                return "timeout", ["quant-opt: " + err.decode()], None
-            if rc != 0:
-                return "compile-error", ["quant-opt exited with %d" % rc,
-                                         err.decode(errors="replace")[-3000:]], None
-            rc, out, err = self.call(self.runner, stdin=llvm)
-            if rc is None:
-                return "timeout", ["mlir-runner: " + err.decode()], None
-            if rc != 0:
-                return "run-error", ["mlir-runner exited with %d" % rc,
-                                     err.decode(errors="replace")[-3000:]], None
+            llvm, failed = self.step([self.quant_opt, run_path, self.pipeline],
+                                     "quant-opt", "compile-error")
+            if not failed:
+                out, failed = self.step(self.runner, "mlir-runner", "run-error", stdin=llvm)
+        if failed:
+            return failed
         try:
             got = printed_values(out.decode(errors="replace"), case)
         except ValueError as e:
