@@ -452,27 +452,32 @@ LogicalResult Importer::importConv() {
   if (failed(w) || failed(requireConstWeight(*this, **w)))
     return failure();
   PendingInfo p;
-  p.op = PendingOp::Contraction;
   if (failed(readConvAttrs(p, **x, **w)))
     return failure();
-  p.operands = {**x, **w};
-  if (failed(readBias(*this, 2, (*w)->shape[0], p)))
+  return setPendingConv(**x, **w, std::move(p));
+}
+
+LogicalResult Importer::setPendingConv(const ImportedValue &x,
+                                       const ImportedValue &w, PendingInfo p) {
+  if (failed(requireConstWeight(*this, w)))
     return failure();
-  setOutput(0, makePending(std::move(p), {}));
+  p.op = PendingOp::Contraction;
+  p.operands = {x, w};
+  if (failed(readBias(*this, 2, w.shape[0], p)))
+    return failure();
   // Shape for consumers (Relu, Q): computed like emitContraction does.
-  ImportedValue &out = values[node->output(0)];
-  const PendingInfo &pi = *out.pending;
-  const ImportedValue &xi = pi.operands[0], &wi = pi.operands[1];
-  out.shape = {xi.shape[0], wi.shape[0],
-               (xi.shape[2] + pi.padding[0] + pi.padding[1] -
-                ((wi.shape[2] - 1) * pi.dilations[0] + 1)) /
-                       pi.strides[0] +
-                   1,
-               (xi.shape[3] + pi.padding[2] + pi.padding[3] -
-                ((wi.shape[3] - 1) * pi.dilations[1] + 1)) /
-                       pi.strides[1] +
-                   1};
+  SmallVector<int64_t> shape = {x.shape[0], w.shape[0],
+                                (x.shape[2] + p.padding[0] + p.padding[1] -
+                                 ((w.shape[2] - 1) * p.dilations[0] + 1)) /
+                                        p.strides[0] +
+                                    1,
+                                (x.shape[3] + p.padding[2] + p.padding[3] -
+                                 ((w.shape[3] - 1) * p.dilations[1] + 1)) /
+                                        p.strides[1] +
+                                    1};
+  ImportedValue out = makePending(std::move(p), shape);
   out.nhwc = true;
+  setOutput(0, std::move(out));
   return success();
 }
 

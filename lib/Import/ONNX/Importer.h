@@ -305,6 +305,14 @@ public:
                                                  const QParams *out);
   mlir::LogicalResult readConvAttrs(PendingInfo &p, const ImportedValue &x,
                                     const ImportedValue &w);
+  /// Output 0 is the pending quantized conv `p` of `x` and the constant
+  /// codes `w` (OIHW), its bias input 2 of the current node.
+  mlir::LogicalResult setPendingConv(const ImportedValue &x,
+                                     const ImportedValue &w, PendingInfo p);
+
+  // ConvTranspose.cpp: ConvTranspose as a stride-1 conv on the input with
+  // zeros between its rows and columns.
+  mlir::LogicalResult importConvTranspose();
 
   // GridOps.cpp: ops that keep the quantization grid.
   mlir::LogicalResult importIdentity();

@@ -2804,6 +2804,122 @@ def case_resize_linear():
                          for k, v in outs.items()}
 
 
+def conv_transpose(x, w, xz=0, wz=0, strides=(1, 1), pads=(0, 0, 0, 0),
+                   output_padding=(0, 0), group=1, dilations=(1, 1)):
+    """ONNX ConvTranspose on NCHW x and (C x M/group x kH x kW) w, written
+    as its definition's scatter: input pixel (i, j) adds x * w[ki, kj] to
+    output (i * s + ki * d, j * s + kj * d) of the full result, which is
+    then cropped by pads (begin, end) and extended by output_padding.
+    Integer codes sum exactly in int64 (x - xz, w - wz[m]); floats in
+    float64."""
+    n, c, h, wd = x.shape
+    _, mg, kh, kw = w.shape
+    exact = np.issubdtype(x.dtype, np.integer)
+    dt = np.int64 if exact else np.float64
+    xs = x.astype(dt) - xz
+    wz = np.broadcast_to(np.asarray(wz, dt), (mg,))
+    wc = w.astype(dt) - wz.reshape(1, mg, 1, 1)
+    full = [(h - 1) * strides[0] + (kh - 1) * dilations[0] + 1 + output_padding[0],
+            (wd - 1) * strides[1] + (kw - 1) * dilations[1] + 1 + output_padding[1]]
+    y = np.zeros((n, mg * group, full[0], full[1]), dt)
+    cg = c // group
+    for g in range(group):
+        xg = xs[:, g * cg:(g + 1) * cg]
+        for ki in range(kh):
+            for kj in range(kw):
+                contrib = np.einsum("nchw,cm->nmhw", xg, wc[g * cg:(g + 1) * cg, :, ki, kj])
+                r0, c0 = ki * dilations[0], kj * dilations[1]
+                y[:, g * mg:(g + 1) * mg,
+                  r0:r0 + (h - 1) * strides[0] + 1:strides[0],
+                  c0:c0 + (wd - 1) * strides[1] + 1:strides[1]] += contrib
+    return y[:, :, pads[0]:full[0] - pads[2], pads[1]:full[1] - pads[3]]
+
+
+def case_conv_transpose():
+    """ConvTranspose three ways: torch's QDQ form (per-channel weights on
+    ONNX's axis 1, float bias, stride 2, padding 1, output_padding 1, Relu);
+    grouped and dilated int8 codes through DequantizeLinear with a weight
+    zero point, padding larger than the kernel's span on one side (the
+    result is cropped) and stride 3 with output_padding 2; and a float
+    ConvTranspose of a float graph input (dyadic values: the f32 sums are
+    exact). The numpy model is the definition's scatter-add, not the
+    importer's stride-1 conv."""
+    r = rng(61)
+    x = r.uniform(-1, 1, (1, 3, 4, 5)).astype(F32)
+    x_s, x_z = 2.0 / 255, 128
+    w1f = r.uniform(-0.5, 0.5, (3, 4, 3, 3)).astype(F32)
+    b1f = r.uniform(-0.2, 0.2, (4,)).astype(F32)
+    w1_s = (np.abs(w1f).transpose(1, 0, 2, 3).reshape(4, -1).max(1) / 127).astype(F32)
+    w2 = r.integers(-100, 100, (3, 2, 2, 3)).astype(np.int8)
+    w2_s, w2_z = 0.01, 3
+    # Eighths below 64 print exactly in printMemrefF32's six digits.
+    w3 = (r.integers(-4, 4, (2, 3, 3, 3)) / 2.0).astype(F32)
+    b3 = (r.integers(-4, 4, (3,)) / 2.0).astype(F32)
+    f = (r.integers(-8, 8, (1, 2, 3, 3)) / 4.0).astype(F32)
+    y1_s, y1_z, y2_s, y2_z = 0.02, 5, 0.05, 0
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [
+        helper.make_node("QuantizeLinear", ["w1", "w1_s", "w1_z"], ["w1q"], axis=1),
+        helper.make_node("DequantizeLinear", ["w1q", "w1_s", "w1_z"], ["w1d"], axis=1),
+        helper.make_node("ConvTranspose", ["xd", "w1d", "b1"], ["t1"],
+                         strides=[2, 2], pads=[1, 1, 1, 1],
+                         output_padding=[1, 1], kernel_shape=[3, 3]),
+        helper.make_node("Relu", ["t1"], ["r1"]),
+        helper.make_node("DequantizeLinear", ["w2", "w2_s", "w2_z"], ["w2d"]),
+        helper.make_node("ConvTranspose", ["xd", "w2d"], ["t2"], group=3,
+                         dilations=[2, 1], strides=[1, 3], pads=[3, 0, 0, 3],
+                         output_padding=[0, 2]),
+        helper.make_node("ConvTranspose", ["f", "w3", "b3"], ["y3"],
+                         strides=[2, 2]),
+    ]
+    inits += [init("w1", w1f), init("w1_s", w1_s), init("w1_z", np.zeros(4, np.int8)),
+              init("b1", b1f), init("w2", w2), init("w2_s", F32(w2_s)),
+              init("w2_z", np.int8(w2_z)), init("w3", w3), init("b3", b3)]
+    qdq_out(nodes, inits, "r1", "y1", y1_s, y1_z)
+    qdq_out(nodes, inits, "t2", "y2", y2_s, y2_z, np.int8)
+    m = model(nodes, [tin("x", [1, 3, 4, 5]), tin("f", [1, 2, 3, 3])],
+              [tin("y1", [1, 4, 8, 10]), tin("y2", [1, 6, 3, 14]),
+               tin("y3", [1, 3, 7, 7])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    w1q = quantize(w1f, w1_s, np.zeros(4), np.int8, axis=1)
+    acc1 = conv_transpose(xq, w1q, x_z, 0, strides=(2, 2), pads=(1, 1, 1, 1),
+                          output_padding=(1, 1))
+    acc1 = acc1 + bias_codes(b1f, x_s, w1_s).reshape(1, 4, 1, 1)
+    y1 = requantize(acc1, F32(x_s) * w1_s, y1_s, y1_z, np.uint8, lo=y1_z, axis=1)
+    acc2 = conv_transpose(xq, w2.astype(np.int64), x_z, w2_z, strides=(1, 3),
+                          pads=(3, 0, 0, 3), output_padding=(0, 2), group=3,
+                          dilations=(2, 1))
+    y2 = requantize(acc2, F32(x_s) * F32(w2_s), y2_s, y2_z, np.int8)
+    y3 = conv_transpose(f, w3, strides=(2, 2)) + b3.astype(np.float64).reshape(1, 3, 1, 1)
+    assert y1.shape == (1, 4, 8, 10) and y2.shape == (1, 6, 3, 14)
+    assert y3.shape == (1, 3, 7, 7)
+    return m, {"x": x, "f": f}, {"y1": ("codes", y1, y1_s, y1_z),
+                                 "y2": ("codes", y2, y2_s, y2_z),
+                                 "y3": ("float", y3.astype(F32))}
+
+
+def case_bad_conv_transpose_output_shape():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("ConvTranspose", ["xd", "w"], ["y"], name="up",
+                                  strides=[2, 2], output_shape=[8, 8]))
+    inits.append(init("w", np.ones((1, 1, 2, 2), F32)))
+    return model(nodes, [tin("x", [1, 1, 4, 4])], [tin("y", [1, 1, 8, 8])], inits), {}, {}
+
+
+def case_bad_conv_transpose_weight_axis():
+    """Per-axis weight scales on ONNX's axis 0 (the input channels) cannot
+    be output-channel scales of the accumulator."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"], axis=0,
+                                  name="dqw"))
+    nodes.append(helper.make_node("ConvTranspose", ["xd", "wd"], ["y"], name="up"))
+    inits += [init("w", np.ones((2, 1, 1, 1), np.int8)), init("w_s", np.array([0.5, 0.25], F32))]
+    return model(nodes, [tin("x", [1, 2, 3, 3])], [tin("y", [1, 1, 3, 3])], inits), {}, {}
+
+
 def case_conv_float_output():
     """A conv with no QuantizeLinear after it (TensorRT-style explicit
     quantization puts Q/DQ on conv inputs only; here the graph output):

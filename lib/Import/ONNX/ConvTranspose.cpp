@@ -1,0 +1,264 @@
+//===- ConvTranspose.cpp - ConvTranspose as a stride-1 Conv ---------------===//
+//
+// ONNX's ConvTranspose (torch's ConvTranspose2d: decoders, U-Nets, GAN
+// generators) is a Conv with stride 1 on the input with `stride - 1` zeros
+// between its rows and columns, padded by `dilation * (kernel - 1)` less
+// the ConvTranspose's own padding (cropped where that is negative; the end
+// gains `output_padding`), with the kernel flipped and its two channel
+// dimensions swapped group by group. Inserted zeros are real zeros: the
+// zero point's code for quantized input, so the qnt.conv2d's exact integer
+// sum is the ConvTranspose's, and everything after it (bias, requantize,
+// fused clamp, float islands) is the Conv path's.
+//
+// The stuffed input holds stride_h * stride_w times the input's pixels, and
+// the conv spends that much more work on zeros: correct and simple, not the
+// fastest form (a sub-pixel decomposition into stride_h * stride_w smaller
+// convs would skip them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace quantopt::onnx_import::detail;
+
+namespace {
+/// The stride-1 Conv a ConvTranspose is, along H and W.
+struct EquivalentConv {
+  int64_t strides[2];
+  /// Where input row / column 0 lands in the conv's input (negative: before
+  /// it, cropped).
+  int64_t offset[2];
+  /// The conv's input size (stuffed, padded, cropped).
+  int64_t size[2];
+  /// The first input row / column that lands inside, and how many do.
+  int64_t first[2], count[2];
+};
+} // namespace
+
+/// The ConvTranspose's weight (C x M/group x kH x kW) as the equivalent
+/// Conv's (M x C/group x kH x kW): flipped along H and W, the channel
+/// dimensions swapped within each group. Float constants or codes; per-axis
+/// scales (ONNX's axis 1, the output channels of one group) become one per
+/// output channel.
+static FailureOr<ImportedValue> convWeight(Importer &im, const ImportedValue &w,
+                                           int64_t groups) {
+  int64_t c = w.shape[0], mg = w.shape[1], kh = w.shape[2], kw = w.shape[3];
+  int64_t cg = c / groups, m = mg * groups;
+  auto permute = [&](const auto &from) {
+    std::decay_t<decltype(from)> to(from.size());
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t ci = 0; ci < cg; ++ci)
+        for (int64_t mi = 0; mi < mg; ++mi)
+          for (int64_t y = 0; y < kh; ++y)
+            for (int64_t x = 0; x < kw; ++x)
+              to[(((g * mg + mi) * cg + ci) * kh + y) * kw + x] =
+                  from[(((g * cg + ci) * mg + mi) * kh + (kh - 1 - y)) * kw +
+                       (kw - 1 - x)];
+    return to;
+  };
+  ImportedValue out = w;
+  out.shape = {m, cg, kh, kw};
+  if (w.kind == Kind::Const && !w.f.empty()) {
+    out.f = permute(w.f);
+    return out;
+  }
+  if (!w.codes)
+    return im.fail("non-constant weights: the weight must be a compile-time "
+                   "tensor (initializer through QuantizeLinear / "
+                   "DequantizeLinear)");
+  out.codes = permute(*w.codes);
+  if (w.q.perAxis()) {
+    if (w.q.axis != 1)
+      return im.fail("per-axis weight scales of a ConvTranspose must run "
+                     "along its output channels (axis 1)");
+    out.q.axis = 0;
+    out.q.scales.clear();
+    out.q.zeroPoints.clear();
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t mi = 0; mi < mg; ++mi) {
+        out.q.scales.push_back(w.q.scales[mi]);
+        out.q.zeroPoints.push_back(w.q.zeroPoints[mi]);
+      }
+  }
+  return out;
+}
+
+/// The NHWC tensor `src` (N x H x W x C) placed into a new tensor of the
+/// conv's input size filled with `fill`: input row i at `offset + i *
+/// stride`, rows that land outside left out.
+static Value stuff(Importer &im, Value src, const EquivalentConv &e,
+                   Value fill) {
+  OpBuilder &b = im.b;
+  Location loc = im.loc;
+  auto type = cast<RankedTensorType>(src.getType());
+  int64_t n = type.getDimSize(0), c = type.getDimSize(3);
+  Value init = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{n, e.size[0], e.size[1], c},
+      type.getElementType());
+  Value dest = linalg::FillOp::create(b, loc, fill, init).getResult(0);
+  if (e.count[0] == 0 || e.count[1] == 0)
+    return dest;
+  auto idx = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+  SmallVector<OpFoldResult> sizes = {idx(n), idx(e.count[0]), idx(e.count[1]),
+                                     idx(c)};
+  if (e.count[0] != type.getDimSize(1) || e.count[1] != type.getDimSize(2))
+    src = tensor::ExtractSliceOp::create(
+        b, loc, src, {idx(0), idx(e.first[0]), idx(e.first[1]), idx(0)}, sizes,
+        {idx(1), idx(1), idx(1), idx(1)});
+  return tensor::InsertSliceOp::create(
+      b, loc, src, dest,
+      {idx(0), idx(e.offset[0] + e.first[0] * e.strides[0]),
+       idx(e.offset[1] + e.first[1] * e.strides[1]), idx(0)},
+      sizes, {idx(1), idx(e.strides[0]), idx(e.strides[1]), idx(1)});
+}
+
+LogicalResult Importer::importConvTranspose() {
+  if (failed(checkAttrs({"auto_pad", "dilations", "group", "kernel_shape",
+                         "output_padding", "output_shape", "pads", "strides"})))
+    return failure();
+  auto xin = input(0);
+  auto win = failed(xin) ? FailureOr<ImportedValue *>(failure()) : input(1);
+  if (failed(xin) || failed(win))
+    return failure();
+  ImportedValue &x = **xin, &w = **win;
+  if (x.shape.size() != 4 || w.shape.size() != 4)
+    return fail("only 2-D ConvTranspose (rank-4 input and weight) is "
+                "supported");
+  int64_t groups = attrInt("group").value_or(1);
+  if (groups <= 0 || x.shape[1] != w.shape[0] || w.shape[0] % groups != 0)
+    return fail("input channels " + Twine(x.shape[1]) + ", weight " +
+                Twine(w.shape[0]) + "x" + Twine(w.shape[1]) + " and group " +
+                Twine(groups) + " do not fit together");
+  auto strides = attrInts("strides").value_or(std::vector<int64_t>{1, 1});
+  auto dilations = attrInts("dilations").value_or(std::vector<int64_t>{1, 1});
+  auto outputPadding =
+      attrInts("output_padding").value_or(std::vector<int64_t>{0, 0});
+  auto pads = attrInts("pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
+  if (strides.size() != 2 || dilations.size() != 2 ||
+      outputPadding.size() != 2 || pads.size() != 4)
+    return fail("strides, dilations and output_padding need two values, "
+                "pads four");
+  // Kept below 2^20 so that the sizes below cannot overflow.
+  const int64_t kLimit = int64_t(1) << 20;
+  for (auto *list : {&strides, &dilations})
+    for (int64_t v : *list)
+      if (v <= 0 || v > kLimit)
+        return fail("strides and dilations must be in [1, 2^20]");
+  for (auto *list : {&outputPadding, &pads})
+    for (int64_t v : *list)
+      if (v < 0 || v > kLimit)
+        return fail("pads and output_padding must be in [0, 2^20]");
+  if (auto k = attrInts("kernel_shape"))
+    if (k->size() != 2 || (*k)[0] != w.shape[2] || (*k)[1] != w.shape[3])
+      return fail("kernel_shape does not match the weight's shape");
+  // ONNX Runtime and the ONNX reference have disagreed on how auto_pad and
+  // output_shape split the padding; explicit pads (what torch writes) have
+  // one meaning.
+  if (attrInts("output_shape"))
+    return fail("output_shape is not supported; give pads and "
+                "output_padding instead");
+  std::string autoPad = attrString("auto_pad").value_or("NOTSET");
+  if (autoPad == "VALID")
+    pads = {0, 0, 0, 0};
+  else if (autoPad != "NOTSET")
+    return fail("auto_pad '" + autoPad +
+                "' is not supported; give pads explicitly");
+
+  EquivalentConv e;
+  for (int d = 0; d < 2; ++d) {
+    int64_t in = x.shape[2 + d], k = w.shape[2 + d];
+    if (in > kLimit || k > kLimit)
+      return fail("input and kernel sizes must be at most 2^20");
+    int64_t span = (k - 1) * dilations[d];
+    e.strides[d] = strides[d];
+    e.offset[d] = span - pads[d];
+    // ONNX: s * (in - 1) + output_padding + span + 1 - pads_begin - pads_end.
+    int64_t out = strides[d] * (in - 1) + outputPadding[d] + span + 1 -
+                  pads[d] - pads[d + 2];
+    if (out <= 0)
+      return fail("the output would be empty: the padding exceeds the "
+                  "ConvTranspose's output");
+    e.size[d] = out + span;
+    // Input rows landing at offset + i * s in [0, size).
+    int64_t first =
+        e.offset[d] >= 0 ? 0 : (-e.offset[d] + strides[d] - 1) / strides[d];
+    int64_t lastPos = e.size[d] - 1 - e.offset[d];
+    int64_t last = lastPos < 0 ? -1 : std::min(in - 1, lastPos / strides[d]);
+    e.first[d] = std::min(first, in);
+    e.count[d] = std::max<int64_t>(0, last - e.first[d] + 1);
+  }
+  if (double(x.shape[0]) * double(e.size[0]) * double(e.size[1]) *
+          double(x.shape[1]) >
+      double(int64_t(1) << 31))
+    return fail("the stuffed input would have more than 2^31 elements");
+
+  // The stride-1 conv on the stuffed input.
+  PendingInfo p;
+  p.isConv = true;
+  p.groups = groups;
+  p.strides = {1, 1};
+  p.dilations = dilations;
+  p.padding = {0, 0, 0, 0};
+
+  bool floatWeights = w.kind == Kind::Const && !w.f.empty();
+  if (floatWeights || !isQuantizable(x)) {
+    if (x.holdsIntegers())
+      return fail("ConvTranspose of an integer tensor");
+    auto cw = convWeight(*this, w, groups);
+    auto f =
+        failed(cw) ? FailureOr<Value>(failure()) : floatValue(x, /*nhwc=*/true);
+    if (failed(f))
+      return failure();
+    ImportedValue stuffed;
+    stuffed.kind = Kind::Float;
+    stuffed.shape = {x.shape[0], x.shape[1], e.size[0], e.size[1]};
+    stuffed.nhwc = true;
+    stuffed.value = stuff(
+        *this, *f, e, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
+    return importFloatConv(stuffed, *cw, p, /*biasIdx=*/2);
+  }
+  auto qx = requireQuantized(0, "input X");
+  auto qw = failed(qx) ? FailureOr<ImportedValue *>(failure())
+                       : requireQuantized(1, "weight W");
+  if (failed(qw))
+    return failure();
+  if ((*qw)->q.width != 8)
+    return fail("weights must be 8-bit");
+  auto cw = convWeight(*this, **qw, groups);
+  if (failed(cw))
+    return failure();
+  ImportedValue &qxv = **qx;
+  if (qxv.q.perAxis())
+    return fail("per-axis quantized activations are not supported as a "
+                "contraction input");
+  auto codes = quantValue(qxv, /*nhwc=*/true);
+  if (failed(codes))
+    return failure();
+  Type storage = storageIntType(qxv.q);
+  auto codesType = cast<RankedTensorType>(codes->getType());
+  Value ints = quant::StorageCastOp::create(
+      b, loc, RankedTensorType::get(codesType.getShape(), storage), *codes);
+  // Real zero is the zero point's code.
+  Value zero = arith::ConstantOp::create(
+      b, loc,
+      b.getIntegerAttr(storage,
+                       APInt(storage.getIntOrFloatBitWidth(),
+                             uint64_t(qxv.q.zeroPoints[0]), /*isSigned=*/true,
+                             /*implicitTrunc=*/true)));
+  ImportedValue stuffed = qxv;
+  stuffed.codes.reset();
+  stuffed.flattenedFromNhwc.clear();
+  stuffed.shape = {x.shape[0], x.shape[1], e.size[0], e.size[1]};
+  stuffed.nhwc = true;
+  stuffed.value = quant::StorageCastOp::create(b, loc, quantTensorType(stuffed),
+                                               stuff(*this, ints, e, zero));
+  return setPendingConv(stuffed, *cw, std::move(p));
+}
