@@ -451,10 +451,34 @@ LogicalResult Importer::importFloatActivation() {
       return failure();
     alpha = attrFloat("alpha").value_or(0.2f);
     beta = attrFloat("beta").value_or(0.5f);
-  } else if (op == "LeakyRelu" || op == "Elu") {
+  } else if (op == "LeakyRelu" || op == "Elu" || op == "Celu" ||
+             op == "ThresholdedRelu") {
     if (failed(checkAttrs({"alpha"})))
       return failure();
-    alpha = attrFloat("alpha").value_or(op == "Elu" ? 1.0f : 0.01f);
+    alpha = attrFloat("alpha").value_or(op == "LeakyRelu" ? 0.01f : 1.0f);
+    if (op == "Celu" && alpha == 0)
+      return fail("Celu's alpha must not be 0 (it divides by it)");
+  } else if (op == "Selu") {
+    // beta is gamma here.
+    if (failed(checkAttrs({"alpha", "gamma"})))
+      return failure();
+    alpha = attrFloat("alpha").value_or(1.67326319217681884765625f);
+    beta = attrFloat("gamma").value_or(1.05070102214813232421875f);
+  } else if (op == "Shrink") {
+    // beta is bias, alpha lambd.
+    if (failed(checkAttrs({"bias", "lambd"})))
+      return failure();
+    beta = attrFloat("bias").value_or(0.0f);
+    alpha = attrFloat("lambd").value_or(0.5f);
+  } else if (op == "Gelu") {
+    if (failed(checkAttrs({"approximate"})))
+      return failure();
+    // ONNX Runtime's com.microsoft Gelu is the exact form; the standard op
+    // (opset 20) is newer than the ONNX checker Debian 12 ships.
+    std::string approximate = attrString("approximate").value_or("none");
+    if (approximate != "none")
+      return fail("Gelu with approximate = '" + approximate +
+                  "' is not supported");
   } else {
     if (failed(checkAttrs({})))
       return failure();
@@ -505,7 +529,7 @@ LogicalResult Importer::importFloatActivation() {
               nb, l, negative,
               arith::MulFOp::create(nb, l, constant(alpha), em1), x);
         }
-        if (op == "Softplus") {
+        auto softplus = [&](Value x) -> Value {
           // ln(exp(x) + 1) as x + log1p(exp(-x)) for x > 0 and
           // log1p(exp(x)) otherwise: the same function, without exp's
           // overflow to infinity for x > 88 (torch and ONNX Runtime also
@@ -518,6 +542,75 @@ LogicalResult Importer::importFloatActivation() {
               math::Log1pOp::create(nb, l, math::ExpOp::create(nb, l, t));
           return arith::SelectOp::create(
               nb, l, positive, arith::AddFOp::create(nb, l, x, lp), lp);
+        };
+        auto cmp = [&](arith::CmpFPredicate pred, Value a, Value b) {
+          return arith::CmpFOp::create(nb, l, pred, a, b);
+        };
+        auto add = [&](Value a, Value b) -> Value {
+          return arith::AddFOp::create(nb, l, a, b);
+        };
+        auto sub = [&](Value a, Value b) -> Value {
+          return arith::SubFOp::create(nb, l, a, b);
+        };
+        auto mul = [&](Value a, Value b) -> Value {
+          return arith::MulFOp::create(nb, l, a, b);
+        };
+        auto select = [&](Value c, Value a, Value b) -> Value {
+          return arith::SelectOp::create(nb, l, c, a, b);
+        };
+        if (op == "Softplus")
+          return softplus(x);
+        if (op == "Floor")
+          return math::FloorOp::create(nb, l, x);
+        if (op == "Ceil")
+          return math::CeilOp::create(nb, l, x);
+        if (op == "Round") // half to even
+          return math::RoundEvenOp::create(nb, l, x);
+        if (op == "Sin")
+          return math::SinOp::create(nb, l, x);
+        if (op == "Cos")
+          return math::CosOp::create(nb, l, x);
+        if (op == "Sign") {
+          // 1, -1, or x itself for +-0 and NaN (numpy's sign, the ONNX
+          // reference's).
+          return select(cmp(arith::CmpFPredicate::OGT, x, constant(0)),
+                        constant(1),
+                        select(cmp(arith::CmpFPredicate::OLT, x, constant(0)),
+                               constant(-1), x));
+        }
+        if (op == "Softsign") // x / (1 + |x|)
+          return arith::DivFOp::create(
+              nb, l, x, add(constant(1), math::AbsFOp::create(nb, l, x)));
+        if (op == "ThresholdedRelu") // x > alpha ? x : 0
+          return select(cmp(arith::CmpFPredicate::OGT, x, constant(alpha)), x,
+                        constant(0));
+        if (op == "Selu") // (x > 0 ? x : exp(x) * alpha - alpha) * gamma
+          return mul(
+              select(cmp(arith::CmpFPredicate::OGT, x, constant(0)), x,
+                     sub(mul(math::ExpOp::create(nb, l, x), constant(alpha)),
+                         constant(alpha))),
+              constant(beta));
+        if (op == "Celu") {
+          // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+          Value e = math::ExpOp::create(
+              nb, l, arith::DivFOp::create(nb, l, x, constant(alpha)));
+          return add(arith::MaximumFOp::create(nb, l, constant(0), x),
+                     arith::MinimumFOp::create(
+                         nb, l, constant(0),
+                         mul(constant(alpha), sub(e, constant(1)))));
+        }
+        if (op == "Shrink") // x < -lambd ? x + bias : x > lambd ? x - bias : 0
+          return select(
+              cmp(arith::CmpFPredicate::OLT, x, constant(-alpha)),
+              add(x, constant(beta)),
+              select(cmp(arith::CmpFPredicate::OGT, x, constant(alpha)),
+                     sub(x, constant(beta)), constant(0)));
+        if (op == "Gelu") {
+          // 0.5 * x * (1 + erf(x / sqrt(2)))
+          Value inner = math::ErfOp::create(
+              nb, l,
+              arith::DivFOp::create(nb, l, x, constant(float(std::sqrt(2.0)))));
+          return mul(mul(constant(0.5f), x), add(constant(1), inner));
         }
         if (op == "LeakyRelu") {
           Value negative = arith::CmpFOp::create(

@@ -569,7 +569,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" ||
       op == "HardSwish" || op == "LeakyRelu" || op == "Erf" || op == "Sqrt" ||
       op == "Exp" || op == "Log" || op == "Neg" || op == "Abs" ||
-      op == "Reciprocal" || op == "Elu" || op == "Softplus")
+      op == "Reciprocal" || op == "Elu" || op == "Softplus" || op == "Selu" ||
+      op == "Celu" || op == "Softsign" || op == "ThresholdedRelu" ||
+      op == "Shrink" || op == "Gelu" || op == "Floor" || op == "Ceil" ||
+      op == "Round" || op == "Sign" || op == "Sin" || op == "Cos")
     return importFloatActivation();
   if (op == "Pow")
     return importFloatPow();

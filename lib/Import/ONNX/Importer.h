@@ -386,8 +386,9 @@ public:
   channelConstants(unsigned first, unsigned count, int64_t channels,
                    int64_t rank, bool nhwc, llvm::StringRef what);
   /// Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Erf, Sqrt, Exp,
-  /// Log, Neg, Abs, Reciprocal: f32 on the dequantized input, as the graph
-  /// computes them.
+  /// Log, Neg, Abs, Reciprocal, Elu, Softplus, Selu, Celu, Softsign,
+  /// ThresholdedRelu, Shrink, Gelu, Floor, Ceil, Round, Sign, Sin, Cos: f32
+  /// on the dequantized input, as ONNX defines them.
   mlir::LogicalResult importFloatActivation();
   /// MatMul whose B is not compile-time data (attention's Q K^T and P V):
   /// f32 on the dequantized operands, batch dimensions broadcast.

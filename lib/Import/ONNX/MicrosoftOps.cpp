@@ -289,6 +289,14 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
     onnx::NodeProto &copy = e.nodes.emplace_back(n);
     copy.clear_domain();
     built = success();
+  } else if (op == "Gelu") {
+    // ONNX Runtime's fusion of Div -> Erf -> Add -> Mul -> Mul: the standard
+    // Gelu of opset 20, exact form.
+    if (failed(checkAttrs({})))
+      return failure();
+    onnx::NodeProto &copy = e.nodes.emplace_back(n);
+    copy.clear_domain();
+    built = success();
   } else if (op == "QLinearAdd" || op == "QLinearMul") {
     if (failed(checkAttrs({})))
       return failure();

@@ -890,6 +890,58 @@ def case_float_activations():
     return m, {"x": x}, expected
 
 
+def case_float_unary():
+    """The remaining elementwise float ops of the ONNX standard up to opset
+    17 (Selu, Celu, Softsign, ThresholdedRelu, Shrink, Floor, Ceil, Round,
+    Sign, Sin, Cos) and ONNX Runtime's fused com.microsoft Gelu on
+    dequantized codes, then QuantizeLinear. The input grid is 1/8, so Round
+    meets exact halves (ties to even). numpy evaluates the ONNX reference
+    formulas in f32 (erf in float64, rounded to f32)."""
+    import math
+    r = rng(62)
+    x = r.uniform(-4, 4, (1, 3, 4, 5)).astype(F32)
+    x[0, 0, 0, :] = [0.5, -0.5, 1.5, -2.5, 0]
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 1.0 / 8, 128)
+    ops = [("gelu", "Gelu", {"domain": MS}), ("selu", "Selu", {}),
+           ("celu", "Celu", {"alpha": 2.0}), ("softsign", "Softsign", {}),
+           ("trelu", "ThresholdedRelu", {"alpha": 1.5}),
+           ("shrink", "Shrink", {"lambd": 1.0, "bias": 0.5}),
+           ("floor", "Floor", {}), ("ceil", "Ceil", {}), ("round", "Round", {}),
+           ("sign", "Sign", {}), ("sin", "Sin", {}), ("cos", "Cos", {})]
+    scales = {"gelu": 1.0 / 32, "selu": 1.0 / 16, "celu": 1.0 / 32,
+              "softsign": 1.0 / 128, "trelu": 1.0 / 32, "shrink": 1.0 / 32,
+              "floor": 1.0, "ceil": 1.0, "round": 1.0, "sign": 1.0,
+              "sin": 1.0 / 64, "cos": 1.0 / 64}
+    for name, op, attrs in ops:
+        nodes.append(helper.make_node(op, ["xd"], [name], **attrs))
+        qdq_out(nodes, inits, name, "y_" + name, scales[name], 0, np.int8)
+    m = model(nodes, [tin("x", [1, 3, 4, 5])],
+              [tin("y_" + name, [1, 3, 4, 5]) for name, _, _ in ops], inits,
+              opset=17, microsoft=True)
+    xd = dequantize(quantize(x, 1.0 / 8, 128, np.uint8), 1.0 / 8, 128)
+    f = F32
+    erf = np.vectorize(lambda v: f(math.erf(float(v))))
+    alpha, gamma = f(1.67326319217681884765625), f(1.05070102214813232421875)
+    vals = {
+        "gelu": f(0.5) * xd * (f(1) + erf(xd / f(math.sqrt(2)))),
+        "selu": np.where(xd > 0, xd, np.exp(xd) * alpha - alpha) * gamma,
+        "celu": np.maximum(f(0), xd) + np.minimum(f(0), f(2) * (np.exp(xd / f(2)) - f(1))),
+        "softsign": xd / (f(1) + np.abs(xd)),
+        "trelu": np.where(xd > f(1.5), xd, f(0)),
+        "shrink": np.where(xd < f(-1), xd + f(0.5), np.where(xd > f(1), xd - f(0.5), f(0))),
+        "floor": np.floor(xd), "ceil": np.ceil(xd), "round": np.round(xd),
+        "sign": np.sign(xd), "sin": np.sin(xd), "cos": np.cos(xd),
+    }
+    expected = {}
+    for name, _, _ in ops:
+        v = np.asarray(vals[name])
+        assert v.dtype == F32, name
+        expected["y_" + name] = ("codes", quantize(v, scales[name], 0, np.int8),
+                                 scales[name], 0)
+    return m, {"x": x}, expected
+
+
 def case_slice():
     """Slice of quantized codes (rows 1..4, every second column) under a
     ReLU on the same grid, and of a float value (channels 1..2 of a
@@ -1254,7 +1306,7 @@ def qdq_input(nodes, inits, name="x"):
 def case_bad_unsupported_op():
     nodes, inits = [], []
     qdq_input(nodes, inits)
-    nodes.append(helper.make_node("Softsign", ["xd"], ["y"], name="the_softsign"))
+    nodes.append(helper.make_node("Hardmax", ["xd"], ["y"], name="the_hardmax"))
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
 
 
