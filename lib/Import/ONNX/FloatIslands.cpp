@@ -734,25 +734,29 @@ LogicalResult Importer::importFloatSoftmax() {
   if (failed(in))
     return failure();
   ImportedValue &v = **in;
+  StringRef op = node->op_type();
+  bool logSoftmax = op == "LogSoftmax";
   int64_t rank = v.shape.size();
   if (rank == 0)
-    return fail("Softmax of a scalar");
-  // Before opset 13 Softmax flattens the input to 2-D at `axis` (default
-  // 1); that equals the per-axis form only for the last axis.
+    return fail(op + " of a scalar");
+  // Before opset 13 Softmax (and LogSoftmax) flattens the input to 2-D at
+  // `axis` (default 1); that equals the per-axis form only for the last
+  // axis.
   int64_t axis = attrInt("axis").value_or(opset >= 13 ? -1 : 1);
   if (axis < -rank || axis >= rank)
     return fail("axis " + Twine(axis) + " out of range");
   if (axis < 0)
     axis += rank;
   if (opset < 13 && axis != rank - 1)
-    return fail("Softmax before opset 13 is supported over the last axis "
-                "only");
+    return fail(op + " before opset 13 is supported over the last axis "
+                     "only");
   if (v.holdsIntegers())
-    return fail("Softmax of an integer tensor");
+    return fail(op + " of an integer tensor");
   auto x = floatValue(v, false);
   if (failed(x))
     return failure();
-  // exp(x - max) / sum(exp(x - max)), in f32 as ONNX defines it.
+  // exp(x - max) / sum(exp(x - max)), in f32 as ONNX defines it; LogSoftmax
+  // (x - max) - log(sum(exp(x - max))), as ONNX's reference computes it.
   ArrayRef<int64_t> shape = v.shape;
   Value max =
       reduceAlong(*this, *x, axis, -std::numeric_limits<float>::infinity(),
@@ -771,10 +775,19 @@ LogicalResult Importer::importFloatSoftmax() {
   ImportedValue out;
   out.kind = Kind::Float;
   out.shape = v.shape;
-  out.value = elementwise(*this, {exps, sum}, shape,
-                          [](OpBuilder &nb, Location l, ValueRange a) {
-                            return arith::DivFOp::create(nb, l, a[0], a[1]);
-                          });
+  if (logSoftmax)
+    out.value =
+        elementwise(*this, {*x, max, sum}, shape,
+                    [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                      Value shifted = arith::SubFOp::create(nb, l, a[0], a[1]);
+                      return arith::SubFOp::create(
+                          nb, l, shifted, math::LogOp::create(nb, l, a[2]));
+                    });
+  else
+    out.value = elementwise(*this, {exps, sum}, shape,
+                            [](OpBuilder &nb, Location l, ValueRange a) {
+                              return arith::DivFOp::create(nb, l, a[0], a[1]);
+                            });
   setOutput(0, std::move(out));
   return success();
 }

@@ -580,7 +580,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importFloatLRN();
   if (op == "BatchNormalization")
     return importFloatBatchNorm();
-  if (op == "Softmax")
+  if (op == "Softmax" || op == "LogSoftmax")
     return importFloatSoftmax();
   if (op == "AveragePool")
     return importAveragePool(/*global=*/false);

@@ -414,7 +414,8 @@ public:
   mlir::LogicalResult importFloatReduce(ImportedValue &v,
                                         llvm::ArrayRef<int64_t> axes,
                                         bool keepdims);
-  /// Softmax over one axis in f32 (exp(x - max) / sum).
+  /// Softmax over one axis in f32 (exp(x - max) / sum), or LogSoftmax
+  /// ((x - max) - log(sum)).
   mlir::LogicalResult importFloatSoftmax();
   mlir::LogicalResult importFloatClamp(ImportedValue &v, double lo, double hi);
 

@@ -983,6 +983,17 @@ def softmax_f32(x, axis):
     return (e / total).astype(F32)
 
 
+def log_softmax_f32(x, axis):
+    """ONNX LogSoftmax in f32 as its reference computes it: (x - max) -
+    log(sum(exp(x - max))), summed in index order."""
+    d = (x - x.max(axis=axis, keepdims=True)).astype(F32)
+    e = np.exp(d).astype(F32)
+    total = np.zeros_like(np.take(e, [0], axis=axis))
+    for i in range(e.shape[axis]):
+        total = (total + np.take(e, [i], axis=axis)).astype(F32)
+    return (d - np.log(total)).astype(F32)
+
+
 def case_softmax():
     """Softmax over the classes of a (2, 10) score matrix and over the
     channels of an NCHW map, between a DQ and a Q (scale 1/256, as ONNX
@@ -994,17 +1005,26 @@ def case_softmax():
     qdq(nodes, inits, "a", 0.05, 128)
     qdq(nodes, inits, "c", 0.05, 128)
     nodes += [helper.make_node("Softmax", ["ad"], ["sa"]),
-              helper.make_node("Softmax", ["cd"], ["sc"], axis=1)]
+              helper.make_node("Softmax", ["cd"], ["sc"], axis=1),
+              helper.make_node("LogSoftmax", ["ad"], ["la"]),
+              helper.make_node("LogSoftmax", ["cd"], ["lc"], axis=1)]
     qdq_out(nodes, inits, "sa", "y1", 1.0 / 256, 0)
     qdq_out(nodes, inits, "sc", "y2", 1.0 / 256, 0)
+    qdq_out(nodes, inits, "la", "y3", 1.0 / 16, 127, np.int8)
+    qdq_out(nodes, inits, "lc", "y4", 1.0 / 16, 127, np.int8)
     m = model(nodes, [tin("a", [2, 10]), tin("c", [1, 5, 3, 3])],
-              [tin("y1", [2, 10]), tin("y2", [1, 5, 3, 3])], inits)
+              [tin("y1", [2, 10]), tin("y2", [1, 5, 3, 3]),
+               tin("y3", [2, 10]), tin("y4", [1, 5, 3, 3])], inits)
     ad = dequantize(quantize(a, 0.05, 128, np.uint8), 0.05, 128)
     cd = dequantize(quantize(c, 0.05, 128, np.uint8), 0.05, 128)
     y1 = quantize(softmax_f32(ad, 1), 1.0 / 256, 0, np.uint8)
     y2 = quantize(softmax_f32(cd, 1), 1.0 / 256, 0, np.uint8)
+    y3 = quantize(log_softmax_f32(ad, 1), 1.0 / 16, 127, np.int8)
+    y4 = quantize(log_softmax_f32(cd, 1), 1.0 / 16, 127, np.int8)
     return m, {"a": a, "c": c}, {"y1": ("codes", y1, 1.0 / 256, 0),
-                                 "y2": ("codes", y2, 1.0 / 256, 0)}
+                                 "y2": ("codes", y2, 1.0 / 256, 0),
+                                 "y3": ("codes", y3, 1.0 / 16, 127),
+                                 "y4": ("codes", y4, 1.0 / 16, 127)}
 
 
 def case_squeeze():
