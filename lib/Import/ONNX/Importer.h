@@ -350,6 +350,10 @@ public:
   mlir::LogicalResult importMaxPool(bool global);
   mlir::LogicalResult importConcat();
 
+  /// DepthToSpace.cpp: DepthToSpace (`toSpace`) or SpaceToDepth as ONNX
+  /// defines them, Reshape -> Transpose -> Reshape.
+  mlir::LogicalResult importDepthToSpace(bool toSpace);
+
   // FloatIslands.cpp: float ops where the graph has no Q/DQ.
   /// The float value of a pending result (its op run on dequantized
   /// inputs in f32), in logical layout.
@@ -438,6 +442,10 @@ public:
   averageOnInputGrid(PendingInfo &p, const QParams &out, mlir::Value in,
                      mlir::qnt::RoundingMode ties, int64_t lo, int64_t hi);
   mlir::FailureOr<ImportedValue> emitConcat(PendingInfo &p, const QParams &out);
+
+  /// Imports `nodes` (Expansion.h) as what node `n` stands for.
+  mlir::LogicalResult importExpansion(const onnx::NodeProto &n,
+                                      llvm::ArrayRef<onnx::NodeProto> nodes);
 
 private:
   std::string fileName;

@@ -12,104 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Expansion.h"
 #include "Importer.h"
 
 #include "llvm/ADT/SmallVector.h"
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
-
-namespace {
-
-/// Builds the standard-domain nodes a com.microsoft node stands for.
-class Expansion {
-public:
-  Expansion(Importer &im, const onnx::NodeProto &n) : im(im), n(n) {}
-
-  bool has(int idx) const {
-    return idx < n.input_size() && !n.input(idx).empty();
-  }
-
-  /// A fresh value name derived from the node's first output, never one
-  /// the graph itself uses (or this import made): the expansion's values
-  /// share the table of the graph's names.
-  std::string fresh(StringRef what) {
-    std::string name;
-    do
-      name = (n.output(0) + "/qnt." + what + "." + Twine(counter++)).str();
-    while (im.graphNames.contains(name) || im.values.count(name));
-    return name;
-  }
-
-  onnx::NodeProto &add(StringRef opType, ArrayRef<std::string> inputs,
-                       std::string output) {
-    onnx::NodeProto &node = nodes.emplace_back();
-    node.set_name(n.name());
-    node.set_op_type(opType.str());
-    for (const std::string &in : inputs)
-      node.add_input(in);
-    node.add_output(std::move(output));
-    return node;
-  }
-
-  /// DequantizeLinear of input `x` with scale `s` and zero point `z` (absent:
-  /// zero of x's type); `axis` for a per-axis scale.
-  std::string dequantize(int x, int s, int z,
-                         std::optional<int64_t> axis = {}) {
-    std::vector<std::string> in = {n.input(x), n.input(s)};
-    if (has(z))
-      in.push_back(n.input(z));
-    std::string out = fresh("dq");
-    onnx::NodeProto &node = add("DequantizeLinear", in, out);
-    if (axis)
-      setInt(node, "axis", *axis);
-    return out;
-  }
-
-  /// QuantizeLinear of `src` into the node's output 0 with scale input `s`
-  /// and zero point input `z`. Without `z` the output has the element type
-  /// of input `like` (the com.microsoft ops keep their input's type, where a
-  /// standard QuantizeLinear would default to uint8).
-  LogicalResult quantize(const std::string &src, int s, int z, int like) {
-    std::string zp;
-    if (has(z)) {
-      zp = n.input(z);
-    } else {
-      auto v = im.input(like);
-      if (failed(v))
-        return failure();
-      ImportedValue zero;
-      zero.kind = Kind::Const;
-      zero.dtype = (*v)->isQuantized() ? codeElementType((*v)->q) : (*v)->dtype;
-      zero.i = {0};
-      zp = fresh("zero_point");
-      im.values[zp] = std::move(zero);
-    }
-    add("QuantizeLinear", {src, n.input(s), zp}, n.output(0));
-    return success();
-  }
-
-  /// Copies the node's attribute `name`, if present, to `node`.
-  void copyAttr(onnx::NodeProto &node, StringRef name) const {
-    for (const auto &a : n.attribute())
-      if (a.name() == name)
-        *node.add_attribute() = a;
-  }
-
-  static void setInt(onnx::NodeProto &node, StringRef name, int64_t v) {
-    onnx::AttributeProto *a = node.add_attribute();
-    a->set_name(name.str());
-    a->set_type(onnx::AttributeProto::INT);
-    a->set_i(v);
-  }
-
-  Importer &im;
-  const onnx::NodeProto &n;
-  std::vector<onnx::NodeProto> nodes;
-  unsigned counter = 0;
-};
-
-} // namespace
 
 /// X, X_scale, X_zero_point, Y_scale, Y_zero_point -> DQ, `op`, Q.
 static LogicalResult expandUnary(Expansion &e, StringRef op,
@@ -253,14 +162,7 @@ static LogicalResult expandReduceMean(Expansion &e) {
   e.copyAttr(mean, "keepdims");
   if (im.opset >= 18) {
     // Since opset 18 the axes are an input.
-    ImportedValue axesValue;
-    axesValue.kind = Kind::Const;
-    axesValue.dtype = onnx::TensorProto::INT64;
-    axesValue.i = *axes;
-    axesValue.shape = {int64_t(axes->size())};
-    std::string name = e.fresh("axes");
-    im.values[name] = std::move(axesValue);
-    mean.add_input(name);
+    mean.add_input(e.constInts("axes", *axes));
   } else {
     e.copyAttr(mean, "axes");
   }
@@ -383,22 +285,28 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
   if (failed(built))
     return failure();
 
-  // Import the expansion; diagnostics name the original node.
   std::optional<int64_t> savedOpset;
   if (op == "QLinearSoftmax") {
     savedOpset = opset;
     opset = *attrInt("opset");
   }
+  LogicalResult result = importExpansion(n, e.nodes);
+  if (savedOpset)
+    opset = *savedOpset;
+  return result;
+}
+
+LogicalResult Importer::importExpansion(const onnx::NodeProto &n,
+                                        ArrayRef<onnx::NodeProto> nodes) {
+  // Diagnostics name the original node.
   expandedFrom = &n;
   LogicalResult result = success();
-  for (const onnx::NodeProto &part : e.nodes)
+  for (const onnx::NodeProto &part : nodes)
     if (failed(importNode(part))) {
       result = failure();
       break;
     }
   expandedFrom = nullptr;
   node = &n;
-  if (savedOpset)
-    opset = *savedOpset;
   return result;
 }

@@ -1097,6 +1097,83 @@ def case_conv_resize():
     return m, inputs, {"up_y": ("codes", y, y_s, y_z)}
 
 
+def depth_to_space(x, b, mode):
+    """ONNX DepthToSpace by its index formula: output (c, h * b + i,
+    w * b + j) reads input channel (i * b + j) * C' + c (DCR) or
+    c * b * b + i * b + j (CRD), C' = C / b^2."""
+    n, c, h, w = x.shape
+    co = c // (b * b)
+    y = np.zeros((n, co, h * b, w * b), x.dtype)
+    for ch in range(co):
+        for i in range(b):
+            for j in range(b):
+                src = (i * b + j) * co + ch if mode == "DCR" else ch * b * b + i * b + j
+                y[:, ch, i::b, j::b] = x[:, src]
+    return y
+
+
+def space_to_depth(x, b):
+    """ONNX SpaceToDepth: output channel (i * b + j) * C + c holds input
+    (c, h * b + i, w * b + j)."""
+    n, c, h, w = x.shape
+    y = np.zeros((n, c * b * b, h // b, w // b), x.dtype)
+    for ch in range(c):
+        for i in range(b):
+            for j in range(b):
+                y[:, (i * b + j) * c + ch] = x[:, ch, i::b, j::b]
+    return y
+
+
+def case_depth_to_space():
+    """DepthToSpace in both modes and SpaceToDepth: on dequantized codes
+    (DCR, blocksize 2, then a Q on the same grid: the codes move), on the
+    NHWC codes of a conv (CRD, torch's PixelShuffle, blocksize 2) and on a
+    float graph input (SpaceToDepth, blocksize 2; values print exactly)."""
+    m, inputs, expected = case_qdq_conv_relu()  # y: 2 x 3 x 5 x 5 codes
+    g = m.graph
+    r = rng(63)
+    a = r.uniform(-1, 1, (1, 8, 2, 3)).astype(F32)
+    f = (r.integers(-16, 16, (1, 2, 4, 6)) / 4.0).astype(F32)
+    a_s, a_z = 0.01, 100
+    y_s, y_z = 0.03, 10
+    nodes, inits = [], []
+    qdq(nodes, inits, "a", a_s, a_z)
+    nodes += [
+        helper.make_node("DepthToSpace", ["ad"], ["d1"], blocksize=2),
+        helper.make_node("QuantizeLinear", ["d1", "a_s", "a_z"], ["d1q"]),
+        helper.make_node("DequantizeLinear", ["d1q", "a_s", "a_z"], ["y_dcr"]),
+        # case_qdq_conv_relu's 2 x 3 x 5 x 5 output codes, tiled to 12 channels.
+        helper.make_node("Concat", ["y", "y", "y", "y"], ["y4"], axis=1),
+        helper.make_node("DepthToSpace", ["y4"], ["d2"], blocksize=2, mode="CRD"),
+        helper.make_node("QuantizeLinear", ["d2", "y_s", "y_z"], ["d2q"]),
+        helper.make_node("DequantizeLinear", ["d2q", "y_s", "y_z"], ["y_crd"]),
+        helper.make_node("SpaceToDepth", ["f"], ["y_s2d"], blocksize=2),
+    ]
+    g.node.extend(nodes)
+    g.initializer.extend(inits)
+    g.input.extend([tin("a", [1, 8, 2, 3]), tin("f", [1, 2, 4, 6])])
+    del g.output[:]
+    g.output.extend([tin("y_dcr", [1, 2, 4, 6]), tin("y_crd", [2, 3, 10, 10]),
+                     tin("y_s2d", [1, 8, 2, 3])])
+    onnx.checker.check_model(m)
+    aq = quantize(a, a_s, a_z, np.uint8)
+    yc = np.concatenate([expected["y"][1]] * 4, axis=1)
+    inputs.update({"a": a, "f": f})
+    return m, inputs, {
+        "y_dcr": ("codes", depth_to_space(aq, 2, "DCR"), a_s, a_z),
+        "y_crd": ("codes", depth_to_space(yc, 2, "CRD"), y_s, y_z),
+        "y_s2d": ("float", space_to_depth(f, 2))}
+
+
+def case_bad_depth_to_space_channels():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("DepthToSpace", ["xd"], ["y"], name="d2s",
+                                  blocksize=2))
+    return model(nodes, [tin("x", [1, 6, 2, 2])], [tin("y", [1, 1, 4, 4])], inits,
+                 opset=11), {}, {}
+
+
 def case_bad_resize_linear():
     nodes, inits = [], []
     qdq_input(nodes, inits)

@@ -1,0 +1,129 @@
+//===- Expansion.h - a node as the standard nodes it stands for -*- C++ -*-===//
+//
+// Private to lib/Import/ONNX. Some ops are defined as a small graph of
+// other ops (ONNX Runtime's QOperator ops as DequantizeLinear, the float op
+// and QuantizeLinear; DepthToSpace as Reshape, Transpose, Reshape). The
+// importer builds those nodes and imports them in place of the original,
+// so both forms become the same IR and get the same diagnostics, which name
+// the original node.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QUANTOPT_LIB_IMPORT_ONNX_EXPANSION_H
+#define QUANTOPT_LIB_IMPORT_ONNX_EXPANSION_H
+
+#include "Importer.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace quantopt::onnx_import::detail {
+
+/// Builds the standard-domain nodes a node stands for (a com.microsoft
+/// QOperator op, DepthToSpace, ...), for Importer::importExpansion.
+class Expansion {
+public:
+  Expansion(Importer &im, const onnx::NodeProto &n) : im(im), n(n) {}
+
+  bool has(int idx) const {
+    return idx < n.input_size() && !n.input(idx).empty();
+  }
+
+  /// A fresh value name derived from the node's first output, never one
+  /// the graph itself uses (or this import made): the expansion's values
+  /// share the table of the graph's names.
+  std::string fresh(llvm::StringRef what) {
+    std::string name;
+    do
+      name =
+          (n.output(0) + "/qnt." + what + "." + llvm::Twine(counter++)).str();
+    while (im.graphNames.contains(name) || im.values.count(name));
+    return name;
+  }
+
+  onnx::NodeProto &add(llvm::StringRef opType,
+                       llvm::ArrayRef<std::string> inputs, std::string output) {
+    onnx::NodeProto &node = nodes.emplace_back();
+    node.set_name(n.name());
+    node.set_op_type(opType.str());
+    for (const std::string &in : inputs)
+      node.add_input(in);
+    node.add_output(std::move(output));
+    return node;
+  }
+
+  /// DequantizeLinear of input `x` with scale `s` and zero point `z` (absent:
+  /// zero of x's type); `axis` for a per-axis scale.
+  std::string dequantize(int x, int s, int z,
+                         std::optional<int64_t> axis = {}) {
+    std::vector<std::string> in = {n.input(x), n.input(s)};
+    if (has(z))
+      in.push_back(n.input(z));
+    std::string out = fresh("dq");
+    onnx::NodeProto &node = add("DequantizeLinear", in, out);
+    if (axis)
+      setInt(node, "axis", *axis);
+    return out;
+  }
+
+  /// QuantizeLinear of `src` into the node's output 0 with scale input `s`
+  /// and zero point input `z`. Without `z` the output has the element type
+  /// of input `like` (the com.microsoft ops keep their input's type, where a
+  /// standard QuantizeLinear would default to uint8).
+  mlir::LogicalResult quantize(const std::string &src, int s, int z, int like) {
+    std::string zp;
+    if (has(z)) {
+      zp = n.input(z);
+    } else {
+      auto v = im.input(like);
+      if (mlir::failed(v))
+        return mlir::failure();
+      ImportedValue zero;
+      zero.kind = Kind::Const;
+      zero.dtype = (*v)->isQuantized() ? codeElementType((*v)->q) : (*v)->dtype;
+      zero.i = {0};
+      zp = fresh("zero_point");
+      im.values[zp] = std::move(zero);
+    }
+    add("QuantizeLinear", {src, n.input(s), zp}, n.output(0));
+    return mlir::success();
+  }
+
+  /// A fresh value holding the int64 vector `v` (a Reshape's shape, axes).
+  std::string constInts(llvm::StringRef what, llvm::ArrayRef<int64_t> v) {
+    ImportedValue c;
+    c.kind = Kind::Const;
+    c.dtype = onnx::TensorProto::INT64;
+    c.i.assign(v.begin(), v.end());
+    c.shape = {int64_t(v.size())};
+    std::string name = fresh(what);
+    im.values[name] = std::move(c);
+    return name;
+  }
+
+  /// Copies the node's attribute `name`, if present, to `node`.
+  void copyAttr(onnx::NodeProto &node, llvm::StringRef name) const {
+    for (const auto &a : n.attribute())
+      if (a.name() == name)
+        *node.add_attribute() = a;
+  }
+
+  static void setInt(onnx::NodeProto &node, llvm::StringRef name, int64_t v) {
+    onnx::AttributeProto *a = node.add_attribute();
+    a->set_name(name.str());
+    a->set_type(onnx::AttributeProto::INT);
+    a->set_i(v);
+  }
+
+  Importer &im;
+  const onnx::NodeProto &n;
+  std::vector<onnx::NodeProto> nodes;
+  unsigned counter = 0;
+};
+
+} // namespace quantopt::onnx_import::detail
+
+#endif // QUANTOPT_LIB_IMPORT_ONNX_EXPANSION_H
