@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - quant-opt pass pipelines ---------------------------===//
 
 #include "QuantOpt/Pipelines/Pipelines.h"
+#include "QuantOpt/Pipelines/SafeCanonicalizer.h"
 
 #include "OnlyIfPresent.h"
 #include "PipelineInput.h"
@@ -280,13 +281,13 @@ void addBufferDeallocationPasses(OpPassManager &pm) {
       },
       [](Operation *op) { return isa<memref::ReallocOp>(op); }));
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
-  funcPm.addPass(createCanonicalizerPass());
+  funcPm.addPass(quantopt::createSafeCanonicalizerPass());
   funcPm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
   // As upstream's buffer-deallocation-pipeline: without this canonicalize,
   // buffer-deallocation-simplification segfaulted (in BufferOriginAnalysis)
   // on a call taking an i1 constant that the ownership pass had created twice
   // (test/Pipelines/dealloc-i1-call.mlir).
-  funcPm.addPass(createCanonicalizerPass());
+  funcPm.addPass(quantopt::createSafeCanonicalizerPass());
   // The simplification compares a dealloc's memrefs pair by pair; one
   // dealloc per block frees all its buffers, so a long function was
   // quadratic there. Fresh buffers never alias: split such deallocs first.
@@ -295,7 +296,7 @@ void addBufferDeallocationPasses(OpPassManager &pm) {
   pm.addPass(bufferization::createLowerDeallocationsPass());
   OpPassManager &cleanupPm = pm.nest<func::FuncOp>();
   cleanupPm.addPass(createCSEPass());
-  cleanupPm.addPass(createCanonicalizerPass());
+  cleanupPm.addPass(quantopt::createSafeCanonicalizerPass());
   // Deallocation frees a block's buffers at its end: all of a network's
   // buffers were alive at once.
   cleanupPm.addPass(qnt::createQntDeallocAfterLastUse());
@@ -320,7 +321,7 @@ void quantopt::buildQntToKernelsPipeline(
 
   // Public qnt ops to explicit integer IR. Clean-ups run on func.func only:
   // llvm.func bodies of an already lowered module pass through unchanged.
-  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(quantopt::createSafeCanonicalizerPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   // Runtime-scale ops first: qnt-strip-quant-types erases the signedness of
   // the ui8 tensors they read and write.
@@ -331,7 +332,7 @@ void quantopt::buildQntToKernelsPipeline(
   funcPm.addPass(qnt::createQntSymmetricWeights());
   funcPm.addPass(qnt::createQntFixedPointMultiplier());
   pm.addPass(qnt::createQntStripQuantTypes());
-  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(quantopt::createSafeCanonicalizerPass());
 
   // Target microkernels for the contractions they can take (the rest, and
   // every other integer op, go through the generic lowering below).
@@ -357,7 +358,7 @@ void quantopt::buildQntToKernelsPipeline(
   // tensor.empty), so CSE would compare every layer's loop nest with every
   // other's (quadratic in the layer count). The CSE after bufferization
   // merges the same index arithmetic once the loops have memory effects.
-  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(quantopt::createSafeCanonicalizerPass());
 }
 
 /// The `nontemporal-min-bytes` option resolved: 0 when no op is to use
@@ -461,7 +462,7 @@ void quantopt::buildQntKernelsToLLVMPipeline(
     // The conversion wraps each loop body in memref.alloca_scope; the
     // kernels allocate nothing there, and canonicalization inlines such
     // scopes, which must go before scf-to-cf makes the bodies multi-block.
-    pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+    pm.addNestedPass<func::FuncOp>(quantopt::createSafeCanonicalizerPass());
   }
   pm.addPass(memref::createExpandStridedMetadataPass());
   // Only transfers that convert-vector-to-llvm cannot take (not 1-D,
@@ -536,7 +537,7 @@ void quantopt::buildQntKernelsToLLVMPipeline(
   // One canonicalize + CSE reaches that fixed point: a second canonicalize
   // after the CSE changed nothing on any test input (relower.mlir checks it).
   OpPassManager &llvmFuncPm = pm.nest<LLVM::LLVMFuncOp>();
-  llvmFuncPm.addPass(createCanonicalizerPass());
+  llvmFuncPm.addPass(quantopt::createSafeCanonicalizerPass());
   llvmFuncPm.addPass(createCSEPass());
   pm.addPass(std::make_unique<AttachTargetToFunctionsPass>(options.target));
 }

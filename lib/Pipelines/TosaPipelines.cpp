@@ -1,6 +1,7 @@
 //===- TosaPipelines.cpp - quantized TOSA through quant-opt ---------------===//
 
 #include "QuantOpt/Pipelines/Pipelines.h"
+#include "QuantOpt/Pipelines/SafeCanonicalizer.h"
 
 #include "TosaInput.h"
 
@@ -34,7 +35,7 @@ void quantopt::buildTosaToQntPipeline(OpPassManager &pm) {
   TosaToArithPassOptions arithOptions;
   arithOptions.includeApplyRescale = true;
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass(arithOptions));
-  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(quantopt::createSafeCanonicalizerPass());
 }
 
 void quantopt::buildTosaToLLVMPipeline(OpPassManager &pm,
