@@ -10,13 +10,16 @@ DequantizeLinear at S_x * S_w) or in ONNX Runtime's QOperator form
 (QLinearConv, QLinearMatMul, com.microsoft QLinearAdd / QLinearMul /
 QLinearConcat / QLinearAveragePool / QLinearGlobalAveragePool /
 QLinearReduceMean / QGemm), mixed per op. Ops: Conv (groups, depthwise,
-strides, dilations, pads, auto_pad SAME_UPPER / SAME_LOWER / VALID), MatMul
+strides, dilations, pads, auto_pad SAME_UPPER / SAME_LOWER / VALID),
+ConvTranspose (groups, strides, dilations, pads beyond the kernel's span,
+output_padding; QDQ only), MatMul
 (2-D and 3-D A, + Add of a bias) / Gemm (transB, bias [N], [1, N] or one
 element), Add / Mul / Sub (numpy broadcasting), MaxPool / AveragePool
 (dilations, count_include_pad, ceil_mode), GlobalAveragePool / ReduceMean
 over H and W / GlobalMaxPool, Concat, Relu / Clip, DQ -> Q to another grid,
 DQ with other parameters, Reshape / Flatten / Transpose / Squeeze /
-Unsqueeze / Slice / Pad on floats and on the codes themselves; int8, uint8
+Unsqueeze / Slice / Pad / DepthToSpace / SpaceToDepth on floats and on the
+codes themselves; int8, uint8
 and (through com.microsoft Q / DQ, ONNX Runtime's 16-bit QDQ) int16
 activations, per-tensor or per-channel weights (nonzero zero points, uint8
 now and then), scales from subnormal to huge, zero points anywhere in range,
@@ -217,6 +220,30 @@ def conv_acc(x, zx, w, zw, strides, pads, dilations, group):
                     "nchw,fc->nfhw", patch[:, g * cg:(g + 1) * cg],
                     wc[g * fg:(g + 1) * fg, :, i, j])
     return out
+
+
+def conv_transpose_acc(x, zx, w, zw, strides, pads, output_padding, dilations, group):
+    """Exact integer ConvTranspose of (x - zx) and (w[c, m] - zw[m]) (w:
+    C x M/group x kH x kW), by its definition's scatter: input (i, j) adds
+    to output (i * s + ki * d, j * s + kj * d) of the full result, which
+    pads then crop (ONNX order [h_begin, w_begin, h_end, w_end]) and
+    output_padding extends at the end."""
+    n, c, h, wd = x.shape
+    _, mg, kh, kw = w.shape
+    xs = x.astype(np.int64) - zx
+    wc = w.astype(np.int64) - np.broadcast_to(np.asarray(zw, np.int64), (mg,)).reshape(1, mg, 1, 1)
+    full = [(h - 1) * strides[0] + (kh - 1) * dilations[0] + 1 + output_padding[0],
+            (wd - 1) * strides[1] + (kw - 1) * dilations[1] + 1 + output_padding[1]]
+    y = np.zeros((n, mg * group, full[0], full[1]), np.int64)
+    cg = c // group
+    for g in range(group):
+        for i in range(kh):
+            for j in range(kw):
+                r0, c0 = i * dilations[0], j * dilations[1]
+                y[:, g * mg:(g + 1) * mg, r0:r0 + (h - 1) * strides[0] + 1:strides[0],
+                  c0:c0 + (wd - 1) * strides[1] + 1:strides[1]] += np.einsum(
+                      "nchw,cm->nmhw", xs[:, g * cg:(g + 1) * cg], wc[g * cg:(g + 1) * cg, :, i, j])
+    return y[:, :, pads[0]:full[0] - pads[2], pads[1]:full[1] - pads[3]]
 
 
 def conv_abs_bound(x, zx, w, zw, strides, pads, dilations, group):
@@ -703,6 +730,8 @@ class Case:
         if not self.pow2 and r.random() < 0.15:
             bf = ((codes.astype(np.float64) + self.nr.uniform(-0.5, 0.5, channels))
                   * bscale.astype(np.float64)).astype(F32)
+            if not np.all(np.isfinite(bf)):
+                raise Skip  # beyond f32 (huge scales): the importer refuses it
             codes = np.rint((bf / bscale).astype(F32).astype(np.float64)).astype(np.int64)
             return self.init(bf, "bias_f"), codes, "float bias"
         shape = (channels,)
@@ -848,6 +877,57 @@ class Case:
             np.abs(bc).max() if has_bias else 0)
         if self.float_tail_ok(last, bound) and "float bias" not in desc:
             # Exact: power-of-two scales, every partial sum below 2^24 units.
+            val = (acc.astype(F32) * s_in.reshape(1, -1, 1, 1)).astype(F32)
+            return self.float_out(fname, val, desc)
+        return self.finish_contraction(fname, acc, s_in, 1, desc)
+
+    def op_conv_transpose(self, v, last):
+        """QDQ ConvTranspose (torch's ConvTranspose2d): groups, strides,
+        dilations, padding up to one past the kernel's span (the importer
+        crops), output_padding below the stride or dilation."""
+        if v.dt == "i16" or v.rank != 4:
+            raise Skip
+        r = self.r
+        n, c, h, w = v.shape
+        divs = [g for g in range(1, c + 1) if c % g == 0]
+        g = 1 if r.random() < 0.6 else r.choice(divs)
+        mg = r.randint(1, 6)
+        k = [r.choice([1, 2, 3, 3, 4]) for _ in range(2)]
+        d = [r.choice([1, 1, 1, 2]) for _ in range(2)]
+        s = [r.choice([1, 2, 2, 3]) for _ in range(2)]
+        span = [(k[i] - 1) * d[i] for i in range(2)]
+        pads = [r.randint(0, span[i % 2] + 1) if r.random() < 0.6 else 0 for i in range(4)]
+        op = [r.randint(0, max(s[i], d[i]) - 1) if r.random() < 0.3 else 0 for i in range(2)]
+        out = [s[i] * (size - 1) + op[i] + span[i] + 1 - pads[i] - pads[i + 2]
+               for i, size in enumerate((h, w))]
+        if min(out) < 1 or n * mg * g * out[0] * out[1] > 20000:
+            raise Skip
+        x = self.dq(v)
+        wname, wc, sw, zw, wdt, pc = self.weights((c, mg, k[0], k[1]), 1, False)
+        acc = conv_transpose_acc(v.codes, v.z, wc, zw, s, pads, op, d, g)
+        f = mg * g
+        sw_f = np.tile(np.asarray(sw, F32).reshape(-1), g) if pc else np.asarray(sw, F32)
+        s_in = (F32(v.s) * sw_f.reshape(-1)).astype(F32)
+        attrs = dict(group=g if g > 1 else None,
+                     strides=s if s != [1, 1] or r.random() < 0.3 else None,
+                     dilations=d if d != [1, 1] else None,
+                     pads=pads if any(pads) or r.random() < 0.3 else None,
+                     output_padding=op if any(op) or r.random() < 0.2 else None,
+                     kernel_shape=k if r.random() < 0.5 else None)
+        desc = "ConvTranspose k%s s%s d%s g%d pads%s out_pad%s %s-w%s" % (
+            k, s, d, g, pads, op, wdt, " per-channel" if pc else "")
+        ins = [x.name, wname]
+        has_bias = r.random() < 0.6
+        if has_bias:
+            bname, bc, bdesc = self.bias(f, v.s, sw_f if pc else sw, pc, False)
+            acc = acc + bc.reshape(1, f, 1, 1)
+            ins.append(bname)
+            desc += " +" + bdesc
+        fname = self.node("ConvTranspose", ins, "convt", **attrs)
+        bound = conv_transpose_acc(np.abs(v.codes - v.z), 0, np.abs(
+            wc.astype(np.int64) - np.broadcast_to(np.asarray(zw, np.int64), (mg,)).reshape(1, mg, 1, 1)),
+            0, s, pads, op, d, g).max(initial=0) + (np.abs(bc).max() if has_bias else 0)
+        if self.float_tail_ok(last, bound) and "float bias" not in desc:
             val = (acc.astype(F32) * s_in.reshape(1, -1, 1, 1)).astype(F32)
             return self.float_out(fname, val, desc)
         return self.finish_contraction(fname, acc, s_in, 1, desc)
@@ -1426,6 +1506,39 @@ class Case:
         name = self.node("Transpose", [x.name], "transpose", perm=perm if explicit else None)
         return self.moved(x, name, v.codes.transpose(perm), "Transpose %s" % perm)
 
+    def op_depth_to_space(self, v, last):
+        """DepthToSpace (DCR / CRD) or SpaceToDepth of codes or floats, by
+        the ops' index formulas."""
+        if v.rank != 4:
+            raise Skip
+        r = self.r
+        n, c, h, w = v.shape
+        fits = [(op, b) for b in (2, 3) for op, ok in
+                (("d2s", c % (b * b) == 0), ("s2d", h % b == 0 and w % b == 0)) if ok]
+        if not fits:
+            raise Skip
+        op, b = r.choice(fits)
+        x = self.shape_input(v)
+        if op == "d2s":
+            mode = r.choice(["DCR", "CRD"])
+            co = c // (b * b)
+            y = np.zeros((n, co, h * b, w * b), np.int64)
+            for ch in range(co):
+                for i in range(b):
+                    for j in range(b):
+                        src = (i * b + j) * co + ch if mode == "DCR" else ch * b * b + i * b + j
+                        y[:, ch, i::b, j::b] = v.codes[:, src]
+            name = self.node("DepthToSpace", [x.name], "d2s", blocksize=b,
+                             mode=mode if mode == "CRD" or self.chance(0.3) else None)
+            return self.moved(x, name, y, "DepthToSpace %s b%d" % (mode, b))
+        y = np.zeros((n, c * b * b, h // b, w // b), np.int64)
+        for ch in range(c):
+            for i in range(b):
+                for j in range(b):
+                    y[:, (i * b + j) * c + ch] = v.codes[:, ch, i::b, j::b]
+        name = self.node("SpaceToDepth", [x.name], "s2d", blocksize=b)
+        return self.moved(x, name, y, "SpaceToDepth b%d" % b)
+
     def op_squeeze(self, v, last):
         ones = [i for i, d in enumerate(v.shape) if d == 1]
         if not ones or len(ones) == v.rank:
@@ -1540,8 +1653,9 @@ class Case:
            ("concat", 2), ("requant", 1.5), ("relabel", 0.3), ("relu", 0.8),
            ("reshape", 1.5), ("flatten", 1), ("transpose", 1), ("squeeze", 0.6),
            ("unsqueeze", 0.6), ("slice", 1), ("pad", 1), ("pad_codes", 0.6),
-           ("concat_codes", 0.6), ("relu_codes", 0.6)]
-    GROWING = ("pad", "pad_codes", "concat", "conv", "unsqueeze")
+           ("concat_codes", 0.6), ("relu_codes", 0.6), ("conv_transpose", 1.2),
+           ("depth_to_space", 1)]
+    GROWING = ("pad", "pad_codes", "concat", "conv", "unsqueeze", "conv_transpose")
 
     def snapshot(self):
         return (len(self.nodes), len(self.inits), len(self.inputs), dict(self.feeds),
@@ -1568,7 +1682,9 @@ class Case:
               ["conv_same", "relu", "conv_same", "add_residual", "gavgpool"],
               ["matmul", "add", "matmul"], ["conv", "transpose", "flatten", "gemm"],
               ["maxpool", "conv", "squeeze"], ["conv", "avgpool", "conv", "concat"],
-              ["concat_codes", "relu_codes", "reshape"], ["concat_codes", "maxpool", "conv"]]
+              ["concat_codes", "relu_codes", "reshape"], ["concat_codes", "maxpool", "conv"],
+              ["conv", "conv_transpose", "add"], ["conv", "depth_to_space", "conv"],
+              ["conv_transpose", "relu", "conv_transpose"]]
 
     MOTIF_BASE = {"conv_same": "conv", "add_residual": "add"}
 
