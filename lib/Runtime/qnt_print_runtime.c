@@ -43,7 +43,14 @@ typedef struct {
   int64_t sizesAndStrides[];
 } Descriptor;
 
-typedef enum { KIND_I8, KIND_U8, KIND_I16, KIND_I32, KIND_F32 } ElementKind;
+typedef enum {
+  KIND_I8,
+  KIND_U8,
+  KIND_I16,
+  KIND_I32,
+  KIND_I64,
+  KIND_F32
+} ElementKind;
 
 static void printElement(ElementKind kind, const void *data, int64_t index) {
   switch (kind) {
@@ -58,6 +65,9 @@ static void printElement(ElementKind kind, const void *data, int64_t index) {
     break;
   case KIND_I32:
     printf("%" PRId32, ((const int32_t *)data)[index]);
+    break;
+  case KIND_I64:
+    printf("%" PRId64, ((const int64_t *)data)[index]);
     break;
   case KIND_F32:
     /* std::ostream << float: precision 6, %g style; nan/inf as glibc. */
@@ -151,6 +161,9 @@ void printMemrefI16(int64_t rank, void *ptr) {
 }
 void printMemrefI32(int64_t rank, void *ptr) {
   printMemref(KIND_I32, rank, ptr);
+}
+void printMemrefI64(int64_t rank, void *ptr) {
+  printMemref(KIND_I64, rank, ptr);
 }
 void printMemrefF32(int64_t rank, void *ptr) {
   printMemref(KIND_F32, rank, ptr);

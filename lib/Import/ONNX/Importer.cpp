@@ -522,6 +522,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importIntegerContraction(/*isConv=*/true);
   if (op == "MatMulInteger")
     return importIntegerContraction(/*isConv=*/false);
+  if (op == "ArgMax" || op == "ArgMin")
+    return importArgMax(/*isMax=*/op == "ArgMax");
   if (op == "DepthToSpace" || op == "SpaceToDepth")
     return importDepthToSpace(/*toSpace=*/op == "DepthToSpace");
   if (op == "ConvTranspose")

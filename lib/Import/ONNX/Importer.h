@@ -350,6 +350,8 @@ public:
   mlir::LogicalResult importMaxPool(bool global);
   mlir::LogicalResult importConcat();
 
+  /// ArgMax.cpp: ArgMax (`isMax`) or ArgMin, int64 indices.
+  mlir::LogicalResult importArgMax(bool isMax);
   /// DepthToSpace.cpp: DepthToSpace (`toSpace`) or SpaceToDepth as ONNX
   /// defines them, Reshape -> Transpose -> Reshape.
   mlir::LogicalResult importDepthToSpace(bool toSpace);

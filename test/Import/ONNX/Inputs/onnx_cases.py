@@ -1174,6 +1174,48 @@ def case_bad_depth_to_space_channels():
                  opset=11), {}, {}
 
 
+def case_argmax():
+    """ArgMax / ArgMin on dequantized codes (a coarse grid: many ties, the
+    first index wins, the last with select_last_index) and on the f32 Log of
+    a float input (log of a negative number is NaN, of 0 -inf: the first
+    NaN wins, the last with select_last_index). numpy's argmax / argmin are
+    the ONNX reference's."""
+    r = rng(64)
+    a = r.uniform(-1, 1, (1, 5, 3, 4)).astype(F32)
+    f = np.array([[-1, 0, 2, 5, 5, -3], [1, 4, 4, 0, 3, 2]], F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "a", 0.25, 128)
+    nodes += [
+        helper.make_node("ArgMax", ["ad"], ["y1"], axis=1),
+        helper.make_node("ArgMin", ["ad"], ["y2"], axis=-1, keepdims=0,
+                         select_last_index=1),
+        helper.make_node("Log", ["f"], ["lf"]),
+        helper.make_node("ArgMax", ["lf"], ["y3"], axis=1, keepdims=0),
+        helper.make_node("ArgMax", ["lf"], ["y4"], axis=1, keepdims=0,
+                         select_last_index=1),
+        helper.make_node("ArgMin", ["lf"], ["y5"]),
+    ]
+    i64 = TensorProto.INT64
+    m = model(nodes, [tin("a", [1, 5, 3, 4]), tin("f", [2, 6])],
+              [tin("y1", [1, 1, 3, 4], i64), tin("y2", [1, 5, 3], i64),
+               tin("y3", [2], i64), tin("y4", [2], i64), tin("y5", [1, 6], i64)],
+              inits)
+    ad = dequantize(quantize(a, 0.25, 128, np.uint8), 0.25, 128)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lf = np.log(f)
+
+    def last(fn, x, axis):
+        flipped = np.flip(x, axis)
+        return x.shape[axis] - fn(flipped, axis=axis) - 1
+
+    return m, {"a": a, "f": f}, {
+        "y1": ("int", np.argmax(ad, axis=1)[:, None]),
+        "y2": ("int", last(np.argmin, ad, 3)),
+        "y3": ("int", np.argmax(lf, axis=1)),
+        "y4": ("int", last(np.argmax, lf, 1)),
+        "y5": ("int", np.argmin(lf, axis=0)[None])}
+
+
 def case_bad_resize_linear():
     nodes, inits = [], []
     qdq_input(nodes, inits)
@@ -3352,6 +3394,7 @@ def driver(prefix):
     lines = ["  func.func private @printMemrefF32(memref<*xf32>)",
              "  func.func private @printMemrefI32(memref<*xi32>)",
              "  func.func private @printMemrefI8(memref<*xi8>)",
+             "  func.func private @printMemrefI64(memref<*xi64>)",
              "  func.func @main() {"]
     args = []
     for i, (name, ty) in enumerate(zip(data["inputs"], arg_types)):
@@ -3364,7 +3407,7 @@ def driver(prefix):
     for i, ty in enumerate(res_types):
         m = re.match(r"tensor<([0-9x]+)x(\w+)>", ty)
         shape, elem = m.group(1), m.group(2)
-        fn = {"f32": "F32", "i32": "I32", "i8": "I8"}[elem]
+        fn = {"f32": "F32", "i32": "I32", "i8": "I8", "i64": "I64"}[elem]
         lines.append("    %%m%d = bufferization.to_buffer %%r%d : %s to memref<%sx%s>" %
                      (i, i, ty, shape, elem))
         lines.append("    %%u%d = memref.cast %%m%d : memref<%sx%s> to memref<*x%s>" %

@@ -1,0 +1,121 @@
+//===- ArgMax.cpp - ArgMax and ArgMin -------------------------------------===//
+//
+// The index of the largest (smallest) element along one axis, as int64:
+// one linalg.generic reduction carrying the best value and its index. The
+// comparison runs on the f32 values (dequantized codes where the input is
+// quantized, so per-axis scales and uint8 codes order as the reals do).
+// Ties go to the first index, or the last with select_last_index; a NaN
+// wins over every number, the first one (or the last) among several: the
+// ONNX reference's numpy.argmax / argmin.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace quantopt::onnx_import::detail;
+
+LogicalResult Importer::importArgMax(bool isMax) {
+  if (failed(checkAttrs({"axis", "keepdims", "select_last_index"})))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue &v = **in;
+  int64_t rank = v.shape.size();
+  StringRef op = node->op_type();
+  if (rank == 0)
+    return fail(op + " of a scalar");
+  if (v.holdsIntegers())
+    return fail(op + " of an integer tensor is not supported");
+  int64_t axis = attrInt("axis").value_or(0);
+  if (axis < -rank || axis >= rank)
+    return fail("axis " + Twine(axis) + " out of range");
+  if (axis < 0)
+    axis += rank;
+  bool keepdims = attrInt("keepdims").value_or(1) != 0;
+  bool last = attrInt("select_last_index").value_or(0) != 0;
+  if (v.shape[axis] == 0)
+    return fail(op + " over an empty axis");
+  auto x = floatValue(v, /*nhwc=*/false);
+  if (failed(x))
+    return failure();
+
+  SmallVector<int64_t> reduced(v.shape);
+  reduced[axis] = 1;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iters;
+  for (int64_t d = 0; d < rank; ++d) {
+    outExprs.push_back(d == axis ? getAffineConstantExpr(0, ctx)
+                                 : getAffineDimExpr(d, ctx));
+    iters.push_back(d == axis ? utils::IteratorType::reduction
+                              : utils::IteratorType::parallel);
+  }
+  AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                 outMap, outMap};
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  float worst = isMax ? -std::numeric_limits<float>::infinity()
+                      : std::numeric_limits<float>::infinity();
+  Value bestInit =
+      linalg::FillOp::create(
+          b, loc,
+          ValueRange{
+              arith::ConstantOp::create(b, loc, b.getF32FloatAttr(worst))},
+          ValueRange{tensor::EmptyOp::create(b, loc, reduced, f32)})
+          .getResult(0);
+  Value indexInit =
+      linalg::FillOp::create(
+          b, loc,
+          ValueRange{arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0))},
+          ValueRange{tensor::EmptyOp::create(b, loc, reduced, i64)})
+          .getResult(0);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{bestInit.getType(), indexInit.getType()},
+      ValueRange{*x}, ValueRange{bestInit, indexInit}, maps, iters,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value e = a[0], best = a[1], index = a[2];
+        auto cmp = [&](arith::CmpFPredicate p, Value lhs, Value rhs) -> Value {
+          return arith::CmpFOp::create(nb, l, p, lhs, rhs);
+        };
+        // Strictly better, or as good and later with select_last_index.
+        using P = arith::CmpFPredicate;
+        P better = isMax ? (last ? P::OGE : P::OGT) : (last ? P::OLE : P::OLT);
+        Value eNaN = cmp(P::UNO, e, e), bestIsNumber = cmp(P::ORD, best, best);
+        auto orOp = [&](Value p, Value q) -> Value {
+          return arith::OrIOp::create(nb, l, p, q);
+        };
+        auto andOp = [&](Value p, Value q) -> Value {
+          return arith::AndIOp::create(nb, l, p, q);
+        };
+        Value take =
+            last
+                // A NaN always (the last one wins); a number over a number.
+                ? orOp(eNaN, andOp(bestIsNumber, cmp(better, e, best)))
+                // Nothing replaces a NaN (the first one wins).
+                : andOp(bestIsNumber, orOp(eNaN, cmp(better, e, best)));
+        Value here = arith::IndexCastOp::create(
+            nb, l, i64, linalg::IndexOp::create(nb, l, axis));
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, take, e, best),
+                       arith::SelectOp::create(nb, l, take, here, index)});
+      });
+  ImportedValue out;
+  out.kind = Kind::Int;
+  out.dtype = onnx::TensorProto::INT64;
+  out.shape = reduced;
+  out.value = generic.getResult(1);
+  if (!keepdims) {
+    out.shape.erase(out.shape.begin() + axis);
+    out.value = reshape(out.value, out.shape);
+  }
+  setOutput(0, std::move(out));
+  return success();
+}
