@@ -85,15 +85,27 @@ LogicalResult Importer::readConvAttrs(PendingInfo &p, const ImportedValue &x,
   if (failed(checkAttrs({"auto_pad", "dilations", "group", "kernel_shape",
                          "pads", "strides"})))
     return failure();
-  if (x.shape.size() != 4 || w.shape.size() != 4)
-    return fail("only 2-D convolutions (rank-4 input and weight) are "
-                "supported");
+  // A 1-D conv (N x C x L) is the 2-D conv of height 1 (liftConv1D).
+  bool oneD = x.shape.size() == 3 && w.shape.size() == 3;
+  if (!oneD && (x.shape.size() != 4 || w.shape.size() != 4))
+    return fail("only 1-D and 2-D convolutions (input and weight of rank 3 "
+                "or 4) are supported");
+  size_t n = oneD ? 1 : 2;
+  // Spatial size `d` (0: H, 1: W) of an input or a weight.
+  auto spatial = [&](const ImportedValue &v, int d) -> int64_t {
+    return oneD ? (d == 0 ? 1 : v.shape[2]) : v.shape[2 + d];
+  };
   p.isConv = true;
   p.groups = attrInt("group").value_or(1);
-  p.strides = attrInts("strides").value_or(std::vector<int64_t>{1, 1});
-  p.dilations = attrInts("dilations").value_or(std::vector<int64_t>{1, 1});
-  if (p.strides.size() != 2 || p.dilations.size() != 2)
-    return fail("strides and dilations need two values");
+  p.strides = attrInts("strides").value_or(std::vector<int64_t>(n, 1));
+  p.dilations = attrInts("dilations").value_or(std::vector<int64_t>(n, 1));
+  if (p.strides.size() != n || p.dilations.size() != n)
+    return fail("strides and dilations need " + Twine(n) + " value" +
+                (n == 1 ? "" : "s"));
+  if (oneD) {
+    p.strides.insert(p.strides.begin(), 1);
+    p.dilations.insert(p.dilations.begin(), 1);
+  }
   for (int64_t s : p.strides)
     if (s <= 0)
       return fail("strides must be positive");
@@ -101,7 +113,8 @@ LogicalResult Importer::readConvAttrs(PendingInfo &p, const ImportedValue &x,
     if (d <= 0)
       return fail("dilations must be positive");
   if (auto k = attrInts("kernel_shape"))
-    if (k->size() != 2 || (*k)[0] != w.shape[2] || (*k)[1] != w.shape[3])
+    if (k->size() != n || (*k)[0] != w.shape[2] ||
+        (!oneD && (*k)[1] != w.shape[3]))
       return fail("kernel_shape does not match the weight's shape");
   if (p.groups <= 0 || x.shape[1] != w.shape[1] * p.groups ||
       w.shape[0] % p.groups != 0)
@@ -110,9 +123,11 @@ LogicalResult Importer::readConvAttrs(PendingInfo &p, const ImportedValue &x,
                 Twine(p.groups) + " do not fit together");
   std::string autoPad = attrString("auto_pad").value_or("NOTSET");
   std::vector<int64_t> pads =
-      attrInts("pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
-  if (pads.size() != 4)
-    return fail("pads needs four values");
+      attrInts("pads").value_or(std::vector<int64_t>(2 * n, 0));
+  if (pads.size() != 2 * n)
+    return fail("pads needs " + Twine(2 * n) + " values");
+  if (oneD)
+    pads = {0, pads[0], 0, pads[1]};
   for (int64_t v : pads)
     if (v < 0)
       return fail("negative padding");
@@ -120,8 +135,8 @@ LogicalResult Importer::readConvAttrs(PendingInfo &p, const ImportedValue &x,
     pads = {0, 0, 0, 0};
   } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     for (int d = 0; d < 2; ++d) {
-      int64_t in = x.shape[2 + d], s = p.strides[d];
-      int64_t k = (w.shape[2 + d] - 1) * p.dilations[d] + 1;
+      int64_t in = spatial(x, d), s = p.strides[d];
+      int64_t k = (spatial(w, d) - 1) * p.dilations[d] + 1;
       int64_t total = std::max<int64_t>(0, ((in + s - 1) / s - 1) * s + k - in);
       int64_t small = total / 2;
       pads[d] = autoPad == "SAME_UPPER" ? small : total - small;
@@ -133,10 +148,64 @@ LogicalResult Importer::readConvAttrs(PendingInfo &p, const ImportedValue &x,
   // ONNX: [H_begin, W_begin, H_end, W_end]; qnt: [top, bottom, left, right].
   p.padding = {pads[0], pads[2], pads[1], pads[3]};
   for (int d = 0; d < 2; ++d) {
-    int64_t k = (w.shape[2 + d] - 1) * p.dilations[d] + 1;
-    if (x.shape[2 + d] + pads[d] + pads[d + 2] < k)
+    int64_t k = (spatial(w, d) - 1) * p.dilations[d] + 1;
+    if (spatial(x, d) + pads[d] + pads[d + 2] < k)
       return fail("the kernel is larger than the padded input");
   }
+  return success();
+}
+
+/// The logical (NCHW) shape of conv `p`'s result.
+static SmallVector<int64_t> convResultShape(const PendingInfo &p,
+                                            const ImportedValue &x,
+                                            const ImportedValue &w) {
+  auto out = [&](int d) {
+    return (x.shape[2 + d] + p.padding[2 * d] + p.padding[2 * d + 1] -
+            ((w.shape[2 + d] - 1) * p.dilations[d] + 1)) /
+               p.strides[d] +
+           1;
+  };
+  return {x.shape[0], w.shape[0], out(0), out(1)};
+}
+
+/// A 1-D conv's input or weight (rank 3) as the 2-D one of height 1, in
+/// logical layout.
+static FailureOr<ImportedValue> withUnitHeight(Importer &im, ImportedValue v) {
+  SmallVector<int64_t> shape(v.shape);
+  shape.insert(shape.begin() + 2, 1);
+  if (v.kind == Kind::Pending) {
+    auto f = im.floatValue(v, /*nhwc=*/false);
+    if (failed(f))
+      return failure();
+    ImportedValue floatValue;
+    floatValue.kind = Kind::Float;
+    floatValue.value = *f;
+    v = std::move(floatValue);
+  }
+  // Compile-time data keeps its row-major order; a run-time value of rank 3
+  // is never NHWC.
+  if (v.value && !v.codes && v.kind != Kind::Const)
+    v.value = im.reshape(v.value, shape);
+  if (v.q.perAxis() && v.q.axis >= 2)
+    ++v.q.axis;
+  v.shape = shape;
+  v.nhwc = false;
+  return v;
+}
+
+LogicalResult Importer::liftConv1D(PendingInfo &p, ImportedValue &x,
+                                   ImportedValue &w) {
+  if (x.shape.size() != 3)
+    return success();
+  auto x4 = withUnitHeight(*this, x);
+  auto w4 = failed(x4) ? FailureOr<ImportedValue>(failure())
+                       : withUnitHeight(*this, w);
+  if (failed(w4))
+    return failure();
+  x = std::move(*x4);
+  w = std::move(*w4);
+  SmallVector<int64_t> shape = convResultShape(p, x, w);
+  p.resultShape = {shape[0], shape[1], shape[3]};
   return success();
 }
 
@@ -222,15 +291,7 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
   result.kind = Kind::Quant;
   result.q = acc;
   if (p.isConv) {
-    int64_t oh = (x.shape[2] + p.padding[0] + p.padding[1] -
-                  ((w.shape[2] - 1) * p.dilations[0] + 1)) /
-                     p.strides[0] +
-                 1;
-    int64_t ow = (x.shape[3] + p.padding[2] + p.padding[3] -
-                  ((w.shape[3] - 1) * p.dilations[1] + 1)) /
-                     p.strides[1] +
-                 1;
-    result.shape = {x.shape[0], channels, oh, ow};
+    result.shape = convResultShape(p, x, w);
     result.nhwc = true;
   } else {
     result.shape = {x.shape[0], channels};
@@ -281,10 +342,15 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
     return failure();
   Value accValue = contraction->getResult(0);
 
-  // The rows of an A of rank > 2 take back its leading dimensions.
+  // The rows of an A of rank > 2 take back its leading dimensions, a 1-D
+  // conv's result its rank (from NCHW).
   auto viewBack = [&](ImportedValue &v) {
     if (p.resultShape.empty())
       return;
+    if (v.nhwc) {
+      v.value = transpose(v.value, {0, 3, 1, 2});
+      v.nhwc = false;
+    }
     v.shape.assign(p.resultShape.begin(), p.resultShape.end());
     v.value = reshape(v.value, v.shape);
   };
@@ -441,20 +507,22 @@ LogicalResult Importer::importConv() {
   bool floatWeights = (*win)->kind == Kind::Const && !(*win)->f.empty();
   if (floatWeights || !isQuantizable(**xin)) {
     PendingInfo p;
-    if (failed(readConvAttrs(p, **xin, **win)))
+    ImportedValue x = **xin, w = **win;
+    if (failed(readConvAttrs(p, x, w)) || failed(liftConv1D(p, x, w)))
       return failure();
-    return importFloatConv(**xin, **win, p, /*biasIdx=*/2);
+    return importFloatConv(x, w, p, /*biasIdx=*/2);
   }
-  auto x = requireQuantized(0, "input X");
-  if (failed(x))
+  auto xq = requireQuantized(0, "input X");
+  if (failed(xq))
     return failure();
-  auto w = requireQuantized(1, "weight W");
-  if (failed(w) || failed(requireConstWeight(*this, **w)))
+  auto wq = requireQuantized(1, "weight W");
+  if (failed(wq) || failed(requireConstWeight(*this, **wq)))
     return failure();
   PendingInfo p;
-  if (failed(readConvAttrs(p, **x, **w)))
+  ImportedValue x = **xq, w = **wq;
+  if (failed(readConvAttrs(p, x, w)) || failed(liftConv1D(p, x, w)))
     return failure();
-  return setPendingConv(**x, **w, std::move(p));
+  return setPendingConv(x, w, std::move(p));
 }
 
 LogicalResult Importer::setPendingConv(const ImportedValue &x,
@@ -465,18 +533,13 @@ LogicalResult Importer::setPendingConv(const ImportedValue &x,
   p.operands = {x, w};
   if (failed(readBias(*this, 2, w.shape[0], p)))
     return failure();
-  // Shape for consumers (Relu, Q): computed like emitContraction does.
-  SmallVector<int64_t> shape = {x.shape[0], w.shape[0],
-                                (x.shape[2] + p.padding[0] + p.padding[1] -
-                                 ((w.shape[2] - 1) * p.dilations[0] + 1)) /
-                                        p.strides[0] +
-                                    1,
-                                (x.shape[3] + p.padding[2] + p.padding[3] -
-                                 ((w.shape[3] - 1) * p.dilations[1] + 1)) /
-                                        p.strides[1] +
-                                    1};
+  // Shape for consumers (Relu, Q): the one emitContraction gives.
+  bool oneD = !p.resultShape.empty();
+  SmallVector<int64_t> shape =
+      oneD ? SmallVector<int64_t>(p.resultShape.begin(), p.resultShape.end())
+           : convResultShape(p, x, w);
   ImportedValue out = makePending(std::move(p), shape);
-  out.nhwc = true;
+  out.nhwc = !oneD;
   setOutput(0, std::move(out));
   return success();
 }
@@ -662,7 +725,7 @@ LogicalResult Importer::importQLinearConv() {
     return failure();
   PendingInfo p;
   p.op = PendingOp::Contraction;
-  if (failed(readConvAttrs(p, *x, *w)))
+  if (failed(readConvAttrs(p, *x, *w)) || failed(liftConv1D(p, *x, *w)))
     return failure();
   p.operands = {*x, *w};
   if (failed(readBias(*this, 8, w->shape[0], p)))
@@ -803,7 +866,7 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
   PendingInfo p;
   p.op = PendingOp::Contraction;
   if (isConv) {
-    if (failed(readConvAttrs(p, a, w)))
+    if (failed(readConvAttrs(p, a, w)) || failed(liftConv1D(p, a, w)))
       return failure();
     p.operands = {a, w};
   } else if (failed(matmulOperands(*this, a, w, p))) {
@@ -820,6 +883,10 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
                                         *w.codes, qb->zeroPoints,
                                         qa->isSigned);
   if (!resultShape.empty()) {
+    if (y->nhwc) { // a 1-D conv: NHWC to NCHW first
+      y->value = transpose(y->value, {0, 3, 1, 2});
+      y->nhwc = false;
+    }
     y->shape.assign(resultShape.begin(), resultShape.end());
     y->value = reshape(y->value, y->shape);
   }

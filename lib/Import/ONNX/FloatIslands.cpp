@@ -176,8 +176,12 @@ FailureOr<ImportedValue> Importer::emitFloat(ImportedValue &v) {
       SmallVector<float> scales, zeros(channels, 0.0f);
       for (int64_t c = 0; c < channels; ++c)
         scales.push_back(float(xq.scales[0] * wq.scales[wq.perAxis() ? c : 0]));
-      auto paramType =
-          RankedTensorType::get({1, 1, 1, channels}, Float32Type::get(ctx));
+      // One value per channel: the last dimension of NHWC, the second of a
+      // 1-D conv's N x F x L.
+      int64_t rank = acc->shape.size();
+      SmallVector<int64_t> paramShape(rank, 1);
+      paramShape[acc->nhwc ? rank - 1 : 1] = channels;
+      auto paramType = RankedTensorType::get(paramShape, Float32Type::get(ctx));
       auto param = [&](ArrayRef<float> data) -> Value {
         return arith::ConstantOp::create(
             b, loc, paramType, DenseElementsAttr::get(paramType, data));
@@ -194,7 +198,7 @@ FailureOr<ImportedValue> Importer::emitFloat(ImportedValue &v) {
                                return arith::AddFOp::create(nb, l, a[0], a[1]);
                              });
       }
-      out.nhwc = true;
+      out.nhwc = acc->nhwc;
       break;
     }
     auto x = floatValue(p.operands[0], false);
@@ -1146,6 +1150,13 @@ LogicalResult Importer::importFloatConv(ImportedValue &x,
   out.kind = Kind::Float;
   out.shape = {x.shape[0], f, oh, ow};
   out.nhwc = true;
+  if (!p.resultShape.empty()) {
+    // A 1-D conv: N x F x L from NHWC.
+    y = transpose(y, {0, 3, 1, 2});
+    out.shape.assign(p.resultShape.begin(), p.resultShape.end());
+    out.nhwc = false;
+    y = reshape(y, out.shape);
+  }
   out.value = y;
   setOutput(0, std::move(out));
   return success();

@@ -303,8 +303,14 @@ public:
   mlir::LogicalResult importIntegerContraction(bool isConv);
   mlir::FailureOr<ImportedValue> emitContraction(PendingInfo &p,
                                                  const QParams *out);
+  /// Reads a Conv's attributes into `p` (2-D terms: a 1-D conv's are those
+  /// of height 1) and checks them against `x` and `w`.
   mlir::LogicalResult readConvAttrs(PendingInfo &p, const ImportedValue &x,
                                     const ImportedValue &w);
+  /// For a 1-D conv (rank-3 `x` and `w`): both as the rank-4 operands of
+  /// the 2-D conv of height 1, and `p.resultShape` the 1-D result's shape.
+  mlir::LogicalResult liftConv1D(PendingInfo &p, ImportedValue &x,
+                                 ImportedValue &w);
   /// Output 0 is the pending quantized conv `p` of `x` and the constant
   /// codes `w` (OIHW), its bias input 2 of the current node.
   mlir::LogicalResult setPendingConv(const ImportedValue &x,

@@ -1216,6 +1216,83 @@ def case_argmax():
         "y5": ("int", np.argmin(lf, axis=0)[None])}
 
 
+def conv1d(x, w, xz=0, wz=0, stride=1, pads=(0, 0), dilation=1, group=1):
+    """ONNX Conv over one spatial axis (N x C x L, weights F x C/group x K):
+    the exact sum of (x - xz)(w - wz[f]) over each window, padding holding
+    real zero. Integers in int64, floats in float64."""
+    n, c, length = x.shape
+    f, cg, k = w.shape
+    dt = np.int64 if np.issubdtype(x.dtype, np.integer) else np.float64
+    xp = np.full((n, c, length + pads[0] + pads[1]), xz, dt)
+    xp[:, :, pads[0]:pads[0] + length] = x
+    xp = xp - xz
+    wz = np.broadcast_to(np.asarray(wz, dt), (f,))
+    wc = w.astype(dt) - wz.reshape(f, 1, 1)
+    span = (k - 1) * dilation + 1
+    ol = (xp.shape[2] - span) // stride + 1
+    out = np.zeros((n, f, ol), dt)
+    for fo in range(f):
+        g = fo // (f // group)
+        for o in range(ol):
+            win = xp[:, g * cg:(g + 1) * cg, o * stride:o * stride + span:dilation]
+            out[:, fo, o] = (win * wc[fo]).sum(axis=(1, 2))
+    return out
+
+
+def case_conv1d():
+    """1-D convolutions (N x C x L), imported as the 2-D conv of height 1:
+    torch's QDQ form (per-channel weights, float bias, stride 2, dilation 2,
+    pads [1, 2], Relu), a depthwise one with auto_pad SAME_UPPER, ConvInteger
+    on uint8 codes, and a float Conv (dyadic values: exact f32 sums)."""
+    r = rng(65)
+    x = r.uniform(-1, 1, (2, 3, 10)).astype(F32)
+    x_s, x_z = 2.0 / 255, 128
+    w1f = r.uniform(-0.5, 0.5, (4, 3, 3)).astype(F32)
+    b1f = r.uniform(-0.2, 0.2, (4,)).astype(F32)
+    w1_s = (np.abs(w1f).reshape(4, -1).max(1) / 127).astype(F32)
+    w2 = r.integers(-127, 128, (3, 1, 5)).astype(np.int8)
+    w3 = r.integers(-127, 128, (2, 3, 2)).astype(np.int8)
+    xc = r.integers(0, 256, (1, 3, 7)).astype(np.uint8)
+    f = (r.integers(-8, 8, (1, 2, 6)) / 4.0).astype(F32)
+    w4 = (r.integers(-4, 4, (3, 2, 3)) / 2.0).astype(F32)
+    y1_s, y1_z, y2_s = 0.02, 5, 0.05
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [
+        helper.make_node("QuantizeLinear", ["w1", "w1_s", "w1_z"], ["w1q"], axis=0),
+        helper.make_node("DequantizeLinear", ["w1q", "w1_s", "w1_z"], ["w1d"], axis=0),
+        helper.make_node("Conv", ["xd", "w1d", "b1"], ["c1"], strides=[2],
+                         dilations=[2], pads=[1, 2], kernel_shape=[3]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("DequantizeLinear", ["w2", "w2_s"], ["w2d"]),
+        helper.make_node("Conv", ["xd", "w2d"], ["c2"], group=3, auto_pad="SAME_UPPER"),
+        helper.make_node("ConvInteger", ["xc", "w3", "xc_z"], ["y3"]),
+        helper.make_node("Conv", ["f", "w4"], ["y4"], pads=[1, 1]),
+    ]
+    inits += [init("w1", w1f), init("w1_s", w1_s), init("w1_z", np.zeros(4, np.int8)),
+              init("b1", b1f), init("w2", w2), init("w2_s", F32(0.01)),
+              init("w3", w3), init("xc_z", np.uint8(100)), init("w4", w4)]
+    qdq_out(nodes, inits, "r1", "y1", y1_s, y1_z)
+    qdq_out(nodes, inits, "c2", "y2", y2_s, 0, np.int8)
+    m = model(nodes, [tin("x", [2, 3, 10]), tin("xc", [1, 3, 7], TensorProto.UINT8),
+                      tin("f", [1, 2, 6])],
+              [tin("y1", [2, 4, 5]), tin("y2", [2, 3, 10]),
+               tin("y3", [1, 2, 6], TensorProto.INT32), tin("y4", [1, 3, 6])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    w1q = quantize(w1f, w1_s, np.zeros(4), np.int8, axis=0)
+    acc1 = conv1d(xq, w1q, x_z, 0, stride=2, pads=(1, 2), dilation=2)
+    acc1 = acc1 + bias_codes(b1f, x_s, w1_s).reshape(1, 4, 1)
+    y1 = requantize(acc1, F32(x_s) * w1_s, y1_s, y1_z, np.uint8, lo=y1_z, axis=1)
+    # SAME_UPPER, kernel 5, stride 1: 4 padded, 2 at each end.
+    acc2 = conv1d(xq, w2.astype(np.int64), x_z, 0, pads=(2, 2), group=3)
+    y2 = requantize(acc2, F32(x_s) * F32(0.01), y2_s, 0, np.int8)
+    y3 = conv1d(xc.astype(np.int64), w3.astype(np.int64), 100, 0)
+    y4 = conv1d(f, w4, pads=(1, 1)).astype(F32)
+    return m, {"x": x, "xc": xc, "f": f}, {
+        "y1": ("codes", y1, y1_s, y1_z), "y2": ("codes", y2, y2_s, 0),
+        "y3": ("int", y3), "y4": ("float", y4)}
+
+
 def case_bad_resize_linear():
     nodes, inits = [], []
     qdq_input(nodes, inits)
