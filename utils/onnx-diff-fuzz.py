@@ -9,7 +9,7 @@ DequantizeLinear or float weights through Q -> DQ, int32 biases through
 DequantizeLinear at S_x * S_w) or in ONNX Runtime's QOperator form
 (QLinearConv, QLinearMatMul, com.microsoft QLinearAdd / QLinearMul /
 QLinearConcat / QLinearAveragePool / QLinearGlobalAveragePool /
-QLinearReduceMean / QGemm), mixed per op. Ops: Conv (groups, depthwise,
+QLinearReduceMean / QGemm), mixed per op. Ops: Conv (1-D and 2-D, groups, depthwise,
 strides, dilations, pads, auto_pad SAME_UPPER / SAME_LOWER / VALID),
 ConvTranspose (groups, strides, dilations, pads beyond the kernel's span,
 output_padding; QDQ only), MatMul
@@ -788,10 +788,13 @@ class Case:
     def op_conv(self, v, last, keep_shape=False):
         if v.dt == "i16":
             raise Skip  # conv / matmul inputs are 8-bit (docs/Semantics.md)
-        if v.rank != 4:
+        if v.rank not in (3, 4):
             raise Skip
         r = self.r
-        n, c, h, w = v.shape
+        # A rank-3 input: a 1-D conv, modelled as the 2-D one of height 1.
+        one_d = v.rank == 3
+        n, c, h, w = (v.shape[0], v.shape[1], 1, v.shape[2]) if one_d else v.shape
+        x4 = v.codes.reshape(n, c, h, w)
         u = r.random()
         divs = [g for g in range(1, c + 1) if c % g == 0]
         g = 1 if u < 0.5 else (c if u < 0.75 else r.choice(divs))
@@ -806,6 +809,8 @@ class Case:
             k = [r.choice([1, 1, 2, 3, 3, 4, 5]) for _ in range(2)]
             d = [r.choice([1, 1, 1, 2, 3]) for _ in range(2)] if r.random() < 0.3 else [1, 1]
             s = [r.choice([1, 1, 1, 2, 3]) for _ in range(2)]
+            if one_d:
+                k[0], d[0], s[0] = 1, 1, 1
             ext = [(k[i] - 1) * d[i] + 1 for i in range(2)]
             auto = r.choice(["NOTSET"] * 6 + ["SAME_UPPER", "SAME_LOWER", "VALID"])
             if keep_shape:
@@ -827,26 +832,35 @@ class Case:
                     small = total // 2
                     pads[i] = small if auto == "SAME_UPPER" else total - small
                     pads[i + 2] = total - pads[i]
+            if one_d:
+                pads[0] = pads[2] = 0
             if all(size + pads[i] + pads[i + 2] >= ext[i] for i, size in enumerate((h, w))):
                 break
         else:
             raise Skip
         qop = self.qop(v)
         x = self.q_same(v) if qop else self.dq(v)
-        wname, wc, sw, zw, wdt, pc = self.weights((f, c // g, k[0], k[1]), 0, qop)
-        acc = conv_acc(v.codes, v.z, wc, zw, s, pads, d, g)
+        wshape = (f, c // g, k[1]) if one_d else (f, c // g, k[0], k[1])
+        wname, wc, sw, zw, wdt, pc = self.weights(wshape, 0, qop)
+        wc = wc.reshape(f, c // g, k[0], k[1])
+        acc = conv_acc(x4, v.z, wc, zw, s, pads, d, g)
+
+        def result(a):  # N x F x L for a 1-D conv
+            return a.reshape(n, f, -1) if one_d else a
         s_in = (F32(v.s) * np.asarray(sw, F32).reshape(-1)).astype(F32)
         has_bias = r.random() < 0.6
+        dims = slice(1, 2) if one_d else slice(0, 2)
         attrs = dict(group=g if g > 1 or r.random() < 0.3 else None,
-                     strides=s if s != [1, 1] or r.random() < 0.3 else None,
-                     dilations=d if d != [1, 1] else None,
-                     kernel_shape=k if r.random() < 0.5 else None)
+                     strides=s[dims] if s != [1, 1] or r.random() < 0.3 else None,
+                     dilations=d[dims] if d != [1, 1] else None,
+                     kernel_shape=k[dims] if r.random() < 0.5 else None)
         if auto == "NOTSET":
-            attrs["pads"] = pads if any(pads) or r.random() < 0.3 else None
+            onnx_pads = [pads[1], pads[3]] if one_d else pads
+            attrs["pads"] = onnx_pads if any(pads) or r.random() < 0.3 else None
         else:
             attrs["auto_pad"] = auto
-        desc = "Conv%s k%s s%s d%s g%d pads%s %s-w%s%s" % (
-            "(QLinearConv)" if qop else "", k, s, d, g, pads if auto == "NOTSET" else auto,
+        desc = "Conv%s%s k%s s%s d%s g%d pads%s %s-w%s%s" % (
+            "(QLinearConv)" if qop else "", " 1-D" if one_d else "", k, s, d, g, pads if auto == "NOTSET" else auto,
             wdt, " per-channel" if pc else "", "")
         if qop:
             ins = [x.name, *self.params(x), wname,
@@ -863,7 +877,7 @@ class Case:
             if bname:
                 ins.append(bname)
             name = self.node("QLinearConv", ins, "qconv", **attrs)
-            y = requantize_f32(acc, s_in, so, zo, dto, axis=1)
+            y = requantize_f32(result(acc), s_in, so, zo, dto, axis=1)
             self.log.append("%s -> (%s, %g, %d) %s" % (desc, dto, so, zo, list(y.shape)))
             return Val(name, "q", y, dto, so, zo)
         ins = [x.name, wname]
@@ -873,13 +887,13 @@ class Case:
             ins.append(bname)
             desc += " +" + bdesc
         fname = self.node("Conv", ins, "conv", **attrs)
-        bound = conv_abs_bound(v.codes, v.z, wc, zw, s, pads, d, g).max(initial=0) + (
+        bound = conv_abs_bound(x4, v.z, wc, zw, s, pads, d, g).max(initial=0) + (
             np.abs(bc).max() if has_bias else 0)
         if self.float_tail_ok(last, bound) and "float bias" not in desc:
             # Exact: power-of-two scales, every partial sum below 2^24 units.
             val = (acc.astype(F32) * s_in.reshape(1, -1, 1, 1)).astype(F32)
-            return self.float_out(fname, val, desc)
-        return self.finish_contraction(fname, acc, s_in, 1, desc)
+            return self.float_out(fname, result(val), desc)
+        return self.finish_contraction(fname, result(acc), s_in, 1, desc)
 
     def op_conv_transpose(self, v, last):
         """QDQ ConvTranspose (torch's ConvTranspose2d): groups, strides,
