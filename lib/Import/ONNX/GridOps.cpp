@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Expansion.h"
 #include "Importer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -571,6 +572,53 @@ static std::optional<int64_t> nearestSource(int64_t x, double scale,
   else
     return std::nullopt;
   return std::clamp<int64_t>(src, 0, inLen - 1);
+}
+
+LogicalResult Importer::importUpsample() {
+  // Upsample (opsets 7 to 9, in older exports such as YOLOv3's) is Resize
+  // with coordinate_transformation_mode "asymmetric" and nearest_mode
+  // "floor" (Resize-10 is Upsample-9 renamed): imported as that node.
+  if (failed(checkAttrs({"mode", "scales"})))
+    return failure();
+  std::string mode = attrString("mode").value_or("nearest");
+  if (mode != "nearest" && mode != "linear")
+    return fail("unknown mode '" + mode +
+                "' (ONNX defines nearest and linear)");
+  const onnx::NodeProto &n = *node;
+  Expansion e(*this, n);
+  std::string scales;
+  if (auto attr = attrFloats("scales")) {
+    // Upsample-7: the scales are an attribute.
+    ImportedValue c;
+    c.kind = Kind::Const;
+    c.f = *attr;
+    c.shape = {int64_t(attr->size())};
+    scales = e.fresh("scales");
+    values[scales] = std::move(c);
+  } else if (e.has(1)) {
+    scales = n.input(1);
+  } else {
+    return fail("the scales are missing (input 1, or the attribute before "
+                "opset 9)");
+  }
+  bool inputs11 = opset >= 11;
+  onnx::NodeProto &resize =
+      e.add("Resize",
+            inputs11 ? ArrayRef<std::string>{n.input(0), "", scales}
+                     : ArrayRef<std::string>{n.input(0), scales},
+            n.output(0));
+  auto setString = [&](StringRef name, StringRef value) {
+    onnx::AttributeProto *a = resize.add_attribute();
+    a->set_name(name.str());
+    a->set_type(onnx::AttributeProto::STRING);
+    a->set_s(value.str());
+  };
+  setString("mode", mode);
+  if (inputs11) {
+    setString("coordinate_transformation_mode", "asymmetric");
+    setString("nearest_mode", "floor");
+  }
+  return importExpansion(n, e.nodes);
 }
 
 LogicalResult Importer::importResize() {

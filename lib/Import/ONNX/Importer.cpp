@@ -546,6 +546,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importSplit();
   if (op == "Resize")
     return importResize();
+  if (op == "Upsample")
+    return importUpsample();
   if (op == "Pad")
     return importPad();
   if (op == "MaxPool")

@@ -344,6 +344,8 @@ public:
                                         llvm::ArrayRef<int64_t> shape);
   /// Resize, mode "nearest", by an integer factor per axis.
   mlir::LogicalResult importResize();
+  /// Upsample (opsets 7-9) as the Resize it equals.
+  mlir::LogicalResult importUpsample();
   /// Resize, mode "linear" (bilinear over H and W) in f32.
   mlir::LogicalResult importResizeLinear(ImportedValue &v,
                                          llvm::ArrayRef<int64_t> outShape,

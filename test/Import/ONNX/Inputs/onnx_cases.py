@@ -3072,6 +3072,41 @@ def case_resize_linear():
                          for k, v in outs.items()}
 
 
+def case_upsample():
+    """Upsample at opset 9 (older exports: YOLOv3), the Resize of
+    asymmetric / floor coordinates: nearest by (2, 3) on codes (ONNX
+    Runtime's com.microsoft Q / DQ, the quantized ops of opsets before 10:
+    the codes repeat) and linear by 2 on a float input (dyadic values:
+    the f32 interpolation is exact and prints exactly)."""
+    r = rng(66)
+    x = r.uniform(-4, 4, (1, 2, 3, 2)).astype(F32)
+    f = (r.integers(-8, 8, (1, 1, 2, 3)) / 4.0).astype(F32)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"], domain=MS),
+        helper.make_node("DequantizeLinear", ["xq", "x_s", "x_z"], ["xd"], domain=MS),
+        helper.make_node("Upsample", ["xd", "s1"], ["y1"]),
+        helper.make_node("Upsample", ["f", "s2"], ["y2"], mode="linear"),
+    ]
+    inits = [init("x_s", F32(0.25)), init("x_z", np.uint8(128)),
+             init("s1", np.array([1, 1, 2, 3], F32)),
+             init("s2", np.array([1, 1, 2, 2], F32))]
+    m = model(nodes, [tin("x", [1, 2, 3, 2]), tin("f", [1, 1, 2, 3])],
+              [tin("y1", [1, 2, 6, 6]), tin("y2", [1, 1, 4, 6])], inits,
+              opset=9, microsoft=True)
+    xd = dequantize(quantize(x, 0.25, 128, np.uint8), 0.25, 128)
+    y1 = xd.repeat(2, axis=2).repeat(3, axis=3)
+    y2 = resize_linear_f32(f, 4, 6, "asymmetric", (2.0, 2.0))
+    return m, {"x": x, "f": f}, {"y1": ("float", y1), "y2": ("float", y2)}
+
+
+def case_upsample7():
+    """Upsample-7: the scales are an attribute."""
+    f = (np.arange(6).reshape(1, 1, 2, 3) / 4.0 - 0.5).astype(F32)
+    nodes = [helper.make_node("Upsample", ["f"], ["y"], scales=[1.0, 1.0, 3.0, 2.0])]
+    m = model(nodes, [tin("f", [1, 1, 2, 3])], [tin("y", [1, 1, 6, 6])], [], opset=7)
+    return m, {"f": f}, {"y": ("float", f.repeat(3, axis=2).repeat(2, axis=3))}
+
+
 def conv_transpose(x, w, xz=0, wz=0, strides=(1, 1), pads=(0, 0, 0, 0),
                    output_padding=(0, 0), group=1, dilations=(1, 1)):
     """ONNX ConvTranspose on NCHW x and (C x M/group x kH x kW) w, written
