@@ -168,9 +168,8 @@ static SmallVector<int64_t> convResultShape(const PendingInfo &p,
   return {x.shape[0], w.shape[0], out(0), out(1)};
 }
 
-/// A 1-D conv's input or weight (rank 3) as the 2-D one of height 1, in
-/// logical layout.
-static FailureOr<ImportedValue> withUnitHeight(Importer &im, ImportedValue v) {
+FailureOr<ImportedValue>
+quantopt::onnx_import::detail::withUnitHeight(Importer &im, ImportedValue v) {
   SmallVector<int64_t> shape(v.shape);
   shape.insert(shape.begin() + 2, 1);
   if (v.kind == Kind::Pending) {

@@ -128,24 +128,37 @@ LogicalResult Importer::importConvTranspose() {
   auto win = failed(xin) ? FailureOr<ImportedValue *>(failure()) : input(1);
   if (failed(xin) || failed(win))
     return failure();
-  ImportedValue &x = **xin, &w = **win;
-  if (x.shape.size() != 4 || w.shape.size() != 4)
-    return fail("only 2-D ConvTranspose (rank-4 input and weight) is "
-                "supported");
+  const ImportedValue &x = **xin, &w = **win;
+  // A 1-D ConvTranspose (N x C x L) is the 2-D one of height 1.
+  bool oneD = x.shape.size() == 3 && w.shape.size() == 3;
+  if (!oneD && (x.shape.size() != 4 || w.shape.size() != 4))
+    return fail("only 1-D and 2-D ConvTranspose (input and weight of rank 3 "
+                "or 4) are supported");
   int64_t groups = attrInt("group").value_or(1);
   if (groups <= 0 || x.shape[1] != w.shape[0] || w.shape[0] % groups != 0)
     return fail("input channels " + Twine(x.shape[1]) + ", weight " +
                 Twine(w.shape[0]) + "x" + Twine(w.shape[1]) + " and group " +
                 Twine(groups) + " do not fit together");
-  auto strides = attrInts("strides").value_or(std::vector<int64_t>{1, 1});
-  auto dilations = attrInts("dilations").value_or(std::vector<int64_t>{1, 1});
+  size_t n = oneD ? 1 : 2;
+  auto strides = attrInts("strides").value_or(std::vector<int64_t>(n, 1));
+  auto dilations = attrInts("dilations").value_or(std::vector<int64_t>(n, 1));
   auto outputPadding =
-      attrInts("output_padding").value_or(std::vector<int64_t>{0, 0});
-  auto pads = attrInts("pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
-  if (strides.size() != 2 || dilations.size() != 2 ||
-      outputPadding.size() != 2 || pads.size() != 4)
-    return fail("strides, dilations and output_padding need two values, "
-                "pads four");
+      attrInts("output_padding").value_or(std::vector<int64_t>(n, 0));
+  auto pads = attrInts("pads").value_or(std::vector<int64_t>(2 * n, 0));
+  if (strides.size() != n || dilations.size() != n ||
+      outputPadding.size() != n || pads.size() != 2 * n)
+    return fail("strides, dilations and output_padding need " + Twine(n) +
+                " value" + (n == 1 ? "" : "s") + ", pads " + Twine(2 * n));
+  auto kernel = attrInts("kernel_shape");
+  if (kernel && (kernel->size() != n || (*kernel)[0] != w.shape[2] ||
+                 (!oneD && (*kernel)[1] != w.shape[3])))
+    return fail("kernel_shape does not match the weight's shape");
+  if (oneD) {
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+    outputPadding.insert(outputPadding.begin(), 0);
+    pads = {0, pads[0], 0, pads[1]};
+  }
   // Kept below 2^20 so that the sizes below cannot overflow.
   const int64_t kLimit = int64_t(1) << 20;
   for (auto *list : {&strides, &dilations})
@@ -156,9 +169,6 @@ LogicalResult Importer::importConvTranspose() {
     for (int64_t v : *list)
       if (v < 0 || v > kLimit)
         return fail("pads and output_padding must be in [0, 2^20]");
-  if (auto k = attrInts("kernel_shape"))
-    if (k->size() != 2 || (*k)[0] != w.shape[2] || (*k)[1] != w.shape[3])
-      return fail("kernel_shape does not match the weight's shape");
   // ONNX Runtime and the ONNX reference have disagreed on how auto_pad and
   // output_shape split the padding; explicit pads (what torch writes) have
   // one meaning.
@@ -172,9 +182,35 @@ LogicalResult Importer::importConvTranspose() {
     return fail("auto_pad '" + autoPad +
                 "' is not supported; give pads explicitly");
 
+  // The operands as the conv will read them: quantized (a pending Relu /
+  // Clip settled), or float; rank 4.
+  bool floatWeights = w.kind == Kind::Const && !w.f.empty();
+  bool quantized = !floatWeights && isQuantizable(**xin);
+  ImportedValue x4 = **xin, w4 = **win;
+  if (quantized) {
+    auto qx = requireQuantized(0, "input X");
+    auto qw = failed(qx) ? FailureOr<ImportedValue *>(failure())
+                         : requireQuantized(1, "weight W");
+    if (failed(qw))
+      return failure();
+    x4 = **qx;
+    w4 = **qw;
+  } else if (x4.holdsIntegers()) {
+    return fail("ConvTranspose of an integer tensor");
+  }
+  if (oneD) {
+    auto lx = withUnitHeight(*this, x4);
+    auto lw = failed(lx) ? FailureOr<ImportedValue>(failure())
+                         : withUnitHeight(*this, w4);
+    if (failed(lw))
+      return failure();
+    x4 = std::move(*lx);
+    w4 = std::move(*lw);
+  }
+
   EquivalentConv e;
   for (int d = 0; d < 2; ++d) {
-    int64_t in = x.shape[2 + d], k = w.shape[2 + d];
+    int64_t in = x4.shape[2 + d], k = w4.shape[2 + d];
     if (in > kLimit || k > kLimit)
       return fail("input and kernel sizes must be at most 2^20");
     int64_t span = (k - 1) * dilations[d];
@@ -195,8 +231,8 @@ LogicalResult Importer::importConvTranspose() {
     e.first[d] = std::min(first, in);
     e.count[d] = std::max<int64_t>(0, last - e.first[d] + 1);
   }
-  if (double(x.shape[0]) * double(e.size[0]) * double(e.size[1]) *
-          double(x.shape[1]) >
+  if (double(x4.shape[0]) * double(e.size[0]) * double(e.size[1]) *
+          double(x4.shape[1]) >
       double(int64_t(1) << 31))
     return fail("the stuffed input would have more than 2^31 elements");
 
@@ -207,35 +243,30 @@ LogicalResult Importer::importConvTranspose() {
   p.strides = {1, 1};
   p.dilations = dilations;
   p.padding = {0, 0, 0, 0};
+  if (oneD) // the result's view back to N x M x L
+    p.resultShape = {x4.shape[0], w4.shape[1] * groups,
+                     e.size[1] - (w4.shape[3] - 1) * dilations[1]};
 
-  bool floatWeights = w.kind == Kind::Const && !w.f.empty();
-  if (floatWeights || !isQuantizable(x)) {
-    if (x.holdsIntegers())
-      return fail("ConvTranspose of an integer tensor");
-    auto cw = convWeight(*this, w, groups);
-    auto f =
-        failed(cw) ? FailureOr<Value>(failure()) : floatValue(x, /*nhwc=*/true);
+  if (!quantized) {
+    auto cw = convWeight(*this, w4, groups);
+    auto f = failed(cw) ? FailureOr<Value>(failure())
+                        : floatValue(x4, /*nhwc=*/true);
     if (failed(f))
       return failure();
     ImportedValue stuffed;
     stuffed.kind = Kind::Float;
-    stuffed.shape = {x.shape[0], x.shape[1], e.size[0], e.size[1]};
+    stuffed.shape = {x4.shape[0], x4.shape[1], e.size[0], e.size[1]};
     stuffed.nhwc = true;
     stuffed.value = stuff(
         *this, *f, e, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
     return importFloatConv(stuffed, *cw, p, /*biasIdx=*/2);
   }
-  auto qx = requireQuantized(0, "input X");
-  auto qw = failed(qx) ? FailureOr<ImportedValue *>(failure())
-                       : requireQuantized(1, "weight W");
-  if (failed(qw))
-    return failure();
-  if ((*qw)->q.width != 8)
+  if (w4.q.width != 8)
     return fail("weights must be 8-bit");
-  auto cw = convWeight(*this, **qw, groups);
+  auto cw = convWeight(*this, w4, groups);
   if (failed(cw))
     return failure();
-  ImportedValue &qxv = **qx;
+  ImportedValue &qxv = x4;
   if (qxv.q.perAxis())
     return fail("per-axis quantized activations are not supported as a "
                 "contraction input");
@@ -256,7 +287,7 @@ LogicalResult Importer::importConvTranspose() {
   ImportedValue stuffed = qxv;
   stuffed.codes.reset();
   stuffed.flattenedFromNhwc.clear();
-  stuffed.shape = {x.shape[0], x.shape[1], e.size[0], e.size[1]};
+  stuffed.shape = {x4.shape[0], x4.shape[1], e.size[0], e.size[1]};
   stuffed.nhwc = true;
   stuffed.value = quant::StorageCastOp::create(b, loc, quantTensorType(stuffed),
                                                stuff(*this, ints, e, zero));

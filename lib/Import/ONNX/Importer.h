@@ -537,6 +537,10 @@ struct PoolWindow {
 mlir::FailureOr<ImportedValue> floatPool(Importer &im, ImportedValue &x,
                                          const PoolWindow &w, bool isMax);
 
+/// A 1-D conv's input or weight (N x C x L, or F x C/g x K) as the 2-D one
+/// of height 1 (N x C x 1 x L), in logical layout.
+mlir::FailureOr<ImportedValue> withUnitHeight(Importer &im, ImportedValue v);
+
 /// numpy broadcasting of two shapes (ranks aligned on the right); nullopt
 /// when they do not broadcast.
 std::optional<llvm::SmallVector<int64_t>>

@@ -3202,6 +3202,46 @@ def case_conv_transpose():
                                  "y3": ("float", y3.astype(F32))}
 
 
+def case_conv_transpose1d():
+    """1-D ConvTranspose (audio decoders), quantized (per-channel weights on
+    axis 1, stride 4, padding 2 and 1, output_padding 3, Relu) and in f32
+    (grouped, dilation 2; dyadic values). The numpy model is the 2-D
+    scatter-add with a height of 1."""
+    r = rng(67)
+    x = r.uniform(-1, 1, (2, 4, 5)).astype(F32)
+    x_s, x_z = 2.0 / 255, 100
+    w1f = r.uniform(-0.5, 0.5, (4, 3, 5)).astype(F32)
+    w1_s = (np.abs(w1f).transpose(1, 0, 2).reshape(3, -1).max(1) / 127).astype(F32)
+    f = (r.integers(-8, 8, (1, 4, 3)) / 4.0).astype(F32)
+    w2 = (r.integers(-4, 4, (4, 1, 3)) / 2.0).astype(F32)
+    y1_s, y1_z = 0.02, 3
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [
+        helper.make_node("QuantizeLinear", ["w1", "w1_s", "w1_z"], ["w1q"], axis=1),
+        helper.make_node("DequantizeLinear", ["w1q", "w1_s", "w1_z"], ["w1d"], axis=1),
+        helper.make_node("ConvTranspose", ["xd", "w1d"], ["t1"], strides=[4],
+                         pads=[2, 1], output_padding=[3]),
+        helper.make_node("Relu", ["t1"], ["r1"]),
+        helper.make_node("ConvTranspose", ["f", "w2"], ["y2"], group=2, dilations=[2]),
+    ]
+    inits += [init("w1", w1f), init("w1_s", w1_s), init("w1_z", np.zeros(3, np.int8)),
+              init("w2", w2)]
+    qdq_out(nodes, inits, "r1", "y1", y1_s, y1_z)
+    # 4 * (5 - 1) + 3 + 4 + 1 - 3 = 21; 3 - 1 + 4 + 1 = 7.
+    m = model(nodes, [tin("x", [2, 4, 5]), tin("f", [1, 4, 3])],
+              [tin("y1", [2, 3, 21]), tin("y2", [1, 2, 7])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    w1q = quantize(w1f, w1_s, np.zeros(3), np.int8, axis=1)
+    acc1 = conv_transpose(xq[:, :, None, :], w1q[:, :, None, :], x_z, 0, strides=(1, 4),
+                          pads=(0, 2, 0, 1), output_padding=(0, 3))[:, :, 0, :]
+    y1 = requantize(acc1, F32(x_s) * w1_s, y1_s, y1_z, np.uint8, lo=y1_z, axis=1)
+    y2 = conv_transpose(f[:, :, None, :], w2[:, :, None, :], group=2,
+                        dilations=(1, 2))[:, :, 0, :]
+    return m, {"x": x, "f": f}, {"y1": ("codes", y1, y1_s, y1_z),
+                                 "y2": ("float", y2.astype(F32))}
+
+
 def case_bad_conv_transpose_output_shape():
     nodes, inits = [], []
     qdq_input(nodes, inits)
