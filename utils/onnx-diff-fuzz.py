@@ -11,8 +11,8 @@ DequantizeLinear at S_x * S_w) or in ONNX Runtime's QOperator form
 QLinearConcat / QLinearAveragePool / QLinearGlobalAveragePool /
 QLinearReduceMean / QGemm), mixed per op. Ops: Conv (1-D and 2-D, groups, depthwise,
 strides, dilations, pads, auto_pad SAME_UPPER / SAME_LOWER / VALID),
-ConvTranspose (groups, strides, dilations, pads beyond the kernel's span,
-output_padding; QDQ only), MatMul
+ConvTranspose (1-D and 2-D, groups, strides, dilations, pads beyond the
+kernel's span, output_padding; QDQ only), MatMul
 (2-D and 3-D A, + Add of a bias) / Gemm (transB, bias [N], [1, N] or one
 element), Add / Mul / Sub (numpy broadcasting), MaxPool / AveragePool
 (dilations, count_include_pad, ceil_mode), GlobalAveragePool / ReduceMean
@@ -899,10 +899,13 @@ class Case:
         """QDQ ConvTranspose (torch's ConvTranspose2d): groups, strides,
         dilations, padding up to one past the kernel's span (the importer
         crops), output_padding below the stride or dilation."""
-        if v.dt == "i16" or v.rank != 4:
+        if v.dt == "i16" or v.rank not in (3, 4):
             raise Skip
         r = self.r
-        n, c, h, w = v.shape
+        # A rank-3 input: 1-D, modelled as the 2-D one of height 1.
+        one_d = v.rank == 3
+        n, c, h, w = (v.shape[0], v.shape[1], 1, v.shape[2]) if one_d else v.shape
+        x4 = v.codes.reshape(n, c, h, w)
         divs = [g for g in range(1, c + 1) if c % g == 0]
         g = 1 if r.random() < 0.6 else r.choice(divs)
         mg = r.randint(1, 6)
@@ -912,23 +915,33 @@ class Case:
         span = [(k[i] - 1) * d[i] for i in range(2)]
         pads = [r.randint(0, span[i % 2] + 1) if r.random() < 0.6 else 0 for i in range(4)]
         op = [r.randint(0, max(s[i], d[i]) - 1) if r.random() < 0.3 else 0 for i in range(2)]
+        if one_d:
+            k[0], d[0], s[0], op[0] = 1, 1, 1, 0
+            span[0] = pads[0] = pads[2] = 0
         out = [s[i] * (size - 1) + op[i] + span[i] + 1 - pads[i] - pads[i + 2]
                for i, size in enumerate((h, w))]
         if min(out) < 1 or n * mg * g * out[0] * out[1] > 20000:
             raise Skip
         x = self.dq(v)
-        wname, wc, sw, zw, wdt, pc = self.weights((c, mg, k[0], k[1]), 1, False)
-        acc = conv_transpose_acc(v.codes, v.z, wc, zw, s, pads, op, d, g)
+        wshape = (c, mg, k[1]) if one_d else (c, mg, k[0], k[1])
+        wname, wc, sw, zw, wdt, pc = self.weights(wshape, 1, False)
+        wc = wc.reshape(c, mg, k[0], k[1])
+        acc = conv_transpose_acc(x4, v.z, wc, zw, s, pads, op, d, g)
+
+        def result(a):  # N x M x L for a 1-D ConvTranspose
+            return a.reshape(n, a.shape[1], -1) if one_d else a
         f = mg * g
         sw_f = np.tile(np.asarray(sw, F32).reshape(-1), g) if pc else np.asarray(sw, F32)
         s_in = (F32(v.s) * sw_f.reshape(-1)).astype(F32)
+        dims = slice(1, 2) if one_d else slice(0, 2)
         attrs = dict(group=g if g > 1 else None,
-                     strides=s if s != [1, 1] or r.random() < 0.3 else None,
-                     dilations=d if d != [1, 1] else None,
-                     pads=pads if any(pads) or r.random() < 0.3 else None,
-                     output_padding=op if any(op) or r.random() < 0.2 else None,
-                     kernel_shape=k if r.random() < 0.5 else None)
-        desc = "ConvTranspose k%s s%s d%s g%d pads%s out_pad%s %s-w%s" % (
+                     strides=s[dims] if s != [1, 1] or r.random() < 0.3 else None,
+                     dilations=d[dims] if d != [1, 1] else None,
+                     pads=([pads[1], pads[3]] if one_d else pads)
+                     if any(pads) or r.random() < 0.3 else None,
+                     output_padding=op[dims] if any(op) or r.random() < 0.2 else None,
+                     kernel_shape=k[dims] if r.random() < 0.5 else None)
+        desc = ("ConvTranspose 1-D" if one_d else "ConvTranspose") + " k%s s%s d%s g%d pads%s out_pad%s %s-w%s" % (
             k, s, d, g, pads, op, wdt, " per-channel" if pc else "")
         ins = [x.name, wname]
         has_bias = r.random() < 0.6
@@ -938,13 +951,13 @@ class Case:
             ins.append(bname)
             desc += " +" + bdesc
         fname = self.node("ConvTranspose", ins, "convt", **attrs)
-        bound = conv_transpose_acc(np.abs(v.codes - v.z), 0, np.abs(
+        bound = conv_transpose_acc(np.abs(x4 - v.z), 0, np.abs(
             wc.astype(np.int64) - np.broadcast_to(np.asarray(zw, np.int64), (mg,)).reshape(1, mg, 1, 1)),
             0, s, pads, op, d, g).max(initial=0) + (np.abs(bc).max() if has_bias else 0)
         if self.float_tail_ok(last, bound) and "float bias" not in desc:
             val = (acc.astype(F32) * s_in.reshape(1, -1, 1, 1)).astype(F32)
-            return self.float_out(fname, val, desc)
-        return self.finish_contraction(fname, acc, s_in, 1, desc)
+            return self.float_out(fname, result(val), desc)
+        return self.finish_contraction(fname, result(acc), s_in, 1, desc)
 
     def op_matmul(self, v, last):
         if v.dt == "i16":
