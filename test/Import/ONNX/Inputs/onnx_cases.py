@@ -3242,6 +3242,45 @@ def case_conv_transpose1d():
                                  "y2": ("float", y2.astype(F32))}
 
 
+def bad_op_model(op, attrs, shape=(1, 4, 2, 2), out_shape=(1, 4, 2, 2), extra=(),
+                 opset=13):
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    ins = ["xd"] + [name for name, _ in extra]
+    nodes.append(helper.make_node(op, ins, ["y"], name="bad", **attrs))
+    inits += [init(name, arr) for name, arr in extra]
+    return model(nodes, [tin("x", list(shape))], [tin("y", list(out_shape))], inits,
+                 opset=opset), {}, {}
+
+
+def case_bad_conv_transpose_stride():
+    return bad_op_model("ConvTranspose", {"strides": [0, 1]},
+                        extra=[("w", np.ones((4, 1, 1, 1), F32))])
+
+
+def case_bad_depth_to_space_blocksize():
+    return bad_op_model("DepthToSpace", {"blocksize": 0})
+
+
+def case_bad_depth_to_space_mode():
+    return bad_op_model("DepthToSpace", {"blocksize": 2, "mode": "XYZ"})
+
+
+def case_bad_argmax_axis():
+    return bad_op_model("ArgMax", {"axis": 4})
+
+
+def case_bad_celu_alpha():
+    return bad_op_model("Celu", {"alpha": 0.0})
+
+
+def case_bad_upsample_mode():
+    # Opset 9 has no QuantizeLinear: a float input.
+    nodes = [helper.make_node("Upsample", ["x", "s"], ["y"], name="bad", mode="cubic")]
+    return model(nodes, [tin("x", [1, 4, 2, 2])], [tin("y", [1, 4, 4, 4])],
+                 [init("s", np.array([1, 1, 2, 2], F32))], opset=9), {}, {}
+
+
 def case_bad_conv_transpose_output_shape():
     nodes, inits = [], []
     qdq_input(nodes, inits)
