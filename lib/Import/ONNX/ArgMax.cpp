@@ -49,15 +49,7 @@ LogicalResult Importer::importArgMax(bool isMax) {
 
   SmallVector<int64_t> reduced(v.shape);
   reduced[axis] = 1;
-  SmallVector<AffineExpr> outExprs;
-  SmallVector<utils::IteratorType> iters;
-  for (int64_t d = 0; d < rank; ++d) {
-    outExprs.push_back(d == axis ? getAffineConstantExpr(0, ctx)
-                                 : getAffineDimExpr(d, ctx));
-    iters.push_back(d == axis ? utils::IteratorType::reduction
-                              : utils::IteratorType::parallel);
-  }
-  AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+  auto [outMap, iters] = reductionOver(ctx, rank, axis);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
                                  outMap, outMap};
   Type f32 = b.getF32Type(), i64 = b.getI64Type();

@@ -168,8 +168,9 @@ static SmallVector<int64_t> convResultShape(const PendingInfo &p,
   return {x.shape[0], w.shape[0], out(0), out(1)};
 }
 
-FailureOr<ImportedValue>
-quantopt::onnx_import::detail::withUnitHeight(Importer &im, ImportedValue v) {
+/// A 1-D conv's input or weight (rank 3) as the 2-D one of height 1, in
+/// logical layout.
+static FailureOr<ImportedValue> withUnitHeight(Importer &im, ImportedValue v) {
   SmallVector<int64_t> shape(v.shape);
   shape.insert(shape.begin() + 2, 1);
   if (v.kind == Kind::Pending) {
@@ -192,17 +193,25 @@ quantopt::onnx_import::detail::withUnitHeight(Importer &im, ImportedValue v) {
   return v;
 }
 
-LogicalResult Importer::liftConv1D(PendingInfo &p, ImportedValue &x,
-                                   ImportedValue &w) {
-  if (x.shape.size() != 3)
-    return success();
-  auto x4 = withUnitHeight(*this, x);
-  auto w4 = failed(x4) ? FailureOr<ImportedValue>(failure())
-                       : withUnitHeight(*this, w);
+LogicalResult
+quantopt::onnx_import::detail::liftToUnitHeight(Importer &im, ImportedValue &x,
+                                                ImportedValue &w) {
+  auto x4 = withUnitHeight(im, x);
+  auto w4 =
+      failed(x4) ? FailureOr<ImportedValue>(failure()) : withUnitHeight(im, w);
   if (failed(w4))
     return failure();
   x = std::move(*x4);
   w = std::move(*w4);
+  return success();
+}
+
+LogicalResult Importer::liftConv1D(PendingInfo &p, ImportedValue &x,
+                                   ImportedValue &w) {
+  if (x.shape.size() != 3)
+    return success();
+  if (failed(liftToUnitHeight(*this, x, w)))
+    return failure();
   SmallVector<int64_t> shape = convResultShape(p, x, w);
   p.resultShape = {shape[0], shape[1], shape[3]};
   return success();

@@ -198,15 +198,8 @@ LogicalResult Importer::importConvTranspose() {
   } else if (x4.holdsIntegers()) {
     return fail("ConvTranspose of an integer tensor");
   }
-  if (oneD) {
-    auto lx = withUnitHeight(*this, x4);
-    auto lw = failed(lx) ? FailureOr<ImportedValue>(failure())
-                         : withUnitHeight(*this, w4);
-    if (failed(lw))
-      return failure();
-    x4 = std::move(*lx);
-    w4 = std::move(*lw);
-  }
+  if (oneD && failed(liftToUnitHeight(*this, x4, w4)))
+    return failure();
 
   EquivalentConv e;
   for (int d = 0; d < 2; ++d) {

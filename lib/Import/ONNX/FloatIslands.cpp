@@ -697,14 +697,9 @@ LogicalResult Importer::importFloatClamp(ImportedValue &v, double lo,
   return success();
 }
 
-Value quantopt::onnx_import::detail::reduceAlong(
-    Importer &im, Value x, int64_t axis, float init,
-    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
-  MLIRContext *ctx = im.ctx;
-  auto type = cast<RankedTensorType>(x.getType());
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> shape(type.getShape());
-  shape[axis] = 1;
+std::pair<AffineMap, SmallVector<utils::IteratorType>>
+quantopt::onnx_import::detail::reductionOver(MLIRContext *ctx, int64_t rank,
+                                             int64_t axis) {
   SmallVector<AffineExpr> outExprs;
   SmallVector<utils::IteratorType> iters;
   for (int64_t d = 0; d < rank; ++d) {
@@ -713,8 +708,20 @@ Value quantopt::onnx_import::detail::reduceAlong(
     iters.push_back(d == axis ? utils::IteratorType::reduction
                               : utils::IteratorType::parallel);
   }
+  return {AffineMap::get(rank, 0, outExprs, ctx), std::move(iters)};
+}
+
+Value quantopt::onnx_import::detail::reduceAlong(
+    Importer &im, Value x, int64_t axis, float init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  MLIRContext *ctx = im.ctx;
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] = 1;
+  auto [outMap, iters] = reductionOver(ctx, rank, axis);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
-                                 AffineMap::get(rank, 0, outExprs, ctx)};
+                                 outMap};
   Value start =
       arith::ConstantOp::create(im.b, im.loc, im.b.getF32FloatAttr(init));
   Value empty =

@@ -14,6 +14,8 @@
 
 #include "QuantOpt/Import/ONNX/ModelImporter.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
@@ -537,9 +539,16 @@ struct PoolWindow {
 mlir::FailureOr<ImportedValue> floatPool(Importer &im, ImportedValue &x,
                                          const PoolWindow &w, bool isMax);
 
-/// A 1-D conv's input or weight (N x C x L, or F x C/g x K) as the 2-D one
-/// of height 1 (N x C x 1 x L), in logical layout.
-mlir::FailureOr<ImportedValue> withUnitHeight(Importer &im, ImportedValue v);
+/// A 1-D conv's input and weight (N x C x L, F x C/g x K) as the 2-D ones
+/// of height 1 (N x C x 1 x L, F x C/g x 1 x K), in logical layout.
+mlir::LogicalResult liftToUnitHeight(Importer &im, ImportedValue &x,
+                                     ImportedValue &w);
+
+/// The output map (the reduced axis read at 0, every other dimension
+/// itself) and iterator types of a linalg.generic reducing `axis` of a
+/// rank-`rank` tensor.
+std::pair<mlir::AffineMap, llvm::SmallVector<mlir::utils::IteratorType>>
+reductionOver(mlir::MLIRContext *ctx, int64_t rank, int64_t axis);
 
 /// numpy broadcasting of two shapes (ranks aligned on the right); nullopt
 /// when they do not broadcast.
