@@ -246,6 +246,29 @@ static FailureOr<Value> buildWeight(Importer &im, const ImportedValue &w,
       .getResult();
 }
 
+void Importer::spreadBlocks(ImportedValue &v, const int64_t blocks[2]) {
+  auto type = cast<RankedTensorType>(v.value.getType());
+  int64_t n = type.getDimSize(0), h = type.getDimSize(1),
+          w = type.getDimSize(2),
+          m = type.getDimSize(3) / (blocks[0] * blocks[1]);
+  // Codes move as storage integers: their type's per-channel parameters
+  // (if any) are those of M channels afterwards.
+  Value ints = v.value;
+  if (v.kind == Kind::Quant)
+    ints = quant::StorageCastOp::create(
+        b, loc, RankedTensorType::get(type.getShape(), storageIntType(v.q)),
+        v.value);
+  Value t = reshape(ints, {n, h, w, blocks[0], blocks[1], m});
+  t = transpose(t, {0, 1, 3, 2, 4, 5});
+  v.shape = {n, m, h * blocks[0], w * blocks[1]};
+  v.nhwc = true;
+  t = reshape(t, {n, h * blocks[0], w * blocks[1], m});
+  v.value = v.kind == Kind::Quant
+                ? quant::StorageCastOp::create(b, loc, quantTensorType(v), t)
+                      .getResult()
+                : t;
+}
+
 FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
                                                    const QParams *out) {
   ImportedValue &x = p.operands[0];
@@ -308,22 +331,26 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
 
   Value bias;
   if (p.floatBias || p.intBias) {
+    // A block ConvTranspose's bias has one value per output channel m, for
+    // conv channels (block, m).
+    int64_t biasChannels =
+        p.floatBias ? p.floatBias->size() : p.intBias->size();
     std::vector<int32_t> codes;
-    if (p.floatBias) {
-      for (int64_t c = 0; c < channels; ++c) {
+    for (int64_t c = 0; c < channels; ++c) {
+      int64_t m = c % biasChannels;
+      if (p.floatBias) {
         float s =
             float(x.q.scales[0]) * float(w.q.scales[w.q.perAxis() ? c : 0]);
-        double r = std::nearbyint(double(float((*p.floatBias)[c]) / s));
+        double r = std::nearbyint(double(float((*p.floatBias)[m]) / s));
         if (!(std::fabs(r) < 2147483647.0))
-          return fail("bias " + str((*p.floatBias)[c]) +
+          return fail("bias " + str((*p.floatBias)[m]) +
                       " does not fit int32 at scale S_X * S_W");
         codes.push_back(int32_t(r));
-      }
-    } else {
-      for (int64_t c : *p.intBias) {
-        if (c < INT32_MIN || c > INT32_MAX)
+      } else {
+        int64_t v = (*p.intBias)[m];
+        if (v < INT32_MIN || v > INT32_MAX)
           return fail("bias does not fit int32");
-        codes.push_back(int32_t(c));
+        codes.push_back(int32_t(v));
       }
     }
     QParams bq = acc;
@@ -353,6 +380,8 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
   // The rows of an A of rank > 2 take back its leading dimensions, a 1-D
   // conv's result its rank (from NCHW).
   auto viewBack = [&](ImportedValue &v) {
+    if (p.blocks[0])
+      spreadBlocks(v, p.blocks);
     if (p.resultShape.empty())
       return;
     if (v.nhwc) {
@@ -377,10 +406,17 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
   if (out->perAxis()) {
     if (out->axis != 1)
       return fail("a per-axis output must run along the channels");
+    // A block ConvTranspose's channels are (block, m): its per-channel
+    // parameters repeat for each block position.
+    for (int64_t c = out->scales.size(); p.blocks[0] && c < channels; ++c) {
+      y.q.scales.push_back(out->scales[c % out->scales.size()]);
+      y.q.zeroPoints.push_back(out->zeroPoints[c % out->scales.size()]);
+    }
   }
   auto [lo, hi] = clampCodes(p, *out);
-  y.value = requantize(accValue, quantTensorType(y), lo, hi, *out);
+  y.value = requantize(accValue, quantTensorType(y), lo, hi, y.q);
   y.dtype = out->isSigned ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
+  y.q = *out;
   viewBack(y);
   return y;
 }
@@ -539,13 +575,17 @@ LogicalResult Importer::setPendingConv(const ImportedValue &x,
     return failure();
   p.op = PendingOp::Contraction;
   p.operands = {x, w};
-  if (failed(readBias(*this, 2, w.shape[0], p)))
+  int64_t blockSize = p.blocks[0] ? p.blocks[0] * p.blocks[1] : 1;
+  if (failed(readBias(*this, 2, w.shape[0] / blockSize, p)))
     return failure();
   // Shape for consumers (Relu, Q): the one emitContraction gives.
   bool oneD = !p.resultShape.empty();
   SmallVector<int64_t> shape =
       oneD ? SmallVector<int64_t>(p.resultShape.begin(), p.resultShape.end())
            : convResultShape(p, x, w);
+  if (p.blocks[0] && !oneD)
+    shape = {shape[0], shape[1] / blockSize, shape[2] * p.blocks[0],
+             shape[3] * p.blocks[1]};
   ImportedValue out = makePending(std::move(p), shape);
   out.nhwc = !oneD;
   setOutput(0, std::move(out));

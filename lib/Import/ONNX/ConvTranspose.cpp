@@ -120,6 +120,68 @@ static Value stuff(Importer &im, Value src, const EquivalentConv &e,
       sizes, {idx(1), idx(e.strides[0]), idx(e.strides[1]), idx(1)});
 }
 
+/// A kernel as large as the stride, no padding, no dilation, one group (the
+/// upsampling of U-Nets: torch's ConvTranspose2d(c, m, 2, stride=2)): the
+/// output's blocks do not overlap, and each is one input pixel times the
+/// kernel.
+static bool isBlockConvTranspose(const ImportedValue &w, int64_t groups,
+                                 ArrayRef<int64_t> strides,
+                                 ArrayRef<int64_t> dilations,
+                                 ArrayRef<int64_t> pads,
+                                 ArrayRef<int64_t> outputPadding) {
+  auto zero = [](int64_t v) { return v == 0; };
+  auto one = [](int64_t v) { return v == 1; };
+  return groups == 1 && w.shape[2] == strides[0] && w.shape[3] == strides[1] &&
+         llvm::all_of(dilations, one) && llvm::all_of(pads, zero) &&
+         llvm::all_of(outputPadding, zero);
+}
+
+/// The block ConvTranspose of quantized `x` and `w` (C x M x bh x bw) as a
+/// 1 x 1 conv with bh * bw * M output channels, (a, b, m) the weights w[:, m,
+/// a, b]; emitContraction spreads each pixel's channels over its output
+/// block (PendingInfo::blocks). No multiplication by inserted zeros.
+static LogicalResult importBlockConvTranspose(Importer &im,
+                                              const ImportedValue &x,
+                                              const ImportedValue &w,
+                                              PendingInfo p) {
+  int64_t c = w.shape[0], m = w.shape[1], bh = w.shape[2], bw = w.shape[3];
+  int64_t f = bh * bw * m;
+  if (!w.codes)
+    return im.fail("non-constant weights: the weight must be a compile-time "
+                   "tensor (initializer through QuantizeLinear / "
+                   "DequantizeLinear)");
+  if (w.q.perAxis() && w.q.axis != 1)
+    return im.fail("per-axis weight scales of a ConvTranspose must run "
+                   "along its output channels (axis 1)");
+  ImportedValue cw = w;
+  cw.shape = {f, c, 1, 1};
+  std::vector<int64_t> codes(w.codes->size());
+  for (int64_t a = 0; a < bh; ++a)
+    for (int64_t bb = 0; bb < bw; ++bb)
+      for (int64_t mi = 0; mi < m; ++mi)
+        for (int64_t ci = 0; ci < c; ++ci)
+          codes[((a * bw + bb) * m + mi) * c + ci] =
+              (*w.codes)[((ci * m + mi) * bh + a) * bw + bb];
+  cw.codes = std::move(codes);
+  if (w.q.perAxis()) {
+    cw.q.axis = 0;
+    cw.q.scales.clear();
+    cw.q.zeroPoints.clear();
+    for (int64_t k = 0; k < f; ++k) {
+      cw.q.scales.push_back(w.q.scales[k % m]);
+      cw.q.zeroPoints.push_back(w.q.zeroPoints[k % m]);
+    }
+  }
+  p.strides = {1, 1};
+  p.dilations = {1, 1};
+  p.padding = {0, 0, 0, 0};
+  p.blocks[0] = bh;
+  p.blocks[1] = bw;
+  if (!p.resultShape.empty()) // 1-D: N x M x (L * bw)
+    p.resultShape = {x.shape[0], m, x.shape[3] * bw};
+  return im.setPendingConv(x, cw, std::move(p));
+}
+
 LogicalResult Importer::importConvTranspose() {
   if (failed(checkAttrs({"auto_pad", "dilations", "group", "kernel_shape",
                          "output_padding", "output_shape", "pads", "strides"})))
@@ -256,6 +318,8 @@ LogicalResult Importer::importConvTranspose() {
   }
   if (w4.q.width != 8)
     return fail("weights must be 8-bit");
+  if (isBlockConvTranspose(w4, groups, strides, dilations, pads, outputPadding))
+    return importBlockConvTranspose(*this, x4, w4, std::move(p));
   auto cw = convWeight(*this, w4, groups);
   if (failed(cw))
     return failure();

@@ -217,15 +217,28 @@ Value Importer::transpose(Value value, ArrayRef<int64_t> perm) {
     shape.push_back(type.getDimSize(p));
   // Moving only size-1 dimensions keeps the element order: a reshape, which
   // every consumer (the reference model included) understands.
+  // A per-axis type names its channel dimension, which moves too (a
+  // reshape through the flat vector would lose it).
+  Type elem = type.getElementType();
+  auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(elem);
   SmallVector<int64_t> nonUnit;
   for (int64_t p : perm)
     if (type.getDimSize(p) != 1)
       nonUnit.push_back(p);
-  if (llvm::is_sorted(nonUnit))
+  if (llvm::is_sorted(nonUnit) && !perAxis)
     return reshape(value, shape);
+  Type resultElem = elem;
+  if (perAxis) {
+    int32_t axis =
+        llvm::find(perm, perAxis.getQuantizedDimension()) - perm.begin();
+    resultElem = quant::UniformQuantizedPerAxisType::get(
+        perAxis.getFlags(), perAxis.getStorageType(),
+        perAxis.getExpressedType(), perAxis.getScales(),
+        perAxis.getZeroPoints(), axis, perAxis.getStorageTypeMin(),
+        perAxis.getStorageTypeMax());
+  }
   // linalg.transpose on the raw codes (quant.scast in and out), since not
   // every pass looks through region ops on quantized element types.
-  Type elem = type.getElementType();
   auto qtype = dyn_cast<quant::QuantizedType>(elem);
   Value src = value;
   if (qtype)
@@ -238,7 +251,7 @@ Value Importer::transpose(Value value, ArrayRef<int64_t> perm) {
       linalg::TransposeOp::create(b, loc, src, init, perm).getResult()[0];
   if (qtype)
     result = quant::StorageCastOp::create(
-        b, loc, RankedTensorType::get(shape, elem), result);
+        b, loc, RankedTensorType::get(shape, resultElem), result);
   return result;
 }
 

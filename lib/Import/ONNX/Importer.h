@@ -90,6 +90,11 @@ struct PendingInfo {
   /// MatMul of an A of rank > 2: the contraction runs on A's rows as a 2-D
   /// matrix (operand 0 is that view) and its result has this shape.
   std::vector<int64_t> resultShape;
+  /// A ConvTranspose whose kernel equals its stride (ConvTranspose.cpp): a
+  /// 1 x 1 conv with blocks[0] * blocks[1] * M output channels, each pixel's
+  /// channels then spread over a blocks[0] x blocks[1] block of the output
+  /// (0: not such a conv). Biases hold M values.
+  int64_t blocks[2] = {0, 0};
   // AvgPool (kernel, strides, padding) and Concat (axis, logical).
   std::vector<int64_t> kernel;
   int64_t axis = 0;
@@ -317,6 +322,10 @@ public:
   /// codes `w` (OIHW), its bias input 2 of the current node.
   mlir::LogicalResult setPendingConv(const ImportedValue &x,
                                      const ImportedValue &w, PendingInfo p);
+  /// Spreads the NHWC result `v` (i32 accumulator or codes) of a block
+  /// ConvTranspose's 1 x 1 conv over the output: channel (a, b, m) of pixel
+  /// (i, j) goes to pixel (i * blocks[0] + a, j * blocks[1] + b), channel m.
+  void spreadBlocks(ImportedValue &v, const int64_t blocks[2]);
 
   // ConvTranspose.cpp: ConvTranspose as a stride-1 conv on the input with
   // zeros between its rows and columns.

@@ -3281,6 +3281,105 @@ def case_bad_upsample_mode():
                  [init("s", np.array([1, 1, 2, 2], F32))], opset=9), {}, {}
 
 
+def case_conv_transpose_blocks():
+    """ConvTranspose whose kernel equals its stride (U-Net upsampling,
+    torch's ConvTranspose2d(c, m, 2, stride=2)): a 1 x 1 conv whose
+    channels are spread over non-overlapping output blocks. Per-channel
+    weights and a float bias with Relu; the same conv into a per-channel
+    output (its parameters repeat per block position); a 3 x 1 block; a
+    1-D one; and one with no Q after it (its float result: small dyadic
+    values print exactly)."""
+    r = rng(68)
+    x = r.uniform(-1, 1, (1, 3, 2, 3)).astype(F32)
+    x_s, x_z = 1.0 / 16, 128
+    w1 = r.integers(-127, 128, (3, 4, 2, 2)).astype(np.int8)
+    w1_s = np.array([1 / 64, 1 / 32, 1 / 64, 1 / 128], F32)
+    b1 = np.array([0.5, -0.25, 0, 1], F32)
+    w2 = r.integers(-127, 128, (3, 2, 3, 1)).astype(np.int8)
+    x1 = r.uniform(-1, 1, (2, 2, 3)).astype(F32)
+    w3 = r.integers(-127, 128, (2, 3, 3)).astype(np.int8)
+    xs = r.uniform(-1, 1, (1, 3, 2, 2)).astype(F32)
+    w4 = r.integers(-3, 4, (3, 2, 2, 2)).astype(np.int8)
+    b4 = np.array([0.25, -0.5], F32)
+    y_s, y_z = 0.05, 5
+    ya_s = np.array([0.05, 0.04, 0.03, 0.02], F32)
+    ya_z = np.array([0, 1, -1, 2], np.int8)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    qdq(nodes, inits, "x1", x_s, x_z)
+    qdq(nodes, inits, "xs", 0.25, 128)
+    nodes += [
+        helper.make_node("DequantizeLinear", ["w1", "w1_s", "w1_z"], ["w1d"], axis=1),
+        helper.make_node("ConvTranspose", ["xd", "w1d", "b1"], ["t1"], strides=[2, 2]),
+        helper.make_node("Relu", ["t1"], ["r1"]),
+        helper.make_node("ConvTranspose", ["xd", "w1d", "b1"], ["t2"], strides=[2, 2],
+                         kernel_shape=[2, 2]),
+        helper.make_node("QuantizeLinear", ["t2", "ya_s", "ya_z"], ["y2"], axis=1),
+        helper.make_node("DequantizeLinear", ["w2", "w_s"], ["w2d"]),
+        helper.make_node("ConvTranspose", ["xd", "w2d"], ["t3"], strides=[3, 1]),
+        helper.make_node("DequantizeLinear", ["w3", "w_s"], ["w3d"]),
+        helper.make_node("ConvTranspose", ["x1d", "w3d"], ["t4"], strides=[3]),
+        helper.make_node("DequantizeLinear", ["w4", "w4_s"], ["w4d"]),
+        helper.make_node("ConvTranspose", ["xsd", "w4d", "b4"], ["y5"], strides=[2, 2]),
+    ]
+    inits += [init("w1", w1), init("w1_s", w1_s), init("w1_z", np.zeros(4, np.int8)),
+              init("b1", b1), init("ya_s", ya_s), init("ya_z", ya_z),
+              init("w2", w2), init("w3", w3), init("w_s", F32(0.01)),
+              init("w4", w4), init("w4_s", F32(0.25)), init("b4", b4)]
+    qdq_out(nodes, inits, "r1", "y1", y_s, y_z)
+    qdq_out(nodes, inits, "t3", "y3", y_s, y_z)
+    qdq_out(nodes, inits, "t4", "y4", y_s, y_z)
+    m = model(nodes, [tin("x", [1, 3, 2, 3]), tin("x1", [2, 2, 3]), tin("xs", [1, 3, 2, 2])],
+              [tin("y1", [1, 4, 4, 6]), tin("y2", [1, 4, 4, 6], TensorProto.INT8),
+               tin("y3", [1, 2, 6, 3]),
+               tin("y4", [2, 3, 9]), tin("y5", [1, 2, 4, 4])], inits)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    acc1 = conv_transpose(xq, w1.astype(np.int64), x_z, 0, strides=(2, 2))
+    acc1 = acc1 + bias_codes(b1, x_s, w1_s).reshape(1, 4, 1, 1)
+    s1 = F32(x_s) * w1_s
+    y1 = requantize(acc1, s1, y_s, y_z, np.uint8, lo=y_z, axis=1)
+    # Per-channel output: f32(S_in[m]) / f32(S_y[m]), half to even, + z[m].
+    mult = (s1.astype(F32) / ya_s).astype(F32).reshape(1, 4, 1, 1)
+    y2 = np.clip(np.round(acc1.astype(F32) * mult) + ya_z.astype(np.int64).reshape(1, 4, 1, 1),
+                 -128, 127).astype(np.int64)
+    acc3 = conv_transpose(xq, w2.astype(np.int64), x_z, 0, strides=(3, 1))
+    y3 = requantize(acc3, F32(x_s) * F32(0.01), y_s, y_z, np.uint8)
+    x1q = quantize(x1, x_s, x_z, np.uint8)
+    acc4 = conv_transpose(x1q[:, :, None, :], w3[:, :, None, :].astype(np.int64), x_z, 0,
+                          strides=(1, 3))[:, :, 0, :]
+    y4 = requantize(acc4, F32(x_s) * F32(0.01), y_s, y_z, np.uint8)
+    xsq = quantize(xs, 0.25, 128, np.uint8)
+    acc5 = conv_transpose(xsq, w4.astype(np.int64), 128, 0, strides=(2, 2))
+    y5 = (acc5.astype(F32) * F32(0.25 * 0.25)).astype(F32) + b4.reshape(1, 2, 1, 1)
+    return m, {"x": x, "x1": x1, "xs": xs}, {
+        "y1": ("codes", y1, y_s, y_z), "y2": ("int", y2), "y3": ("codes", y3, y_s, y_z),
+        "y4": ("codes", y4, y_s, y_z), "y5": ("float", y5.astype(F32))}
+
+
+def case_conv_per_axis_output():
+    """A conv's QuantizeLinear per output channel (axis 1) as a graph
+    output: the NHWC codes go back to NCHW, and the per-axis type's channel
+    dimension with them (the module did not verify)."""
+    r = rng(69)
+    x = r.uniform(-1, 1, (1, 3, 2, 3)).astype(F32)
+    w = r.integers(-127, 128, (4, 3, 1, 1)).astype(np.int8)
+    ya_s = np.array([0.05, 0.04, 0.03, 0.02], F32)
+    ya_z = np.array([0, 1, -1, 2], np.int8)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 1.0 / 16, 128)
+    nodes += [helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+              helper.make_node("Conv", ["xd", "wd"], ["c"]),
+              helper.make_node("QuantizeLinear", ["c", "ya_s", "ya_z"], ["y"], axis=1)]
+    inits += [init("w", w), init("w_s", F32(0.01)), init("ya_s", ya_s), init("ya_z", ya_z)]
+    m = model(nodes, [tin("x", [1, 3, 2, 3])], [tin("y", [1, 4, 2, 3], TensorProto.INT8)], inits)
+    xq = quantize(x, 1.0 / 16, 128, np.uint8)
+    acc = conv_int(xq, w, 128, 0)
+    mult = ((F32(1.0 / 16) * F32(0.01)) / ya_s).astype(F32).reshape(1, 4, 1, 1)
+    y = np.clip(np.round(acc.astype(F32) * mult) + ya_z.astype(np.int64).reshape(1, 4, 1, 1),
+                -128, 127).astype(np.int64)
+    return m, {"x": x}, {"y": ("int", y)}
+
+
 def case_bad_conv_transpose_output_shape():
     nodes, inits = [], []
     qdq_input(nodes, inits)
