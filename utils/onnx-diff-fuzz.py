@@ -500,6 +500,7 @@ class Case:
             need = max(need, -lo / (z - qlo))
         if not need > 0:
             need = (hi - lo) / 255
+        ties = [t for t in ties if t > 0]  # an input scale that underflowed
         if ties and r.random() < 0.25:
             # A power-of-two multiple of an input scale near the need: the
             # multiplier is then a power of two and exact ties occur.
@@ -915,6 +916,11 @@ class Case:
         span = [(k[i] - 1) * d[i] for i in range(2)]
         pads = [r.randint(0, span[i % 2] + 1) if r.random() < 0.6 else 0 for i in range(4)]
         op = [r.randint(0, max(s[i], d[i]) - 1) if r.random() < 0.3 else 0 for i in range(2)]
+        if r.random() < 0.25:
+            # The kernel as large as the stride, no padding (U-Net
+            # upsampling): the importer's block form.
+            g, k, d, pads, op = 1, list(s), [1, 1], [0, 0, 0, 0], [0, 0]
+            span = [(k[i] - 1) * d[i] for i in range(2)]
         if one_d:
             k[0], d[0], s[0], op[0] = 1, 1, 1, 0
             span[0] = pads[0] = pads[2] = 0
