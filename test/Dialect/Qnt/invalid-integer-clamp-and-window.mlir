@@ -87,7 +87,8 @@ func.func @accepted(%c: tensor<6xi32>, %x: tensor<1x5x5x8xi8>, %b: tensor<8xi32>
 
 // -----
 
-// rounding = "float": 255 * 1e37 + 255 * 1e37 = 5.1e39 > FLT_MAX.
+// rounding = "float": the largest differences of signed i8 codes from zero
+// point 0 are 128: 128 * 1e37 + 128 * 1e37 = 2.56e39 > FLT_MAX.
 func.func @int_add_float_sum_overflows(%a: tensor<4xi8>) -> tensor<4xi8> {
   // expected-error@+1 {{'qnt.int_add' op rounding = "float": the f32 sum of the operands' differences times a_float_multiplier (1.000000e+37) and b_float_multiplier (1.000000e+37) can overflow f32}}
   %y = qnt.int_add %a, %a {a_zero_point = 0 : i32, b_zero_point = 0 : i32, output_zero_point = 0 : i32, left_shift = 0 : i32, a_multiplier = 1073741824 : i32, a_shift = -1 : i32, b_multiplier = 1073741824 : i32, b_shift = -1 : i32, output_multiplier = 1073741824 : i32, output_shift = -1 : i32, a_float_multiplier = 1.0e37 : f32, b_float_multiplier = 1.0e37 : f32, min = -128 : i32, max = 127 : i32, rounding = "float"} : tensor<4xi8>, tensor<4xi8> -> tensor<4xi8>

@@ -94,3 +94,20 @@ func.func @concat_identity(%b: tensor<1x3x!Y>) -> tensor<1x3x!Y> {
   %c = qnt.concat %b {axis = 0 : i64} : tensor<1x3x!Y> -> tensor<1x3x!Y>
   return %c : tensor<1x3x!Y>
 }
+
+// rounding = "float" near f32's limit (found by utils/onnx-diff-fuzz.py):
+// S_y = 1e-35, so r_a = 11.3627 / 1e-35 = 1.13627e36 and r_b = 5.28285e35.
+// qnt.add bounds the sum by the codes' largest differences from their zero
+// points, max(127 - 15, 15 + 128) = 143 and max(127 + 34, -34 + 128) = 161:
+// 143 * 1.13627e36 + 161 * 5.28285e35 = 2.46e38 < FLT_MAX = 3.40e38. The
+// int_add it becomes must accept it too (it used 255 for both and rejected
+// the module the importer had written, 4.24e38).
+// CHECK-LABEL: func.func @add_float_near_f32_max
+// CHECK: qnt.int_add {{.*}}rounding = "float"
+!FA = !quant.uniform<i8:f32, 11.362707138061523:15>
+!FB = !quant.uniform<i8:f32, 5.2828526496887207:-34>
+!FY = !quant.uniform<i8:f32, 1.0e-35:-82>
+func.func @add_float_near_f32_max(%a: tensor<4x!FA>, %b: tensor<4x!FB>) -> tensor<4x!FY> {
+  %y = qnt.add %a, %b {rounding = "float"} : tensor<4x!FA>, tensor<4x!FB> -> tensor<4x!FY>
+  return %y : tensor<4x!FY>
+}

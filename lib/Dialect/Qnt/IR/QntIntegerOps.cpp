@@ -211,16 +211,22 @@ LogicalResult IntAddOp::verify() {
   }
   if (getRounding() == RoundingMode::Float) {
     // f32(a - za) * a_float_multiplier + f32(b - zb) * b_float_multiplier
-    // must stay finite (qnt.add's rule, here over every difference of the
-    // storage width): an infinite or NaN sum has no code to saturate to.
+    // must stay finite: an infinite or NaN sum has no code to saturate to.
+    // qnt.add's rule, with the same largest differences (the codes' range
+    // from the zero point), so that every qnt.add it accepts lowers.
     float bound = 0.0f;
-    for (auto [type, multiplier] :
-         {std::pair<RankedTensorType, float>{
-              a, getAFloatMultiplier().convertToFloat()},
-          {b, getBFloatMultiplier().convertToFloat()}}) {
+    for (auto [type, multiplier, zeroPoint, isUnsigned] :
+         {std::tuple<RankedTensorType, float, int64_t, bool>{
+              a, getAFloatMultiplier().convertToFloat(),
+              static_cast<int32_t>(getAZeroPoint()), getAUnsigned()},
+          {b, getBFloatMultiplier().convertToFloat(),
+           static_cast<int32_t>(getBZeroPoint()), getBUnsigned()}}) {
       unsigned width = type.getElementTypeBitWidth();
-      bound +=
-          static_cast<float>((int64_t(1) << width) - 1) * std::fabs(multiplier);
+      int64_t lo = isUnsigned ? 0 : -(int64_t(1) << (width - 1));
+      int64_t hi = isUnsigned ? (int64_t(1) << width) - 1
+                              : (int64_t(1) << (width - 1)) - 1;
+      int64_t maxOffset = std::max(hi - zeroPoint, zeroPoint - lo);
+      bound += static_cast<float>(maxOffset) * std::fabs(multiplier);
     }
     if (!std::isfinite(bound))
       return emitOpError("rounding = \"float\": the f32 sum of the "
