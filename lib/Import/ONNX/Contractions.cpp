@@ -269,6 +269,29 @@ void Importer::spreadBlocks(ImportedValue &v, const int64_t blocks[2]) {
                 : t;
 }
 
+void Importer::viewAs(ImportedValue &v, ArrayRef<int64_t> shape) {
+  if (v.nhwc) {
+    v.value = transpose(v.value, {0, 3, 1, 2});
+    v.nhwc = false;
+  }
+  v.shape.assign(shape.begin(), shape.end());
+  v.value = reshape(v.value, v.shape);
+}
+
+QParams quantopt::onnx_import::detail::repeatChannels(const QParams &q,
+                                                      int64_t channels) {
+  if (!q.perAxis())
+    return q;
+  QParams out = q;
+  out.scales.clear();
+  out.zeroPoints.clear();
+  for (int64_t c = 0; c < channels; ++c) {
+    out.scales.push_back(q.scales[c % q.scales.size()]);
+    out.zeroPoints.push_back(q.zeroPoints[c % q.scales.size()]);
+  }
+  return out;
+}
+
 FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
                                                    const QParams *out) {
   ImportedValue &x = p.operands[0];
@@ -382,14 +405,8 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
   auto viewBack = [&](ImportedValue &v) {
     if (p.blocks[0])
       spreadBlocks(v, p.blocks);
-    if (p.resultShape.empty())
-      return;
-    if (v.nhwc) {
-      v.value = transpose(v.value, {0, 3, 1, 2});
-      v.nhwc = false;
-    }
-    v.shape.assign(p.resultShape.begin(), p.resultShape.end());
-    v.value = reshape(v.value, v.shape);
+    if (!p.resultShape.empty())
+      viewAs(v, p.resultShape);
   };
   if (!out) {
     // Raw accumulator (ConvInteger / MatMulInteger): int32 codes.
@@ -408,10 +425,8 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
       return fail("a per-axis output must run along the channels");
     // A block ConvTranspose's channels are (block, m): its per-channel
     // parameters repeat for each block position.
-    for (int64_t c = out->scales.size(); p.blocks[0] && c < channels; ++c) {
-      y.q.scales.push_back(out->scales[c % out->scales.size()]);
-      y.q.zeroPoints.push_back(out->zeroPoints[c % out->scales.size()]);
-    }
+    if (p.blocks[0])
+      y.q = repeatChannels(*out, channels);
   }
   auto [lo, hi] = clampCodes(p, *out);
   y.value = requantize(accValue, quantTensorType(y), lo, hi, y.q);
@@ -529,9 +544,9 @@ static LogicalResult matmulOperands(Importer &im, const ImportedValue &a,
   return success();
 }
 
-/// Checks that `w` is constant codes (weights must be known at compile
-/// time to be laid out and folded).
-static LogicalResult requireConstWeight(Importer &im, const ImportedValue &w) {
+LogicalResult
+quantopt::onnx_import::detail::requireConstWeight(Importer &im,
+                                                  const ImportedValue &w) {
   if (!w.codes)
     return im.fail("non-constant weights: the weight must be a compile-time "
                    "tensor (initializer through QuantizeLinear / "
@@ -920,9 +935,11 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
   } else if (failed(matmulOperands(*this, a, w, p))) {
     return failure();
   }
-  // The rows' result is viewed back after the zero-point correction.
-  std::vector<int64_t> resultShape = std::move(p.resultShape);
-  p.resultShape.clear();
+  // A matmul's rows are viewed back after the zero-point correction (a
+  // conv's view back is emitContraction's).
+  std::vector<int64_t> resultShape;
+  if (!isConv)
+    std::swap(resultShape, p.resultShape);
   auto y = emitContraction(p, nullptr);
   if (failed(y))
     return failure();
@@ -931,10 +948,6 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
                                         *w.codes, qb->zeroPoints,
                                         qa->isSigned);
   if (!resultShape.empty()) {
-    if (y->nhwc) { // a 1-D conv: NHWC to NCHW first
-      y->value = transpose(y->value, {0, 3, 1, 2});
-      y->nhwc = false;
-    }
     y->shape.assign(resultShape.begin(), resultShape.end());
     y->value = reshape(y->value, y->shape);
   }

@@ -43,6 +43,21 @@ struct EquivalentConv {
 };
 } // namespace
 
+/// The weight's quantization parameters for the equivalent conv's
+/// `channels` output channels: per-axis ones (ONNX's axis 1, the output
+/// channels of one group) repeated along them, on the conv weight's axis 0.
+static FailureOr<QParams>
+outputChannelParams(Importer &im, const ImportedValue &w, int64_t channels) {
+  if (!w.q.perAxis())
+    return w.q;
+  if (w.q.axis != 1)
+    return im.fail("per-axis weight scales of a ConvTranspose must run "
+                   "along its output channels (axis 1)");
+  QParams q = repeatChannels(w.q, channels);
+  q.axis = 0;
+  return q;
+}
+
 /// The ConvTranspose's weight (C x M/group x kH x kW) as the equivalent
 /// Conv's (M x C/group x kH x kW): flipped along H and W, the channel
 /// dimensions swapped within each group. Float constants or codes; per-axis
@@ -75,19 +90,10 @@ static FailureOr<ImportedValue> convWeight(Importer &im, const ImportedValue &w,
                    "tensor (initializer through QuantizeLinear / "
                    "DequantizeLinear)");
   out.codes = permute(*w.codes);
-  if (w.q.perAxis()) {
-    if (w.q.axis != 1)
-      return im.fail("per-axis weight scales of a ConvTranspose must run "
-                     "along its output channels (axis 1)");
-    out.q.axis = 0;
-    out.q.scales.clear();
-    out.q.zeroPoints.clear();
-    for (int64_t g = 0; g < groups; ++g)
-      for (int64_t mi = 0; mi < mg; ++mi) {
-        out.q.scales.push_back(w.q.scales[mi]);
-        out.q.zeroPoints.push_back(w.q.zeroPoints[mi]);
-      }
-  }
+  auto q = outputChannelParams(im, w, m);
+  if (failed(q))
+    return failure();
+  out.q = *q;
   return out;
 }
 
@@ -146,14 +152,11 @@ static LogicalResult importBlockConvTranspose(Importer &im,
                                               PendingInfo p) {
   int64_t c = w.shape[0], m = w.shape[1], bh = w.shape[2], bw = w.shape[3];
   int64_t f = bh * bw * m;
-  if (!w.codes)
-    return im.fail("non-constant weights: the weight must be a compile-time "
-                   "tensor (initializer through QuantizeLinear / "
-                   "DequantizeLinear)");
-  if (w.q.perAxis() && w.q.axis != 1)
-    return im.fail("per-axis weight scales of a ConvTranspose must run "
-                   "along its output channels (axis 1)");
+  auto q = outputChannelParams(im, w, f);
+  if (failed(q))
+    return failure();
   ImportedValue cw = w;
+  cw.q = *q;
   cw.shape = {f, c, 1, 1};
   std::vector<int64_t> codes(w.codes->size());
   for (int64_t a = 0; a < bh; ++a)
@@ -163,15 +166,6 @@ static LogicalResult importBlockConvTranspose(Importer &im,
           codes[((a * bw + bb) * m + mi) * c + ci] =
               (*w.codes)[((ci * m + mi) * bh + a) * bw + bb];
   cw.codes = std::move(codes);
-  if (w.q.perAxis()) {
-    cw.q.axis = 0;
-    cw.q.scales.clear();
-    cw.q.zeroPoints.clear();
-    for (int64_t k = 0; k < f; ++k) {
-      cw.q.scales.push_back(w.q.scales[k % m]);
-      cw.q.zeroPoints.push_back(w.q.zeroPoints[k % m]);
-    }
-  }
   p.strides = {1, 1};
   p.dilations = {1, 1};
   p.padding = {0, 0, 0, 0};
@@ -316,21 +310,20 @@ LogicalResult Importer::importConvTranspose() {
         *this, *f, e, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
     return importFloatConv(stuffed, *cw, p, /*biasIdx=*/2);
   }
-  if (w4.q.width != 8)
-    return fail("weights must be 8-bit");
+  if (failed(requireConstWeight(*this, w4)))
+    return failure();
   if (isBlockConvTranspose(w4, groups, strides, dilations, pads, outputPadding))
     return importBlockConvTranspose(*this, x4, w4, std::move(p));
   auto cw = convWeight(*this, w4, groups);
   if (failed(cw))
     return failure();
-  ImportedValue &qxv = x4;
-  if (qxv.q.perAxis())
+  if (x4.q.perAxis())
     return fail("per-axis quantized activations are not supported as a "
                 "contraction input");
-  auto codes = quantValue(qxv, /*nhwc=*/true);
+  auto codes = quantValue(x4, /*nhwc=*/true);
   if (failed(codes))
     return failure();
-  Type storage = storageIntType(qxv.q);
+  Type storage = storageIntType(x4.q);
   auto codesType = cast<RankedTensorType>(codes->getType());
   Value ints = quant::StorageCastOp::create(
       b, loc, RankedTensorType::get(codesType.getShape(), storage), *codes);
@@ -339,9 +332,9 @@ LogicalResult Importer::importConvTranspose() {
       b, loc,
       b.getIntegerAttr(storage,
                        APInt(storage.getIntOrFloatBitWidth(),
-                             uint64_t(qxv.q.zeroPoints[0]), /*isSigned=*/true,
+                             uint64_t(x4.q.zeroPoints[0]), /*isSigned=*/true,
                              /*implicitTrunc=*/true)));
-  ImportedValue stuffed = qxv;
+  ImportedValue stuffed = x4;
   stuffed.codes.reset();
   stuffed.flattenedFromNhwc.clear();
   stuffed.shape = {x4.shape[0], x4.shape[1], e.size[0], e.size[1]};

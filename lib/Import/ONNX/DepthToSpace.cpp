@@ -65,12 +65,7 @@ LogicalResult Importer::importDepthToSpace(bool toSpace) {
   Expansion e(*this, n);
   std::string blocks = e.fresh("blocks"), moved = e.fresh("moved");
   e.add("Reshape", {n.input(0), e.constInts("shape", split)}, blocks);
-  onnx::NodeProto &t = e.add("Transpose", {blocks}, moved);
-  onnx::AttributeProto *p = t.add_attribute();
-  p->set_name("perm");
-  p->set_type(onnx::AttributeProto::INTS);
-  for (int64_t d : perm)
-    p->add_ints(d);
+  Expansion::setInts(e.add("Transpose", {blocks}, moved), "perm", perm);
   e.add("Reshape", {moved, e.constInts("shape", joined)}, n.output(0));
   return importExpansion(n, e.nodes);
 }

@@ -99,6 +99,20 @@ public:
     c.dtype = onnx::TensorProto::INT64;
     c.i.assign(v.begin(), v.end());
     c.shape = {int64_t(v.size())};
+    return bind(what, std::move(c));
+  }
+
+  /// A fresh value holding the float vector `v` (Resize's scales).
+  std::string constFloats(llvm::StringRef what, llvm::ArrayRef<double> v) {
+    ImportedValue c;
+    c.kind = Kind::Const;
+    c.f.assign(v.begin(), v.end());
+    c.shape = {int64_t(v.size())};
+    return bind(what, std::move(c));
+  }
+
+  /// A fresh value name bound to `c`.
+  std::string bind(llvm::StringRef what, ImportedValue c) {
     std::string name = fresh(what);
     im.values[name] = std::move(c);
     return name;
@@ -116,6 +130,23 @@ public:
     a->set_name(name.str());
     a->set_type(onnx::AttributeProto::INT);
     a->set_i(v);
+  }
+
+  static void setInts(onnx::NodeProto &node, llvm::StringRef name,
+                      llvm::ArrayRef<int64_t> v) {
+    onnx::AttributeProto *a = node.add_attribute();
+    a->set_name(name.str());
+    a->set_type(onnx::AttributeProto::INTS);
+    for (int64_t x : v)
+      a->add_ints(x);
+  }
+
+  static void setString(onnx::NodeProto &node, llvm::StringRef name,
+                        llvm::StringRef v) {
+    onnx::AttributeProto *a = node.add_attribute();
+    a->set_name(name.str());
+    a->set_type(onnx::AttributeProto::STRING);
+    a->set_s(v.str());
   }
 
   Importer &im;

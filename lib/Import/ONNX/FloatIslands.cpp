@@ -533,7 +533,7 @@ LogicalResult Importer::importFloatActivation() {
               nb, l, negative,
               arith::MulFOp::create(nb, l, constant(alpha), em1), x);
         }
-        auto softplus = [&](Value x) -> Value {
+        if (op == "Softplus") {
           // ln(exp(x) + 1) as x + log1p(exp(-x)) for x > 0 and
           // log1p(exp(x)) otherwise: the same function, without exp's
           // overflow to infinity for x > 88 (torch and ONNX Runtime also
@@ -546,7 +546,7 @@ LogicalResult Importer::importFloatActivation() {
               math::Log1pOp::create(nb, l, math::ExpOp::create(nb, l, t));
           return arith::SelectOp::create(
               nb, l, positive, arith::AddFOp::create(nb, l, x, lp), lp);
-        };
+        }
         auto cmp = [&](arith::CmpFPredicate pred, Value a, Value b) {
           return arith::CmpFOp::create(nb, l, pred, a, b);
         };
@@ -562,8 +562,6 @@ LogicalResult Importer::importFloatActivation() {
         auto select = [&](Value c, Value a, Value b) -> Value {
           return arith::SelectOp::create(nb, l, c, a, b);
         };
-        if (op == "Softplus")
-          return softplus(x);
         if (op == "Floor")
           return math::FloorOp::create(nb, l, x);
         if (op == "Ceil")
@@ -1157,14 +1155,9 @@ LogicalResult Importer::importFloatConv(ImportedValue &x,
   out.kind = Kind::Float;
   out.shape = {x.shape[0], f, oh, ow};
   out.nhwc = true;
-  if (!p.resultShape.empty()) {
-    // A 1-D conv: N x F x L from NHWC.
-    y = transpose(y, {0, 3, 1, 2});
-    out.shape.assign(p.resultShape.begin(), p.resultShape.end());
-    out.nhwc = false;
-    y = reshape(y, out.shape);
-  }
   out.value = y;
+  if (!p.resultShape.empty()) // a 1-D conv: N x F x L
+    viewAs(out, p.resultShape);
   setOutput(0, std::move(out));
   return success();
 }

@@ -589,12 +589,7 @@ LogicalResult Importer::importUpsample() {
   std::string scales;
   if (auto attr = attrFloats("scales")) {
     // Upsample-7: the scales are an attribute.
-    ImportedValue c;
-    c.kind = Kind::Const;
-    c.f = *attr;
-    c.shape = {int64_t(attr->size())};
-    scales = e.fresh("scales");
-    values[scales] = std::move(c);
+    scales = e.constFloats("scales", *attr);
   } else if (e.has(1)) {
     scales = n.input(1);
   } else {
@@ -607,16 +602,11 @@ LogicalResult Importer::importUpsample() {
             inputs11 ? ArrayRef<std::string>{n.input(0), "", scales}
                      : ArrayRef<std::string>{n.input(0), scales},
             n.output(0));
-  auto setString = [&](StringRef name, StringRef value) {
-    onnx::AttributeProto *a = resize.add_attribute();
-    a->set_name(name.str());
-    a->set_type(onnx::AttributeProto::STRING);
-    a->set_s(value.str());
-  };
-  setString("mode", mode);
+  Expansion::setString(resize, "mode", mode);
   if (inputs11) {
-    setString("coordinate_transformation_mode", "asymmetric");
-    setString("nearest_mode", "floor");
+    Expansion::setString(resize, "coordinate_transformation_mode",
+                         "asymmetric");
+    Expansion::setString(resize, "nearest_mode", "floor");
   }
   return importExpansion(n, e.nodes);
 }

@@ -326,6 +326,9 @@ public:
   /// ConvTranspose's 1 x 1 conv over the output: channel (a, b, m) of pixel
   /// (i, j) goes to pixel (i * blocks[0] + a, j * blocks[1] + b), channel m.
   void spreadBlocks(ImportedValue &v, const int64_t blocks[2]);
+  /// `v` (a contraction result) as the logical tensor of `shape`: an NHWC
+  /// value back to NCHW first, then reshaped.
+  void viewAs(ImportedValue &v, llvm::ArrayRef<int64_t> shape);
 
   // ConvTranspose.cpp: ConvTranspose as a stride-1 conv on the input with
   // zeros between its rows and columns.
@@ -547,6 +550,15 @@ struct PoolWindow {
 /// max. The result is NHWC.
 mlir::FailureOr<ImportedValue> floatPool(Importer &im, ImportedValue &x,
                                          const PoolWindow &w, bool isMax);
+
+/// Checks that `w` is constant 8-bit codes (weights must be known at
+/// compile time to be laid out and folded).
+mlir::LogicalResult requireConstWeight(Importer &im, const ImportedValue &w);
+
+/// `q` for `channels` channels: per-axis parameters repeated cyclically
+/// (a ConvTranspose's per-group or per-block output channels); per-tensor
+/// ones as they are.
+QParams repeatChannels(const QParams &q, int64_t channels);
 
 /// A 1-D conv's input and weight (N x C x L, F x C/g x K) as the 2-D ones
 /// of height 1 (N x C x 1 x L, F x C/g x 1 x K), in logical layout.
