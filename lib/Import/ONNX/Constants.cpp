@@ -396,6 +396,73 @@ LogicalResult Importer::importCastOp() {
   return success();
 }
 
+LogicalResult Importer::importRangeOp() {
+  if (failed(checkAttrs({})))
+    return failure();
+  // start, limit, delta: compile-time scalars of one type.
+  const char *names[] = {"start", "limit", "delta"};
+  const ImportedValue *in[3];
+  for (int k = 0; k < 3; ++k) {
+    auto v = input(k);
+    if (failed(v))
+      return failure();
+    if ((*v)->kind != Kind::Const || (*v)->numElements() != 1)
+      return fail(Twine("'") + names[k] +
+                  "' must be a compile-time scalar (Range folds at import)");
+    in[k] = *v;
+  }
+  int32_t dtype = in[0]->dtype;
+  if (in[1]->dtype != dtype || in[2]->dtype != dtype)
+    return fail("start, limit and delta must have one element type");
+  using onnx::TensorProto;
+  if (dtype != TensorProto::FLOAT && dtype != TensorProto::DOUBLE &&
+      dtype != TensorProto::INT16 && dtype != TensorProto::INT32 &&
+      dtype != TensorProto::INT64)
+    return fail("Range of this element type is not supported (float, "
+                "double, int16, int32, int64)");
+  // Folded at import, so bounded like the other folds.
+  constexpr int64_t kMaxElements = 1 << 16;
+  ImportedValue v;
+  v.kind = Kind::Const;
+  v.dtype = dtype;
+  if (isFloatType(dtype)) {
+    // ONNX's function body (a Loop adding delta to the previous value) and
+    // ONNX Runtime's kernel accumulate in the element type.
+    bool f32 = dtype == TensorProto::FLOAT;
+    double start = in[0]->f[0], limit = in[1]->f[0], delta = in[2]->f[0];
+    if (!std::isfinite(start) || !std::isfinite(limit) || !std::isfinite(delta))
+      return fail("start, limit and delta must be finite");
+    if (delta == 0)
+      return fail("delta must not be 0");
+    double span = f32 ? double(float(limit) - float(start)) : limit - start;
+    double count = std::ceil(span / delta);
+    if (!(count <= double(kMaxElements)))
+      return fail("more than " + Twine(kMaxElements) +
+                  " elements (Range folds at import)");
+    double value = start;
+    for (int64_t k = 0; k < int64_t(count); ++k) {
+      v.f.push_back(value);
+      value = f32 ? double(float(value) + float(delta)) : value + delta;
+    }
+  } else {
+    __int128 start = in[0]->i[0], limit = in[1]->i[0], delta = in[2]->i[0];
+    if (delta == 0)
+      return fail("delta must not be 0");
+    // ceil((limit - start) / delta), exactly.
+    __int128 span = limit - start;
+    __int128 count =
+        span / delta + ((span % delta != 0) && ((span > 0) == (delta > 0)));
+    if (count > kMaxElements)
+      return fail("more than " + Twine(kMaxElements) +
+                  " elements (Range folds at import)");
+    for (__int128 k = 0; k < count; ++k)
+      v.i.push_back(int64_t(start + k * delta));
+  }
+  v.shape = {int64_t(isFloatType(dtype) ? v.f.size() : v.i.size())};
+  setOutput(0, std::move(v));
+  return success();
+}
+
 LogicalResult Importer::importConstantOfShapeOp() {
   if (failed(checkAttrs({"value"})))
     return failure();

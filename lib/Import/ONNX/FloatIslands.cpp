@@ -401,13 +401,10 @@ LogicalResult Importer::importFloatArithmetic() {
   if (failed(checkAttrs({})))
     return failure();
   StringRef op = node->op_type();
-  // Max and Min take 1 to N inputs; one is the identity.
-  if ((op == "Max" || op == "Min") && node->input_size() != 2) {
-    if (node->input_size() == 1)
-      return importIdentity();
-    return fail(op + " of " + Twine(node->input_size()) +
-                " inputs is not supported (1 or 2)");
-  }
+  // Max and Min take 1 to N inputs; one is the identity (more than two:
+  // importVariadic).
+  if ((op == "Max" || op == "Min") && node->input_size() == 1)
+    return importIdentity();
   auto a = input(0);
   auto c = failed(a) ? FailureOr<ImportedValue *>(failure()) : input(1);
   if (failed(a) || failed(c))
@@ -860,11 +857,46 @@ LogicalResult Importer::importFloatReduce(ImportedValue &v,
   auto f = floatValue(v, false);
   if (failed(f))
     return failure();
+  // f32 steps before and after a sum, as ONNX's reference composes them:
+  // ReduceL1 sum(|x|), ReduceL2 sqrt(sum(x * x)), ReduceSumSquare
+  // sum(x * x), ReduceLogSum log(sum(x)).
+  auto map = [&](Value v, auto body) {
+    return elementwise(*this, {v},
+                       cast<RankedTensorType>(v.getType()).getShape(),
+                       [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                         return body(nb, l, a[0]);
+                       });
+  };
+  auto square = [](OpBuilder &nb, Location l, Value x) -> Value {
+    return arith::MulFOp::create(nb, l, x, x);
+  };
   Value reduced;
   if (op == "ReduceMean") {
     reduced = meanAlong(*this, *f, axes);
   } else if (op == "ReduceSum") {
     reduced = reduceAxes(*this, *f, axes, 0.0f, addF);
+  } else if (op == "ReduceL1") {
+    Value abs = map(*f, [](OpBuilder &nb, Location l, Value x) -> Value {
+      return math::AbsFOp::create(nb, l, x);
+    });
+    reduced = reduceAxes(*this, abs, axes, 0.0f, addF);
+  } else if (op == "ReduceL2" || op == "ReduceSumSquare") {
+    reduced = reduceAxes(*this, map(*f, square), axes, 0.0f, addF);
+    if (op == "ReduceL2")
+      reduced = map(reduced, [](OpBuilder &nb, Location l, Value x) -> Value {
+        return math::SqrtOp::create(nb, l, x);
+      });
+  } else if (op == "ReduceLogSum") {
+    reduced = map(reduceAxes(*this, *f, axes, 0.0f, addF),
+                  [](OpBuilder &nb, Location l, Value x) -> Value {
+                    return math::LogOp::create(nb, l, x);
+                  });
+  } else if (op == "ReduceProd") {
+    reduced =
+        reduceAxes(*this, *f, axes, 1.0f,
+                   [](OpBuilder &nb, Location l, Value acc, Value e) -> Value {
+                     return arith::MulFOp::create(nb, l, acc, e);
+                   });
   } else {
     // NaN propagates (arith.maximumf / minimumf), as numpy's max does.
     bool max = op == "ReduceMax";

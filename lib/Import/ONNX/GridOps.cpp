@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -377,30 +378,32 @@ LogicalResult Importer::importTranspose() {
   if (v->q.perAxis())
     out.q.axis = std::find(perm.begin(), perm.end(), v->q.axis) - perm.begin();
   if (v->kind == Kind::Const || v->codes) {
-    if (v->kind == Kind::Const && !v->f.empty())
-      return fail("Transpose of float constants is not supported");
-    // Permute compile-time data.
-    const std::vector<int64_t> &src = v->codes ? *v->codes : v->i;
+    // Permute compile-time data (codes, integers or floats).
     SmallVector<int64_t> strides(rank, 1);
     for (int64_t d = rank - 2; d >= 0; --d)
       strides[d] = strides[d + 1] * v->shape[d + 1];
-    std::vector<int64_t> dst(src.size());
-    SmallVector<int64_t> idx(rank, 0);
-    for (size_t n = 0; n < src.size(); ++n) {
-      int64_t at = 0;
-      for (int64_t d = 0; d < rank; ++d)
-        at += idx[d] * strides[perm[d]];
-      dst[n] = src[at];
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        if (++idx[d] < out.shape[d])
-          break;
-        idx[d] = 0;
+    auto permuted = [&](const auto &src) {
+      std::decay_t<decltype(src)> dst(src.size());
+      SmallVector<int64_t> idx(rank, 0);
+      for (size_t n = 0; n < src.size(); ++n) {
+        int64_t at = 0;
+        for (int64_t d = 0; d < rank; ++d)
+          at += idx[d] * strides[perm[d]];
+        dst[n] = src[at];
+        for (int64_t d = rank - 1; d >= 0; --d) {
+          if (++idx[d] < out.shape[d])
+            break;
+          idx[d] = 0;
+        }
       }
-    }
+      return dst;
+    };
     if (v->codes)
-      out.codes = std::move(dst);
+      out.codes = permuted(*v->codes);
+    else if (!v->f.empty())
+      out.f = permuted(v->f);
     else
-      out.i = std::move(dst);
+      out.i = permuted(v->i);
     setOutput(0, std::move(out));
     return success();
   }

@@ -511,6 +511,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importGatherOp();
   if (op == "Unsqueeze")
     return importUnsqueezeOp();
+  if (op == "Range")
+    return importRangeOp();
   if (op == "Cast")
     return importCastOp();
   if (op == "ConstantOfShape")
@@ -537,6 +539,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importIntegerContraction(/*isConv=*/false);
   if (op == "ArgMax" || op == "ArgMin")
     return importArgMax(/*isMax=*/op == "ArgMax");
+  if (op == "Einsum")
+    return importEinsum();
   if (op == "DepthToSpace" || op == "SpaceToDepth")
     return importDepthToSpace(/*toSpace=*/op == "DepthToSpace");
   if (op == "ConvTranspose")
@@ -571,6 +575,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importConcat();
   if (op == "Add")
     return importAdd();
+  if (op == "Sum" || op == "Mean" ||
+      ((op == "Max" || op == "Min") && n.input_size() > 2))
+    return importVariadic();
   if (op == "Mul" || op == "Sub" || op == "Div" || op == "Max" || op == "Min" ||
       op == "PRelu")
     return importFloatArithmetic();
@@ -606,7 +613,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   if (op == "GlobalAveragePool")
     return importAveragePool(/*global=*/true);
   if (op == "ReduceMean" || op == "ReduceSum" || op == "ReduceMax" ||
-      op == "ReduceMin")
+      op == "ReduceMin" || op == "ReduceL1" || op == "ReduceL2" ||
+      op == "ReduceSumSquare" || op == "ReduceLogSum" || op == "ReduceProd")
     return importReduce();
   return fail("unsupported operator");
 }

@@ -253,6 +253,9 @@ public:
   mlir::LogicalResult importUnsqueezeOp();
   mlir::LogicalResult importCastOp();
   mlir::LogicalResult importConstantOfShapeOp();
+  /// Range of compile-time scalars, folded (values accumulate in the
+  /// element type, as ONNX's function body adds delta step by step).
+  mlir::LogicalResult importRangeOp();
   mlir::LogicalResult foldConstConcat();
   mlir::FailureOr<std::vector<int64_t>> constInts(unsigned idx);
 
@@ -377,6 +380,12 @@ public:
   /// DepthToSpace.cpp: DepthToSpace (`toSpace`) or SpaceToDepth as ONNX
   /// defines them, Reshape -> Transpose -> Reshape.
   mlir::LogicalResult importDepthToSpace(bool toSpace);
+  /// Einsum.cpp: Einsum of one or two operands as ReduceSum, Transpose,
+  /// Reshape and MatMul nodes.
+  mlir::LogicalResult importEinsum();
+  /// VariadicOps.cpp: Sum, Mean, and Max / Min of more than two inputs, as
+  /// a chain of binary nodes.
+  mlir::LogicalResult importVariadic();
 
   // FloatIslands.cpp: float ops where the graph has no Q/DQ.
   /// The float value of a pending result (its op run on dequantized

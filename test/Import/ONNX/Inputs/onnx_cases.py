@@ -1352,6 +1352,195 @@ def case_reduce_mean():
     return m, {"x": x}, {"y1": ("codes", y1, g_s, g_z), "y2": ("codes", y2, g_s, g_z)}
 
 
+def pow2_scale(y):
+    """A power-of-two int8 scale that holds y: y / s is exact in f32."""
+    return float(2.0 ** np.ceil(np.log2(max(np.abs(y).max(), 1e-3) / 127)))
+
+
+def case_einsum():
+    """Einsum of one and two operands: attention's bhqd,bhkd->bhqk, the
+    implicit output of ij,jk, a weight transposed (ij,kj->ik, int8 codes
+    into the integer matmul), an ellipsis, an outer product, sums over
+    labels of one operand only (ijk->ki, ij,jk->i), a batched matrix-vector
+    product and an output order that interleaves the operands' labels. The
+    float operands are codes on a grid of 1/8 below 4 in magnitude, so
+    every product and partial sum is exact in f32 and numpy's float64
+    einsum is the exact result; the weight's results are the integer
+    accumulators requantized."""
+    r = rng(71)
+    grid, gz = 1.0 / 8, 128
+    shapes = {"q": (2, 3, 4, 5), "k": (2, 3, 6, 5), "a": (4, 5),
+              "e1": (2, 4, 5), "e2": (2, 5, 3), "u": (4,), "v": (3,),
+              "t": (3, 4, 5), "b2": (5, 3), "m3": (2, 4, 5), "v2": (2, 5),
+              "t3": (2, 3, 4), "r": (4, 5)}
+    xs = {n: r.uniform(-4, 4, sh).astype(F32) for n, sh in shapes.items()}
+    nodes, inits = [], []
+    d = {}
+    for n in shapes:
+        qdq(nodes, inits, n, grid, gz)
+        d[n] = dequantize(quantize(xs[n], grid, gz, np.uint8), grid, gz)
+    equations = [("scores", "bhqd,bhkd->bhqk", ["q", "k"]),
+                 ("ellipsis", "...ij,...jk->...ik", ["e1", "e2"]),
+                 ("outer", "i,j->ij", ["u", "v"]),
+                 ("summed", "ijk->ki", ["t"]),
+                 ("rowsum", "ij,jk->i", ["a", "b2"]),
+                 ("matvec", "bij,bj->bi", ["m3", "v2"]),
+                 ("mixed", "abc,cd->dba", ["t3", "r"])]
+    expected, outs = {}, []
+    for name, eq, operands in equations:
+        nodes.append(helper.make_node("Einsum", [o + "d" for o in operands],
+                                      [name], equation=eq))
+        y = np.einsum(eq, *[d[o].astype(np.float64) for o in operands])
+        y = y.astype(F32)
+        s = pow2_scale(y)
+        qdq_out(nodes, inits, name, "y_" + name, s, 0, np.int8)
+        expected["y_" + name] = ("codes", quantize(y, s, 0, np.int8), s, 0)
+        outs.append(tin("y_" + name, list(y.shape)))
+    # Int8 weights: the implicit output of ij,jk, and ij,kj->ik.
+    w = r.integers(-127, 128, (5, 3))
+    w_s = 0.02
+    inits += [init("w", w, np.int8), init("wt", w.T.copy(), np.int8),
+              init("w_s", F32(w_s))]
+    nodes += [helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+              helper.make_node("DequantizeLinear", ["wt", "w_s"], ["wtd"]),
+              helper.make_node("Einsum", ["ad", "wd"], ["lin"], equation="ij,jk"),
+              helper.make_node("Einsum", ["ad", "wtd"], ["lint"],
+                               equation="ij,kj->ik")]
+    aq = quantize(xs["a"], grid, gz, np.uint8)
+    acc = (aq - gz) @ w
+    y_s, y_z = 0.15, 3
+    codes = requantize(acc, F32(grid) * F32(w_s), y_s, y_z, np.int8)
+    for name in ("lin", "lint"):
+        qdq_out(nodes, inits, name, "y_" + name, y_s, y_z, np.int8)
+        expected["y_" + name] = ("codes", codes, y_s, y_z)
+        outs.append(tin("y_" + name, [4, 3]))
+    m = model(nodes, [tin(n, list(sh)) for n, sh in shapes.items()], outs, inits)
+    return m, xs, expected
+
+
+def case_variadic():
+    """Sum, Mean, Max and Min of three inputs that broadcast (2x3, 3, 2x1)
+    and Sum of one input, on codes of a grid of 1/8: the sums are exact,
+    Mean rounds the exact sum / 3 once in f32 (ONNX Runtime divides the sum
+    by the count)."""
+    r = rng(72)
+    shapes = {"a": (2, 3), "b": (3,), "c": (2, 1)}
+    xs = {n: r.uniform(-4, 4, sh).astype(F32) for n, sh in shapes.items()}
+    nodes, inits, d = [], [], {}
+    for n in shapes:
+        qdq(nodes, inits, n, 1.0 / 8, 128)
+        d[n] = dequantize(quantize(xs[n], 1.0 / 8, 128, np.uint8), 1.0 / 8, 128)
+    three = ["ad", "bd", "cd"]
+    total = (d["a"] + d["b"] + d["c"]).astype(F32)
+    vals = {"sum": total, "mean": (total / F32(3)).astype(F32),
+            "max": np.maximum(np.maximum(d["a"], d["b"]), d["c"]),
+            "min": np.minimum(np.minimum(d["a"], d["b"]), d["c"]),
+            "one": d["a"]}
+    nodes += [helper.make_node("Sum", three, ["sum"]),
+              helper.make_node("Mean", three, ["mean"]),
+              helper.make_node("Max", three, ["max"]),
+              helper.make_node("Min", three, ["min"]),
+              helper.make_node("Sum", ["ad"], ["one"])]
+    expected, outs = {}, []
+    for name, y in vals.items():
+        s = 1.0 / 64
+        qdq_out(nodes, inits, name, "y_" + name, s, 0, np.int8)
+        expected["y_" + name] = ("codes", quantize(y, s, 0, np.int8), s, 0)
+        outs.append(tin("y_" + name, [2, 3]))
+    m = model(nodes, [tin(n, list(sh)) for n, sh in shapes.items()], outs, inits)
+    return m, xs, expected
+
+
+def case_range():
+    """Range folded at import. f32: 0, 0.1, ... accumulated in f32 (ONNX's
+    function body adds delta to the previous value; ONNX Runtime does the
+    same), minus x = f32(k * 0.1), quantized with a scale of 2^-24 so that
+    the drift of the accumulation shows in the codes; 30 elements (ceil of
+    f32(3.0 - 0) / 0.1). int64: 10, 7, 4 (a negative delta, limit 1
+    excluded), cast to float and added to z."""
+    x = np.array([np.float64(k) * np.float64(F32(0.1)) for k in range(30)], F32)
+    z = np.array([0.5, -1.0, 2.0], F32)
+    nodes = [helper.make_node("Range", ["start", "limit", "delta"], ["rf"]),
+             helper.make_node("Sub", ["rf", "x"], ["diff"]),
+             helper.make_node("Range", ["i0", "i1", "di"], ["ri"]),
+             helper.make_node("Cast", ["ri"], ["rif"], to=TensorProto.FLOAT),
+             helper.make_node("Add", ["rif", "z"], ["sum"])]
+    inits = [init("start", F32(0)), init("limit", F32(3.0)),
+             init("delta", F32(0.1)), init("i0", np.int64(10)),
+             init("i1", np.int64(1)), init("di", np.int64(-3))]
+    s_d, s_s = 2.0 ** -24, 1.0 / 8
+    qdq_out(nodes, inits, "diff", "y_diff", s_d, 0, np.int8)
+    qdq_out(nodes, inits, "sum", "y_sum", s_s, 0, np.int8)
+    m = model(nodes, [tin("x", [30]), tin("z", [3])],
+              [tin("y_diff", [30]), tin("y_sum", [3])], inits)
+    acc, v = [], F32(0)
+    for _ in range(30):
+        acc.append(v)
+        v = F32(v + F32(0.1))
+    diff = (np.array(acc, F32) - x).astype(F32)
+    total = (np.array([10, 7, 4], F32) + z).astype(F32)
+    return m, {"x": x, "z": z}, {
+        "y_diff": ("codes", quantize(diff, s_d, 0, np.int8), s_d, 0),
+        "y_sum": ("codes", quantize(total, s_s, 0, np.int8), s_s, 0)}
+
+
+def case_reduce_norms():
+    """ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum and ReduceProd
+    (opset 13: axes an attribute) on codes of a grid of 1/8 below 2 in
+    magnitude: the sums and products are exact in f32, so numpy's are the
+    exact values; sqrt and log round once (log of a sum of |x|)."""
+    r = rng(73)
+    x = r.uniform(-2, 2, (2, 3, 4)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 1.0 / 8, 128)
+    xd = dequantize(quantize(x, 1.0 / 8, 128, np.uint8), 1.0 / 8, 128)
+    nodes += [helper.make_node("ReduceL1", ["xd"], ["l1"], axes=[1]),
+              helper.make_node("ReduceL2", ["xd"], ["l2"], axes=[2], keepdims=0),
+              helper.make_node("ReduceSumSquare", ["xd"], ["ss"], axes=[1, 2]),
+              helper.make_node("Abs", ["xd"], ["ax"]),
+              helper.make_node("ReduceLogSum", ["ax"], ["ls"], axes=[-1]),
+              helper.make_node("ReduceProd", ["xd"], ["pr"], axes=[2], keepdims=0)]
+    f = F32
+    vals = {"l1": np.abs(xd).sum(axis=1, keepdims=True).astype(f),
+            "l2": np.sqrt((xd * xd).sum(axis=2).astype(f)),
+            "ss": (xd * xd).sum(axis=(1, 2), keepdims=True).astype(f),
+            "ls": np.log(np.abs(xd).sum(axis=-1, keepdims=True).astype(f)),
+            "pr": np.prod(xd.astype(np.float64), axis=2).astype(f)}
+    expected, outs = {}, []
+    for name, y in vals.items():
+        assert y.dtype == F32, name
+        s = pow2_scale(y)
+        qdq_out(nodes, inits, name, "y_" + name, s, 0, np.int8)
+        expected["y_" + name] = ("codes", quantize(y, s, 0, np.int8), s, 0)
+        outs.append(tin("y_" + name, list(y.shape)))
+    m = model(nodes, [tin("x", [2, 3, 4])], outs, inits)
+    return m, {"x": x}, expected
+
+
+def case_bad_einsum_diagonal():
+    return bad_op17("Einsum", ("xd",), x_shape=(4, 4), outputs=("y",),
+                    equation="ii->i")
+
+
+def case_bad_einsum_three():
+    return bad_op17("Einsum", ("xd", "xd", "xd"), x_shape=(4, 4),
+                    equation="ij,jk,kl->il")
+
+
+def case_bad_einsum_sizes():
+    return bad_op17("Einsum", ("xd", "xd"), x_shape=(2, 4), equation="ij,jk->ik")
+
+
+def case_bad_range_huge():
+    return bad_op17("Range", ("s", "l", "d"), x_shape=(1,), extra=[
+        init("s", np.int64(0)), init("l", np.int64(1 << 20)), init("d", np.int64(1))])
+
+
+def case_bad_range_zero_delta():
+    return bad_op17("Range", ("s", "l", "d"), x_shape=(1,), extra=[
+        init("s", F32(0)), init("l", F32(1)), init("d", F32(0))])
+
+
 def case_bad_reduce_mean_axes():
     nodes, inits = [], []
     qdq_input(nodes, inits)
@@ -2620,8 +2809,8 @@ def case_bad_prelu_slope():
                              extra=[init("slope", np.ones((2, 4), F32))])
 
 
-def case_bad_max_arity():
-    return bad_op17("Max", ("xd", "xd", "xd"))
+def case_bad_sum_missing_input():
+    return bad_op17("Sum", ("xd", "", "xd"))
 
 
 def case_bad_greater_runtime():
