@@ -15,6 +15,9 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <mutex>
 #include <vector>
 
@@ -83,9 +86,22 @@ llvm::ArrayRef<StringRef> TargetInfo::fixedNames() {
   return names;
 }
 
+std::optional<TargetInfo::CacheLevel>
+TargetInfo::decodeCpuidCacheLeaf(uint32_t eax, uint32_t ebx, uint32_t ecx) {
+  // EAX[4:0]: 0 no more caches, 1 data, 2 instruction, 3 unified;
+  // EAX[7:5]: the level. EBX: ways - 1 [31:22], partitions - 1 [21:12],
+  // line size - 1 [11:0]; ECX: sets - 1.
+  uint32_t type = eax & 0x1f;
+  if (type != 1 && type != 3)
+    return std::nullopt;
+  uint64_t ways = (ebx >> 22) + 1, partitions = ((ebx >> 12) & 0x3ff) + 1,
+           line = (ebx & 0xfff) + 1, sets = uint64_t(ecx) + 1;
+  return CacheLevel{int((eax >> 5) & 0x7), ways * partitions * line * sets};
+}
+
 /// Linux's description of the caches of CPU 0: the size of the highest
 /// level that holds data.
-std::optional<uint64_t> TargetInfo::hostLastLevelCacheBytes() {
+static std::optional<uint64_t> sysfsLastLevelCacheBytes() {
   std::optional<uint64_t> bytes;
   int64_t bestLevel = 0;
   for (int index = 0; index < 16; ++index) {
@@ -113,6 +129,45 @@ std::optional<uint64_t> TargetInfo::hostLastLevelCacheBytes() {
     bytes = value * multiplier;
   }
   return bytes;
+}
+
+/// The x86 CPU's own cache description, where sysfs has none (some
+/// sandboxes and containers hide it): Intel's leaf 4, else AMD's leaf
+/// 0x8000001D, each subleaf one cache instance (so one L3 slice).
+static std::optional<uint64_t> cpuidLastLevelCacheBytes() {
+#if defined(__x86_64__) || defined(__i386__)
+  auto largest = [](unsigned leaf) -> std::optional<uint64_t> {
+    std::optional<TargetInfo::CacheLevel> best;
+    for (unsigned sub = 0; sub < 16; ++sub) {
+      unsigned eax, ebx, ecx, edx;
+      __cpuid_count(leaf, sub, eax, ebx, ecx, edx);
+      if ((eax & 0x1f) == 0)
+        break;
+      auto level = TargetInfo::decodeCpuidCacheLeaf(eax, ebx, ecx);
+      if (level && (!best || level->level >= best->level))
+        best = level;
+    }
+    if (!best)
+      return std::nullopt;
+    return best->bytes;
+  };
+  if (__get_cpuid_max(0, nullptr) >= 4)
+    if (auto bytes = largest(4))
+      return bytes;
+  unsigned eax, ebx, ecx, edx;
+  // Leaf 0x8000001D exists where 0x80000001 ECX bit 22 (topology
+  // extensions) is set.
+  if (__get_cpuid_max(0x80000000, nullptr) >= 0x8000001d &&
+      __get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 22)))
+    return largest(0x8000001d);
+#endif
+  return std::nullopt;
+}
+
+std::optional<uint64_t> TargetInfo::hostLastLevelCacheBytes() {
+  if (std::optional<uint64_t> bytes = sysfsLastLevelCacheBytes())
+    return bytes;
+  return cpuidLastLevelCacheBytes();
 }
 
 std::optional<TargetInfo> TargetInfo::resolve(StringRef name) {

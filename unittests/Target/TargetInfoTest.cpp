@@ -33,12 +33,34 @@ TEST(TargetInfoTest, NamedTargetsResolve) {
 
 // Where Linux describes the caches, the host's last level is read, in bytes
 // ("32768K" in sysfs): no data cache that holds a last level is below 64 KiB.
+// (Without sysfs, x86 falls back on CPUID, which a VM may hide as well.)
 TEST(TargetInfoTest, HostCacheSizeIsReadInBytes) {
   if (!llvm::sys::fs::exists("/sys/devices/system/cpu/cpu0/cache/index0/size"))
     GTEST_SKIP() << "no sysfs cache description";
   std::optional<uint64_t> bytes = TargetInfo::hostLastLevelCacheBytes();
   ASSERT_TRUE(bytes);
   EXPECT_GE(*bytes, 64u * 1024);
+}
+
+// CPUID leaf 4 / 0x8000001D subleaves, encoded by hand from the layout in
+// Intel's SDM (vol. 2A, CPUID leaf 04H) and AMD's APM (Fn8000_001D).
+TEST(TargetInfoTest, DecodesCpuidCacheLeaves) {
+  // A 32 MiB L3 (one Zen 4 CCD): unified (3), level 3, 16 ways, one
+  // partition, 64-byte lines, 32768 sets.
+  uint32_t eax = 3 | (3 << 5), ebx = (15u << 22) | (0u << 12) | 63, ecx = 32767;
+  auto l3 = TargetInfo::decodeCpuidCacheLeaf(eax, ebx, ecx);
+  ASSERT_TRUE(l3);
+  EXPECT_EQ(l3->level, 3);
+  EXPECT_EQ(l3->bytes, 32u * 1024 * 1024);
+  // A 48 KiB L1 data cache (1), 12 ways, 64 sets.
+  auto l1 =
+      TargetInfo::decodeCpuidCacheLeaf(1 | (1 << 5), (11u << 22) | 63, 63);
+  ASSERT_TRUE(l1);
+  EXPECT_EQ(l1->level, 1);
+  EXPECT_EQ(l1->bytes, 48u * 1024);
+  // Instruction caches and the end of the list are not data caches.
+  EXPECT_FALSE(TargetInfo::decodeCpuidCacheLeaf(2 | (1 << 5), ebx, ecx));
+  EXPECT_FALSE(TargetInfo::decodeCpuidCacheLeaf(0, 0, 0));
 }
 
 // The fixed names are the documented list (knownNames) minus `host`, each

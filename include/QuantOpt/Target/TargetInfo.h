@@ -48,10 +48,22 @@ struct TargetInfo {
   static std::optional<TargetInfo> resolve(llvm::StringRef name);
 
   /// Bytes of the largest data cache one core of the running machine uses
-  /// (one L3 slice on AMD's chiplets), from Linux's sysfs; nullopt where it
-  /// cannot be read. Only for `target=host`: a named target says nothing
+  /// (one L3 slice on AMD's chiplets), from Linux's sysfs, else (x86) from
+  /// the CPU's cache descriptors (CPUID leaf 4 or 0x8000001D); nullopt where
+  /// neither says. Only for `target=host`: a named target says nothing
   /// about the machine that will run the code.
   static std::optional<uint64_t> hostLastLevelCacheBytes();
+
+  /// One cache instance as an x86 deterministic cache parameters leaf
+  /// (CPUID 4, AMD 0x8000001D) describes it.
+  struct CacheLevel {
+    int level;
+    uint64_t bytes;
+  };
+  /// Decodes one subleaf of those leaves; nullopt for an instruction cache
+  /// or the end of the list.
+  static std::optional<CacheLevel>
+  decodeCpuidCacheLeaf(uint32_t eax, uint32_t ebx, uint32_t ecx);
 
   /// The names `resolve` accepts other than `host`: each means the same
   /// target on every machine (the fuzzers compile for all of them).
