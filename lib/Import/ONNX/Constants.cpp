@@ -8,6 +8,8 @@
 
 #include "Importer.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 #include <cmath>
 #include <cstring>
 
@@ -277,8 +279,7 @@ LogicalResult Importer::importGatherOp() {
   ImportedValue &d = **data;
   if (d.kind != Kind::Const || d.shape.size() != 1 ||
       attrInt("axis").value_or(0) != 0)
-    return fail("only Gather on a 1-D compile-time tensor (shape "
-                "arithmetic) is supported");
+    return importConstIndexGather(d, **indices, *idx);
   ImportedValue v;
   v.kind = Kind::Const;
   v.dtype = d.dtype;
@@ -295,6 +296,39 @@ LogicalResult Importer::importGatherOp() {
   v.shape = (*input(1))->shape;
   setOutput(0, v);
   return success();
+}
+
+/// Gather of compile-time indices from a tensor that is not 1-D shape data
+/// (torch's `x[:, 0]`, a transformer's class token): the indices are
+/// checked against the axis here, where ONNX calls an out-of-range one an
+/// error, and the gather is the run-time one reading a constant.
+LogicalResult Importer::importConstIndexGather(ImportedValue &data,
+                                               const ImportedValue &indices,
+                                               ArrayRef<int64_t> idx) {
+  int64_t rank = data.shape.size();
+  if (rank == 0)
+    return fail("Gather from a scalar");
+  int64_t axis = attrInt("axis").value_or(0);
+  if (axis < -rank || axis >= rank)
+    return fail("axis " + Twine(axis) + " out of range");
+  if (axis < 0)
+    axis += rank;
+  int64_t n = data.shape[axis];
+  SmallVector<int64_t> at;
+  for (int64_t k : idx) {
+    if (k < -n || k >= n)
+      return fail("index " + Twine(k) + " out of range for a dimension of " +
+                  Twine(n));
+    at.push_back(k < 0 ? k + n : k);
+  }
+  auto type = RankedTensorType::get(indices.shape, b.getI64Type());
+  ImportedValue constant;
+  constant.kind = Kind::Int;
+  constant.dtype = onnx::TensorProto::INT64;
+  constant.shape = indices.shape;
+  constant.value = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>(at)));
+  return importRuntimeGather(data, constant);
 }
 
 LogicalResult Importer::importUnsqueezeOp() {

@@ -343,6 +343,11 @@ public:
   /// reading the table (codes or f32) at each index.
   mlir::LogicalResult importRuntimeGather(ImportedValue &data,
                                           ImportedValue &indices);
+  /// Gather of compile-time indices from data that is not 1-D shape data:
+  /// the indices checked, then importRuntimeGather on a constant.
+  mlir::LogicalResult importConstIndexGather(ImportedValue &data,
+                                             const ImportedValue &indices,
+                                             llvm::ArrayRef<int64_t> idx);
   /// Dropout outside training: the input, unchanged.
   mlir::LogicalResult importDropout();
   mlir::LogicalResult importRelu();
