@@ -762,6 +762,114 @@ LogicalResult Importer::importResize() {
   return success();
 }
 
+LogicalResult Importer::importTrilu() {
+  if (failed(checkAttrs({"upper"})))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue *v = *in;
+  int64_t rank = v->shape.size();
+  if (rank < 2)
+    return fail("the input must have rank 2 or more");
+  int64_t k = 0;
+  if (hasInput(1)) {
+    auto c = constInts(1);
+    if (failed(c))
+      return failure();
+    if (c->size() != 1)
+      return fail("k must be one value");
+    k = (*c)[0];
+  }
+  bool upper = attrInt("upper").value_or(1) != 0;
+  int64_t rows = v->shape[rank - 2], cols = v->shape[rank - 1];
+  // Kept: j - i >= k (upper) or j - i <= k (lower); |j - i| < 2^63.
+  auto kept = [&](int64_t i, int64_t j) {
+    return upper ? j - i >= k : j - i <= k;
+  };
+  if (v->kind == Kind::Const && (!v->f.empty() || !v->i.empty())) {
+    // A causal mask built from constants (torch.triu(torch.ones(...))).
+    ImportedValue out = *v;
+    for (int64_t n = 0, e = v->numElements(); n < e; ++n) {
+      if (kept((n / cols) % rows, n % cols))
+        continue;
+      if (!out.f.empty())
+        out.f[n] = 0;
+      else
+        out.i[n] = 0;
+    }
+    setOutput(0, std::move(out));
+    return success();
+  }
+  if (failed(settleOrFloat(*this, *v)))
+    return failure();
+  Value src, zero;
+  if (v->isQuantized()) {
+    // Zero is code 0 in a tensor of codes (a QuantizeLinear output), the
+    // zero point's code in a dequantized one.
+    if (v->kind == Kind::Dequant && v->q.perAxis())
+      return fail("Trilu of a per-axis quantized tensor is not supported");
+    int64_t code = v->kind == Kind::Quant ? 0 : v->q.zeroPoints[0];
+    auto ints = storageInts(*this, *v, /*nhwc=*/false);
+    if (failed(ints))
+      return failure();
+    src = *ints;
+    Type elem = storageIntType(v->q);
+    zero = arith::ConstantOp::create(
+        b, loc,
+        b.getIntegerAttr(elem, APInt(elem.getIntOrFloatBitWidth(),
+                                     uint64_t(code), /*isSigned=*/true,
+                                     /*implicitTrunc=*/true)));
+  } else if (v->kind == Kind::Float || v->kind == Kind::Int) {
+    auto value = logicalValue(*this, *v, "Trilu");
+    if (failed(value))
+      return failure();
+    src = *value;
+    Type elem = cast<RankedTensorType>(src.getType()).getElementType();
+    zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elem));
+  } else {
+    return fail("unsupported input to Trilu");
+  }
+  auto type = cast<RankedTensorType>(src.getType());
+  SmallVector<AffineMap> maps(2, AffineMap::getMultiDimIdentityMap(rank, ctx));
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, ValueRange{src}, ValueRange{init}, maps,
+          iters,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value i = linalg::IndexOp::create(nb, l, rank - 2);
+            Value j = linalg::IndexOp::create(nb, l, rank - 1);
+            Value diff = arith::SubIOp::create(nb, l, j, i);
+            // |j - i| < cols and rows, so a k beyond them keeps all or none.
+            int64_t bound = std::max(rows, cols);
+            Value kk = arith::ConstantIndexOp::create(
+                nb, l, std::clamp<int64_t>(k, -bound, bound));
+            Value keep = arith::CmpIOp::create(
+                nb, l,
+                upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle,
+                diff, kk);
+            linalg::YieldOp::create(
+                nb, l,
+                arith::SelectOp::create(nb, l, keep, args[0], zero)
+                    .getResult());
+          })
+          .getResult(0);
+  ImportedValue out = *v;
+  out.nhwc = false;
+  out.flattenedFromNhwc.clear();
+  out.codes.reset();
+  out.value =
+      v->isQuantized()
+          ? quant::StorageCastOp::create(b, loc, quantTensorType(out), result)
+                .getResult()
+          : result;
+  setOutput(0, std::move(out));
+  return success();
+}
+
 LogicalResult Importer::importPad() {
   // pads and constant_value are inputs since opset 11.
   bool asInputs = opset >= 11;

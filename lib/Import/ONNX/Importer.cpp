@@ -567,6 +567,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importUpsample();
   if (op == "Pad")
     return importPad();
+  if (op == "Trilu")
+    return importTrilu();
   if (op == "MaxPool")
     return importMaxPool(/*global=*/false);
   if (op == "GlobalMaxPool")

@@ -376,6 +376,10 @@ public:
   /// Pad, mode "constant": tensor.pad of the codes with the code of the pad
   /// value (which must lie on the grid), or of the f32 value.
   mlir::LogicalResult importPad();
+  /// Trilu: the upper or lower triangle of the last two dimensions, the
+  /// rest zero (code 0 of raw codes, the zero point of dequantized ones);
+  /// folded on compile-time data (causal masks).
+  mlir::LogicalResult importTrilu();
   /// MaxPool, or GlobalMaxPool (`global`: the window is all of H and W).
   mlir::LogicalResult importMaxPool(bool global);
   mlir::LogicalResult importConcat();

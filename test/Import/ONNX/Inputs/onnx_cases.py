@@ -1552,6 +1552,53 @@ def case_bad_gather_const_index():
                     extra=[init("i", np.array([4], np.int64))])
 
 
+def case_trilu():
+    """Trilu (opset 14; numpy's triu / tril over the last two dimensions are
+    ONNX's reference): a causal mask from constants (folded) times a float
+    input; the lower triangle (k = -1) of dequantized codes, whose zeros are
+    the zero point; the upper triangle of raw codes (a QuantizeLinear
+    output), whose zeros are code 0, i.e. -zp * s once dequantized; and k = 2
+    from an input on a float tensor."""
+    r = rng(75)
+    f = r.uniform(-2, 2, (2, 4, 4)).astype(F32)
+    x = r.uniform(-1, 1, (2, 3, 5)).astype(F32)
+    g = r.uniform(-2, 2, (3, 5)).astype(F32)
+    x_s, x_z = 1.0 / 64, 100
+    nodes = [helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+             helper.make_node("DequantizeLinear", ["xq", "x_s", "x_z"], ["xd"]),
+             helper.make_node("Trilu", ["ones", "one"], ["mask"]),
+             helper.make_node("Mul", ["f", "mask"], ["masked"]),
+             helper.make_node("Trilu", ["xd", "minus_one"], ["lower"], upper=0),
+             helper.make_node("Trilu", ["xq"], ["upper_codes"]),
+             helper.make_node("DequantizeLinear", ["upper_codes", "x_s", "x_z"],
+                              ["upper"]),
+             helper.make_node("Trilu", ["g", "two"], ["g2"])]
+    inits = [init("x_s", F32(x_s)), init("x_z", np.uint8(x_z)),
+             init("ones", np.ones((4, 4), F32)), init("one", np.int64(1)),
+             init("minus_one", np.int64(-1)), init("two", np.int64(2))]
+    s1, s2 = 1.0 / 32, 1.0 / 64
+    qdq_out(nodes, inits, "masked", "y_masked", s1, 0, np.int8)
+    qdq_out(nodes, inits, "lower", "y_lower", s2, 5, np.int8)
+    qdq_out(nodes, inits, "upper", "y_upper", s2, 5, np.int8)
+    qdq_out(nodes, inits, "g2", "y_g2", s1, 0, np.int8)
+    m = model(nodes, [tin("f", [2, 4, 4]), tin("x", [2, 3, 5]), tin("g", [3, 5])],
+              [tin("y_masked", [2, 4, 4]), tin("y_lower", [2, 3, 5]),
+               tin("y_upper", [2, 3, 5]), tin("y_g2", [3, 5])], inits, opset=14)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    xd = dequantize(xq, x_s, x_z)
+    masked = (f * np.triu(np.ones((4, 4), F32), 1)).astype(F32)
+    upper = dequantize(np.triu(xq), x_s, x_z)
+    return m, {"f": f, "x": x, "g": g}, {
+        "y_masked": ("codes", quantize(masked, s1, 0, np.int8), s1, 0),
+        "y_lower": ("codes", quantize(np.tril(xd, -1), s2, 5, np.int8), s2, 5),
+        "y_upper": ("codes", quantize(upper, s2, 5, np.int8), s2, 5),
+        "y_g2": ("codes", quantize(np.triu(g, 2), s1, 0, np.int8), s1, 0)}
+
+
+def case_bad_trilu_rank():
+    return bad_op17("Trilu", ("xd",), x_shape=(4,))
+
+
 def case_bad_einsum_diagonal():
     return bad_op17("Einsum", ("xd",), x_shape=(4, 4), outputs=("y",),
                     equation="ii->i")
