@@ -541,6 +541,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importArgMax(/*isMax=*/op == "ArgMax");
   if (op == "Einsum")
     return importEinsum();
+  if (op == "LSTM" || op == "GRU")
+    return importRecurrent();
   if (op == "DepthToSpace" || op == "SpaceToDepth")
     return importDepthToSpace(/*toSpace=*/op == "DepthToSpace");
   if (op == "ConvTranspose")

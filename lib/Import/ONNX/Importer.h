@@ -392,6 +392,9 @@ public:
   /// Einsum.cpp: Einsum of one or two operands as ReduceSum, Transpose,
   /// Reshape and MatMul nodes.
   mlir::LogicalResult importEinsum();
+  /// Recurrent.cpp: LSTM and GRU in f32 with the default activations, an
+  /// scf.for over time.
+  mlir::LogicalResult importRecurrent();
   /// VariadicOps.cpp: Sum, Mean, and Max / Min of more than two inputs, as
   /// a chain of binary nodes.
   mlir::LogicalResult importVariadic();

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -51,8 +52,8 @@ bool quantopt::onnx_import::parseInputShape(StringRef spec,
 
 void quantopt::onnx_import::registerImportDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
-                  math::MathDialect, quant::QuantDialect, tensor::TensorDialect,
-                  qnt::QntDialect>();
+                  math::MathDialect, quant::QuantDialect, scf::SCFDialect,
+                  tensor::TensorDialect, qnt::QntDialect>();
 }
 
 OwningOpRef<ModuleOp>

@@ -1599,6 +1599,132 @@ def case_bad_trilu_rank():
     return bad_op17("Trilu", ("xd",), x_shape=(4,))
 
 
+def dot_seq(a, w):
+    """a [M, K] times w [N, K]^T in f32, each sum from 0 over k in order."""
+    acc = np.zeros((a.shape[0], w.shape[0]), F32)
+    for k in range(a.shape[1]):
+        acc = (acc + (a[:, k:k + 1] * w[None, :, k]).astype(F32)).astype(F32)
+    return acc
+
+
+def sigmoid_f32(x):
+    return (F32(1) / (F32(1) + np.exp(-x))).astype(F32)
+
+
+def lstm_f32(x, w, r, b, reverse=False, h=None, c=None):
+    """One direction of ONNX's LSTM (gates i, o, f, c) in f32, the steps of
+    ONNX's reference (backend/test/case/node/lstm.py) left to right."""
+    hidden = r.shape[1]
+    h = np.zeros((x.shape[1], hidden), F32) if h is None else h
+    c = np.zeros((x.shape[1], hidden), F32) if c is None else c
+    bias = (b[:4 * hidden] + b[4 * hidden:]).astype(F32)
+    ys = [None] * x.shape[0]
+    for t in (reversed(range(x.shape[0])) if reverse else range(x.shape[0])):
+        g = ((dot_seq(x[t], w) + dot_seq(h, r)).astype(F32) + bias).astype(F32)
+        i, o, f, cc = np.split(g, 4, axis=1)
+        c = (sigmoid_f32(f) * c + sigmoid_f32(i) * np.tanh(cc)).astype(F32)
+        h = (sigmoid_f32(o) * np.tanh(c)).astype(F32)
+        ys[t] = h
+    return np.stack(ys), h, c
+
+
+def gru_f32(x, w, r, b, lbr, reverse=False, h=None):
+    """One direction of ONNX's GRU (gates z, r, h) in f32, ONNX's reference
+    (backend/test/case/node/gru.py) left to right."""
+    hidden = r.shape[1]
+    h = np.zeros((x.shape[1], hidden), F32) if h is None else h
+    wb, rb = b[:3 * hidden], b[3 * hidden:]
+    bzr = (wb[:2 * hidden] + rb[:2 * hidden]).astype(F32)
+    ys = [None] * x.shape[0]
+    for t in (reversed(range(x.shape[0])) if reverse else range(x.shape[0])):
+        zr = sigmoid_f32(((dot_seq(x[t], w[:2 * hidden]) +
+                           dot_seq(h, r[:2 * hidden])).astype(F32) + bzr).astype(F32))
+        z, rr = zr[:, :hidden], zr[:, hidden:]
+        xh = dot_seq(x[t], w[2 * hidden:])
+        if lbr:
+            inner = (dot_seq(h, r[2 * hidden:]) + rb[2 * hidden:]).astype(F32)
+            n = np.tanh(((xh + (rr * inner).astype(F32)).astype(F32) +
+                         wb[2 * hidden:]).astype(F32))
+        else:
+            rh = dot_seq((rr * h).astype(F32), r[2 * hidden:])
+            n = np.tanh((((xh + rh).astype(F32) + wb[2 * hidden:]).astype(F32) +
+                         rb[2 * hidden:]).astype(F32))
+        h = (((F32(1) - z) * n).astype(F32) + (z * h).astype(F32)).astype(F32)
+        ys[t] = h
+    return np.stack(ys), h
+
+
+def case_recurrent():
+    """LSTM and GRU (torch's nn.LSTM / nn.GRU) in f32 on dequantized codes:
+    a bidirectional LSTM with biases and its explicit default activations
+    (Y, Y_h, Y_c); a forward GRU with linear_before_reset = 1 (torch's),
+    int8 weights through DequantizeLinear and an initial state from an
+    input; a reverse GRU with linear_before_reset = 0, no bias, Y_h only.
+    numpy models in f32 from ONNX's reference, each dot product summed in
+    index order."""
+    r = rng(76)
+    seq, batch, inp, hid = 5, 2, 3, 4
+    x = r.uniform(-1, 1, (seq, batch, inp)).astype(F32)
+    h0 = r.uniform(-0.5, 0.5, (1, batch, hid)).astype(F32)
+    lw = r.uniform(-0.5, 0.5, (2, 4 * hid, inp)).astype(F32)
+    lr = r.uniform(-0.5, 0.5, (2, 4 * hid, hid)).astype(F32)
+    lb = r.uniform(-0.2, 0.2, (2, 8 * hid)).astype(F32)
+    gwq = r.integers(-100, 101, (1, 3 * hid, inp))
+    gw_s = 0.005
+    gr = r.uniform(-0.5, 0.5, (1, 3 * hid, hid)).astype(F32)
+    gb = r.uniform(-0.2, 0.2, (1, 6 * hid)).astype(F32)
+    g2w = r.uniform(-0.5, 0.5, (1, 3 * hid, inp)).astype(F32)
+    g2r = r.uniform(-0.5, 0.5, (1, 3 * hid, hid)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 1.0 / 64, 128)
+    nodes += [
+        helper.make_node("LSTM", ["xd", "lw", "lr", "lb"], ["ly", "lh", "lc"],
+                         hidden_size=hid, direction="bidirectional",
+                         activations=["Sigmoid", "Tanh", "Tanh"] * 2),
+        helper.make_node("DequantizeLinear", ["gwq", "gw_s"], ["gw"]),
+        helper.make_node("GRU", ["xd", "gw", "gr", "gb", "", "h0"], ["gy", "gh"],
+                         hidden_size=hid, linear_before_reset=1),
+        helper.make_node("GRU", ["xd", "g2w", "g2r"], ["", "g2h"],
+                         hidden_size=hid, direction="reverse")]
+    inits += [init("lw", lw), init("lr", lr), init("lb", lb),
+              init("gwq", gwq, np.int8), init("gw_s", F32(gw_s)),
+              init("gr", gr), init("gb", gb), init("g2w", g2w), init("g2r", g2r)]
+    xd = dequantize(quantize(x, 1.0 / 64, 128, np.uint8), 1.0 / 64, 128)
+    fy, fh, fc = lstm_f32(xd, lw[0], lr[0], lb[0])
+    by, bh, bc = lstm_f32(xd, lw[1], lr[1], lb[1], reverse=True)
+    gw = dequantize(gwq, gw_s, 0)
+    gy, gh = gru_f32(xd, gw[0], gr[0], gb[0], lbr=1, h=h0[0])
+    _, g2h = gru_f32(xd, g2w[0], g2r[0], np.zeros(6 * hid, F32), lbr=0,
+                     reverse=True)
+    vals = {"ly": np.stack([fy, by], axis=1), "lh": np.stack([fh, bh]),
+            "lc": np.stack([fc, bc]), "gy": gy[:, None], "gh": gh[None],
+            "g2h": g2h[None]}
+    expected, outs = {}, []
+    for name, y in vals.items():
+        sc = 1.0 / 64 if name == "lc" else 1.0 / 128
+        qdq_out(nodes, inits, name, "y_" + name, sc, 0, np.int8)
+        expected["y_" + name] = ("codes", quantize(y, sc, 0, np.int8), sc, 0)
+        outs.append(tin("y_" + name, list(y.shape)))
+    m = model(nodes, [tin("x", [seq, batch, inp]), tin("h0", [1, batch, hid])],
+              outs, inits)
+    return m, {"x": x, "h0": h0}, expected
+
+
+def case_bad_lstm_activations():
+    return bad_op17("LSTM", ("xd", "w", "r"), x_shape=(2, 1, 4), hidden_size=1,
+                    activations=["Sigmoid", "Relu", "Tanh"],
+                    extra=[init("w", np.zeros((1, 4, 4), F32)),
+                           init("r", np.zeros((1, 4, 1), F32))])
+
+
+def case_bad_gru_sequence_lens():
+    return bad_op17("GRU", ("xd", "w", "r", "", "lens"), x_shape=(2, 1, 4),
+                    hidden_size=1,
+                    extra=[init("w", np.zeros((1, 3, 4), F32)),
+                           init("r", np.zeros((1, 3, 1), F32)),
+                           init("lens", np.array([1], np.int32))])
+
+
 def case_bad_einsum_diagonal():
     return bad_op17("Einsum", ("xd",), x_shape=(4, 4), outputs=("y",),
                     equation="ii->i")
