@@ -393,6 +393,8 @@ LogicalResult Importer::importCastOp() {
       setOutput(0, std::move(v));
       return success();
     }
+    if (*to == onnx::TensorProto::BOOL || v.dtype == onnx::TensorProto::BOOL)
+      return runtimeBoolCast(v, *to);
     // ONNX Runtime's dynamic quantization: MatMulInteger -> Cast(float).
     if (v.kind == Kind::Int && *to == onnx::TensorProto::FLOAT) {
       auto f = runtimeIntToF32(v);
@@ -494,6 +496,74 @@ LogicalResult Importer::importRangeOp() {
   }
   v.shape = {int64_t(isFloatType(dtype) ? v.f.size() : v.i.size())};
   setOutput(0, std::move(v));
+  return success();
+}
+
+LogicalResult Importer::runtimeBoolCast(ImportedValue &v, int32_t to) {
+  using onnx::TensorProto;
+  bool fromBool = v.kind == Kind::Int && v.dtype == TensorProto::BOOL;
+  ImportedValue out;
+  out.kind = Kind::Int;
+  out.shape = v.shape;
+  if (to == TensorProto::BOOL) {
+    // Nonzero is true (NaN too: it is not 0).
+    out.dtype = TensorProto::BOOL;
+    if (!v.holdsIntegers()) {
+      auto f = floatValue(v, /*nhwc=*/false);
+      if (failed(f))
+        return failure();
+      out.value = elementwise(
+          *this, {*f}, v.shape,
+          [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+            Value zero =
+                arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0));
+            return arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNE, a[0],
+                                         zero);
+          },
+          b.getI1Type());
+    } else if (v.kind == Kind::Int && !v.nhwc) {
+      out.value = elementwise(
+          *this, {v.value}, v.shape,
+          [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+            Value zero = arith::ConstantOp::create(
+                nb, l, nb.getIntegerAttr(a[0].getType(), 0));
+            return arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ne, a[0],
+                                         zero);
+          },
+          b.getI1Type());
+    } else {
+      return fail("Cast of this tensor to bool is not supported");
+    }
+    setOutput(0, std::move(out));
+    return success();
+  }
+  if (!fromBool)
+    return fail("Cast from bool of a tensor that is not a run-time mask");
+  // true is 1, false 0.
+  Type elem;
+  if (to == TensorProto::FLOAT) {
+    elem = b.getF32Type();
+    out.kind = Kind::Float;
+  } else if (to == TensorProto::INT32 || to == TensorProto::INT64 ||
+             to == TensorProto::INT8 || to == TensorProto::INT16) {
+    elem = b.getIntegerType(to == TensorProto::INT64   ? 64
+                            : to == TensorProto::INT32 ? 32
+                            : to == TensorProto::INT16 ? 16
+                                                       : 8);
+  } else {
+    return fail("Cast of a mask to this element type is not supported "
+                "(float, int8, int16, int32, int64)");
+  }
+  out.dtype = to;
+  out.value = elementwise(
+      *this, {v.value}, v.shape,
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        if (isa<FloatType>(elem))
+          return arith::UIToFPOp::create(nb, l, elem, a[0]);
+        return arith::ExtUIOp::create(nb, l, elem, a[0]);
+      },
+      elem);
+  setOutput(0, std::move(out));
   return success();
 }
 

@@ -45,7 +45,8 @@ int64_t quantopt::onnx_import::detail::broadcastSource(ArrayRef<int64_t> from,
 
 Value quantopt::onnx_import::detail::elementwise(
     Importer &im, ArrayRef<Value> inputs, ArrayRef<int64_t> shape,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+    Type resultElement) {
   MLIRContext *ctx = im.ctx;
   int64_t rank = shape.size();
   SmallVector<AffineMap> maps;
@@ -59,8 +60,8 @@ Value quantopt::onnx_import::detail::elementwise(
     maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
   }
   maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
-  Type f32 = Float32Type::get(ctx);
-  Value init = tensor::EmptyOp::create(im.b, im.loc, shape, f32);
+  Type elem = resultElement ? resultElement : Float32Type::get(ctx);
+  Value init = tensor::EmptyOp::create(im.b, im.loc, shape, elem);
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
   return linalg::GenericOp::create(
              im.b, im.loc, TypeRange{init.getType()}, inputs, ValueRange{init},

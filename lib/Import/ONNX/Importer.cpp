@@ -588,7 +588,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   if (op == "Expand" || op == "Tile")
     return importExpandOrTile();
   if (op == "Equal" || op == "Greater" || op == "Less" ||
-      op == "GreaterOrEqual" || op == "LessOrEqual" || op == "Not")
+      op == "GreaterOrEqual" || op == "LessOrEqual" || op == "Not" ||
+      op == "And" || op == "Or" || op == "Xor")
     return importCompareOp();
   if (op == "Where")
     return importWhere();

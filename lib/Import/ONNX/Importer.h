@@ -252,6 +252,9 @@ public:
   mlir::LogicalResult importGatherOp();
   mlir::LogicalResult importUnsqueezeOp();
   mlir::LogicalResult importCastOp();
+  /// Cast of a run-time value to bool (nonzero: true; an i1 mask) or of a
+  /// run-time mask to float or an integer type (1 and 0).
+  mlir::LogicalResult runtimeBoolCast(ImportedValue &v, int32_t to);
   mlir::LogicalResult importConstantOfShapeOp();
   /// Range of compile-time scalars, folded (values accumulate in the
   /// element type, as ONNX's function body adds delta step by step).
@@ -420,9 +423,13 @@ public:
   /// (constant repeats), on codes, f32 or integers; folded on compile-time
   /// data.
   mlir::LogicalResult importExpandOrTile();
-  /// Masks.cpp: Equal, Greater, Less, GreaterOrEqual, LessOrEqual and Not
-  /// folded on compile-time data; Where under a compile-time condition.
+  /// Masks.cpp: Equal, Greater, Less, GreaterOrEqual, LessOrEqual, Not,
+  /// And, Or and Xor, folded on compile-time data, else i1 tensors; Where.
   mlir::LogicalResult importCompareOp();
+  /// A comparison, Not, And, Or or Xor of run-time values: an i1 tensor of
+  /// `shape` (the operands broadcast).
+  mlir::LogicalResult runtimeMaskOp(llvm::ArrayRef<ImportedValue *> operands,
+                                    llvm::ArrayRef<int64_t> shape);
   mlir::LogicalResult importWhere();
   /// Normalization.cpp: LayerNormalization (opset 17) and
   /// InstanceNormalization in f32, statistics computed at run time.
@@ -526,14 +533,16 @@ int64_t quantizeLinear(double x, double scale, int64_t zp, const QParams &q);
 int64_t broadcastSource(llvm::ArrayRef<int64_t> from,
                         llvm::ArrayRef<int64_t> to, int64_t n);
 
-/// An elementwise linalg.generic over f32 tensors of equal rank; size-1
-/// dimensions of the inputs broadcast (numpy style).
+/// An elementwise linalg.generic over tensors of equal rank; size-1
+/// dimensions of the inputs broadcast (numpy style). The result holds f32
+/// unless `resultElement` says otherwise (an i1 mask).
 mlir::Value
 elementwise(Importer &im, llvm::ArrayRef<mlir::Value> inputs,
             llvm::ArrayRef<int64_t> shape,
             llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
                                            mlir::ValueRange)>
-                body);
+                body,
+            mlir::Type resultElement = {});
 
 /// `combine` over dimension `axis` of the f32 tensor `x`, from `init`, in
 /// index order: the result keeps that dimension with size 1 (so that

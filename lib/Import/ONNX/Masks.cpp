@@ -1,11 +1,12 @@
-//===- Masks.cpp - comparisons, Not and Where -----------------------------===//
+//===- Masks.cpp - comparisons, logic and Where ---------------------------===//
 //
-// Masks as exporters write them: a causal or padding mask compared and
+// Masks as exporters write them. A causal or padding mask compared and
 // negated on compile-time data (torch's masked_fill(mask == 0, v) on a
-// registered buffer), then Where between the scores and a fill value.
-// Comparisons and Not fold at import; Where selects in f32 at run time
-// under a compile-time condition. A condition computed from run-time
-// values is diagnosed.
+// registered buffer) folds at import. A mask computed from run-time values
+// (Hugging Face's attention mask: Cast of the float mask to bool, then
+// masked_fill) is an i1 tensor (Kind::Int, ONNX type BOOL): comparisons in
+// f32 or in the integers' type, Not / And / Or / Xor on booleans. Where
+// selects in f32 under either kind of condition.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +45,120 @@ static bool isCompileTimeData(const ImportedValue &v) {
   return v.kind == Kind::Const && (!v.f.empty() || !v.i.empty());
 }
 
+/// Compile-time integers or booleans as a tensor of `elem` (i1 for masks).
+static Value intConstant(Importer &im, const ImportedValue &v, Type elem) {
+  auto type = RankedTensorType::get(v.shape, elem);
+  unsigned width = elem.getIntOrFloatBitWidth();
+  SmallVector<APInt> data;
+  for (int64_t x : v.i)
+    data.push_back(width == 1 ? APInt(1, x != 0)
+                              : APInt(width, uint64_t(x), /*isSigned=*/true,
+                                      /*implicitTrunc=*/true));
+  return arith::ConstantOp::create(im.b, im.loc, type,
+                                   DenseElementsAttr::get(type, data));
+}
+
+/// A compile-time mask as an i1 constant.
+static Value maskConstant(Importer &im, const ImportedValue &cond) {
+  return intConstant(im, cond, im.b.getI1Type());
+}
+
+static bool isRuntimeMask(const ImportedValue &v) {
+  return v.kind == Kind::Int && v.dtype == onnx::TensorProto::BOOL;
+}
+
+LogicalResult Importer::runtimeMaskOp(ArrayRef<ImportedValue *> operands,
+                                      ArrayRef<int64_t> shape) {
+  StringRef op = node->op_type();
+  bool logical = op == "Not" || op == "And" || op == "Or" || op == "Xor";
+  // Float-like operands compare in f32 (dequantized where quantized);
+  // integers and booleans in the type of the run-time operand.
+  bool floats = llvm::any_of(
+      operands, [](ImportedValue *v) { return !v->holdsIntegers(); });
+  if (floats && (logical || llvm::any_of(operands, [](ImportedValue *v) {
+                   return v->holdsIntegers();
+                 })))
+    return fail(op + " of a float and an integer or boolean tensor");
+  Type intType;
+  for (ImportedValue *v : operands) {
+    if (v->kind != Kind::Int)
+      continue;
+    Type t = cast<RankedTensorType>(v->value.getType()).getElementType();
+    if (intType && t != intType)
+      return fail(op + " of integer tensors of different types");
+    intType = t;
+  }
+  if (logical && (!intType || !intType.isInteger(1) ||
+                  !llvm::all_of(operands, [](ImportedValue *v) {
+                    return v->dtype == onnx::TensorProto::BOOL;
+                  })))
+    return fail(op + " needs boolean tensors");
+  int64_t rank = shape.size();
+  SmallVector<Value> ins;
+  for (ImportedValue *v : operands) {
+    Value value;
+    if (floats) {
+      auto f = floatValue(*v, /*nhwc=*/false);
+      if (failed(f))
+        return failure();
+      value = *f;
+    } else if (v->kind == Kind::Const) {
+      value = intConstant(*this, *v, intType);
+    } else {
+      value = v->value;
+    }
+    if (int64_t(v->shape.size()) != rank) {
+      SmallVector<int64_t> full(rank - v->shape.size(), 1);
+      full.append(v->shape.begin(), v->shape.end());
+      value = reshape(value, full);
+    }
+    ins.push_back(value);
+  }
+  bool isBool = intType && intType.isInteger(1);
+  ImportedValue out;
+  out.kind = Kind::Int;
+  out.dtype = onnx::TensorProto::BOOL;
+  out.shape.assign(shape.begin(), shape.end());
+  out.value = elementwise(
+      *this, ins, shape,
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        if (op == "Not") {
+          Value one = arith::ConstantOp::create(nb, l, nb.getBoolAttr(true));
+          return arith::XOrIOp::create(nb, l, a[0], one);
+        }
+        if (op == "And")
+          return arith::AndIOp::create(nb, l, a[0], a[1]);
+        if (op == "Or")
+          return arith::OrIOp::create(nb, l, a[0], a[1]);
+        if (op == "Xor")
+          return arith::XOrIOp::create(nb, l, a[0], a[1]);
+        if (floats) {
+          // Ordered predicates: a NaN compares false, as in numpy.
+          auto p = op == "Equal"            ? arith::CmpFPredicate::OEQ
+                   : op == "Greater"        ? arith::CmpFPredicate::OGT
+                   : op == "Less"           ? arith::CmpFPredicate::OLT
+                   : op == "GreaterOrEqual" ? arith::CmpFPredicate::OGE
+                                            : arith::CmpFPredicate::OLE;
+          return arith::CmpFOp::create(nb, l, p, a[0], a[1]);
+        }
+        // Booleans order false < true (unsigned); integers are signed.
+        auto p = op == "Equal"     ? arith::CmpIPredicate::eq
+                 : op == "Greater" ? (isBool ? arith::CmpIPredicate::ugt
+                                             : arith::CmpIPredicate::sgt)
+                 : op == "Less"    ? (isBool ? arith::CmpIPredicate::ult
+                                             : arith::CmpIPredicate::slt)
+                 : op == "GreaterOrEqual"
+                     ? (isBool ? arith::CmpIPredicate::uge
+                               : arith::CmpIPredicate::sge)
+                     : (isBool ? arith::CmpIPredicate::ule
+                               : arith::CmpIPredicate::sle);
+        return arith::CmpIOp::create(nb, l, p, a[0], a[1]);
+      },
+      b.getI1Type());
+  setOutput(0, std::move(out));
+  return success();
+}
+
 LogicalResult Importer::importCompareOp() {
   if (failed(checkAttrs({})))
     return failure();
@@ -59,12 +174,13 @@ LogicalResult Importer::importCompareOp() {
       return failure();
     c = *second;
   }
-  if (!isCompileTimeData(**a) || !isCompileTimeData(*c))
-    return fail(op + " of run-time values is not supported (only "
-                     "compile-time data is folded)");
   auto shape = broadcastShapes((*a)->shape, c->shape);
   if (!shape)
     return fail("shapes do not broadcast");
+  if (!isCompileTimeData(**a) || !isCompileTimeData(*c))
+    return runtimeMaskOp(unary ? ArrayRef<ImportedValue *>{*a}
+                               : ArrayRef<ImportedValue *>{*a, c},
+                         *shape);
   auto count = foldedCount(*this, *shape);
   if (failed(count))
     return failure();
@@ -76,6 +192,9 @@ LogicalResult Importer::importCompareOp() {
     double x = elementAt(**a, broadcastSource((*a)->shape, *shape, n));
     double y = elementAt(*c, broadcastSource(c->shape, *shape, n));
     bool r = op == "Not"              ? x == 0
+             : op == "And"            ? x != 0 && y != 0
+             : op == "Or"             ? x != 0 || y != 0
+             : op == "Xor"            ? (x != 0) != (y != 0)
              : op == "Equal"          ? x == y
              : op == "Greater"        ? x > y
              : op == "Less"           ? x < y
@@ -98,15 +217,17 @@ LogicalResult Importer::importWhere() {
     in[k] = *v;
   }
   ImportedValue &cond = *in[0], &x = *in[1], &y = *in[2];
-  if (cond.kind != Kind::Const || cond.i.empty())
-    return fail("a condition computed at run time is not supported (only "
-                "compile-time masks)");
+  bool runtimeCond =
+      cond.kind == Kind::Int && cond.dtype == onnx::TensorProto::BOOL;
+  if (!runtimeCond && (cond.kind != Kind::Const || cond.i.empty()))
+    return fail("the condition must be a boolean tensor (a compile-time mask "
+                "or a run-time comparison, Not, And, Or, Xor or Cast)");
   auto xy = broadcastShapes(x.shape, y.shape);
   auto shape = xy ? broadcastShapes(cond.shape, *xy) : std::nullopt;
   if (!shape)
     return fail("shapes do not broadcast");
   int64_t rank = shape->size();
-  if (isCompileTimeData(x) && isCompileTimeData(y)) {
+  if (!runtimeCond && isCompileTimeData(x) && isCompileTimeData(y)) {
     auto count = foldedCount(*this, *shape);
     if (failed(count))
       return failure();
@@ -136,12 +257,7 @@ LogicalResult Importer::importWhere() {
     full.append(s.begin(), s.end());
     return reshape(v, full);
   };
-  auto condType = RankedTensorType::get(cond.shape, b.getI1Type());
-  SmallVector<bool> bits;
-  for (int64_t bit : cond.i)
-    bits.push_back(bit != 0);
-  Value c = arith::ConstantOp::create(
-      b, loc, condType, DenseElementsAttr::get(condType, ArrayRef<bool>(bits)));
+  Value c = runtimeCond ? cond.value : maskConstant(*this, cond);
   SmallVector<Value> ins = {ranked(c, cond.shape)};
   for (ImportedValue *v : {&x, &y}) {
     if (v->holdsIntegers())

@@ -1725,6 +1725,51 @@ def case_bad_gru_sequence_lens():
                            init("lens", np.array([1], np.int32))])
 
 
+def case_runtime_masks():
+    """Masks computed at run time, as Hugging Face exports an attention
+    mask: Unsqueeze of an int64 input, Cast to float, 1 - m, Cast to bool,
+    Where (masked_fill) with a constant; a float comparison with a
+    constant, Not and And of masks, Where with a constant 0; an int64
+    Equal and Less, Xor, Cast back to int64 (a graph output). numpy's
+    comparisons and logical ops are ONNX's reference."""
+    r = rng(77)
+    scores = r.uniform(-1, 1, (2, 1, 3, 5)).astype(F32)
+    mask = r.integers(0, 3, (2, 5)).astype(np.int64)
+    nodes = [helper.make_node("Unsqueeze", ["mask", "axes"], ["m4"]),
+             helper.make_node("Cast", ["m4"], ["mf"], to=TensorProto.FLOAT),
+             helper.make_node("Sub", ["one_f", "mf"], ["inv"]),
+             helper.make_node("Cast", ["inv"], ["cond"], to=TensorProto.BOOL),
+             helper.make_node("Where", ["cond", "fill", "scores"], ["y1"]),
+             helper.make_node("Greater", ["scores", "quarter"], ["gt"]),
+             helper.make_node("Not", ["cond"], ["keep"]),
+             helper.make_node("And", ["gt", "keep"], ["both"]),
+             helper.make_node("Where", ["both", "scores", "zero_f"], ["y2"]),
+             helper.make_node("Equal", ["mask", "one_i"], ["eq"]),
+             helper.make_node("Less", ["mask", "one_i"], ["lt"]),
+             helper.make_node("Xor", ["eq", "lt"], ["x"]),
+             helper.make_node("Cast", ["x"], ["y3"], to=TensorProto.INT64)]
+    inits = [init("axes", np.array([1, 2], np.int64)), init("one_f", F32(1)),
+             init("fill", F32(-8)), init("quarter", F32(0.25)),
+             init("zero_f", F32(0)), init("one_i", np.int64(1))]
+    s1 = 1.0 / 16
+    qdq_out(nodes, inits, "y1", "q1", s1, 0, np.int8)
+    qdq_out(nodes, inits, "y2", "q2", s1, 0, np.int8)
+    m = model(nodes, [tin("scores", [2, 1, 3, 5]), tin("mask", [2, 5], TensorProto.INT64)],
+              [tin("q1", [2, 1, 3, 5]), tin("q2", [2, 1, 3, 5]),
+               tin("y3", [2, 5], TensorProto.INT64)], inits)
+    m4 = mask[:, None, None, :]
+    inv = (F32(1) - m4.astype(F32)).astype(F32)
+    cond = inv != 0
+    y1 = np.where(cond, F32(-8), scores).astype(F32)
+    both = (scores > F32(0.25)) & ~cond
+    y2 = np.where(both, scores, F32(0)).astype(F32)
+    y3 = ((mask == 1) ^ (mask < 1)).astype(np.int64)
+    return m, {"scores": scores, "mask": mask}, {
+        "q1": ("codes", quantize(y1, s1, 0, np.int8), s1, 0),
+        "q2": ("codes", quantize(y2, s1, 0, np.int8), s1, 0),
+        "y3": ("int", y3)}
+
+
 def case_bad_einsum_diagonal():
     return bad_op17("Einsum", ("xd",), x_shape=(4, 4), outputs=("y",),
                     equation="ii->i")
@@ -3022,7 +3067,9 @@ def case_bad_sum_missing_input():
 
 
 def case_bad_greater_runtime():
-    return bad_op17("Greater", ("xd", "zero"), extra=[init("zero", F32(0))])
+    # A float compared with an integer: ONNX's type constraint, which the
+    # checker leaves to the importer.
+    return bad_op17("Greater", ("xd", "zero"), extra=[init("zero", np.int64(0))])
 
 
 def case_bad_where_runtime():
