@@ -105,7 +105,11 @@ LogicalResult Importer::runtimeMaskOp(ArrayRef<ImportedValue *> operands,
     } else if (v->kind == Kind::Const) {
       value = intConstant(*this, *v, intType);
     } else {
-      value = v->value;
+      // Run-time integers (a ConvInteger result may be NHWC) in logical
+      // layout.
+      value = v->nhwc && v->shape.size() == 4
+                  ? transpose(v->value, {0, 3, 1, 2})
+                  : v->value;
     }
     if (int64_t(v->shape.size()) != rank) {
       SmallVector<int64_t> full(rank - v->shape.size(), 1);
