@@ -395,6 +395,38 @@ LogicalResult Importer::importCastOp() {
     }
     if (*to == onnx::TensorProto::BOOL || v.dtype == onnx::TensorProto::BOOL)
       return runtimeBoolCast(v, *to);
+    // Between integer types (RoBERTa's position ids, int32 -> int64):
+    // sign-extended or truncated, as C's conversions of ONNX Runtime do.
+    using onnx::TensorProto;
+    if (v.kind == Kind::Int &&
+        (*to == TensorProto::INT8 || *to == TensorProto::INT16 ||
+         *to == TensorProto::INT32 || *to == TensorProto::INT64)) {
+      Type from = cast<RankedTensorType>(v.value.getType()).getElementType();
+      Type elem = b.getIntegerType(*to == TensorProto::INT64   ? 64
+                                   : *to == TensorProto::INT32 ? 32
+                                   : *to == TensorProto::INT16 ? 16
+                                                               : 8);
+      // uint8 values are held as i8 bits: they would need a zero extension.
+      if (v.dtype != TensorProto::INT8 && v.dtype != TensorProto::INT16 &&
+          v.dtype != TensorProto::INT32 && v.dtype != TensorProto::INT64)
+        return fail("Cast of this run-time integer type is not supported");
+      ImportedValue out = v;
+      out.dtype = *to;
+      out.value = elementwise(
+          *this, {v.value}, physicalShape(v),
+          [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+            unsigned have = from.getIntOrFloatBitWidth(),
+                     want = elem.getIntOrFloatBitWidth();
+            if (have < want)
+              return arith::ExtSIOp::create(nb, l, elem, a[0]);
+            if (have > want)
+              return arith::TruncIOp::create(nb, l, elem, a[0]);
+            return a[0];
+          },
+          elem);
+      setOutput(0, std::move(out));
+      return success();
+    }
     // ONNX Runtime's dynamic quantization: MatMulInteger -> Cast(float).
     if (v.kind == Kind::Int && *to == onnx::TensorProto::FLOAT) {
       auto f = runtimeIntToF32(v);

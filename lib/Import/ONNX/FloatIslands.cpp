@@ -365,6 +365,9 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
     setOutput(0, std::move(out));
     return success();
   }
+  if (a.holdsIntegers() && c.holdsIntegers() &&
+      (a.kind == Kind::Int || c.kind == Kind::Int))
+    return importIntegerBinary(a, c, op, *shape);
   // Two rank-4 operands, one of them NHWC (a conv's result: SiLU's
   // x * Sigmoid(x), a squeeze-excitation scale): computed in NHWC, so that
   // no transpose goes to NCHW and back around the op.
@@ -394,6 +397,58 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
                           [&](OpBuilder &nb, Location l, ValueRange v) {
                             return binaryFloat(nb, l, op, v[0], v[1]);
                           });
+  setOutput(0, std::move(out));
+  return success();
+}
+
+LogicalResult Importer::importIntegerBinary(ImportedValue &a, ImportedValue &c,
+                                            StringRef op,
+                                            ArrayRef<int64_t> shape) {
+  // ONNX's integer Add, Sub and Mul wrap around in the element type (as
+  // ONNX Runtime's C++ arithmetic does); Div would divide by a run-time
+  // zero, which has no defined result.
+  if (op != "Add" && op != "Sub" && op != "Mul")
+    return fail(op + " of run-time integer tensors is not supported (Add, "
+                     "Sub and Mul are)");
+  Type elem;
+  for (ImportedValue *v : {&a, &c}) {
+    if (v->kind != Kind::Int)
+      continue;
+    if (v->dtype == onnx::TensorProto::BOOL)
+      return fail(op + " of boolean tensors");
+    Type t = cast<RankedTensorType>(v->value.getType()).getElementType();
+    if (elem && t != elem)
+      return fail(op + " of integer tensors of different types");
+    elem = t;
+  }
+  int64_t rank = shape.size();
+  SmallVector<Value> ins;
+  for (ImportedValue *v : {&a, &c}) {
+    Value value = v->kind == Kind::Const ? intConstant(*this, *v, elem)
+                  : v->nhwc && v->shape.size() == 4
+                      ? transpose(v->value, {0, 3, 1, 2})
+                      : v->value;
+    if (int64_t(v->shape.size()) != rank) {
+      SmallVector<int64_t> full(rank - v->shape.size(), 1);
+      full.append(v->shape.begin(), v->shape.end());
+      value = reshape(value, full);
+    }
+    ins.push_back(value);
+  }
+  ImportedValue out;
+  out.kind = Kind::Int;
+  out.dtype = a.kind == Kind::Int ? a.dtype : c.dtype;
+  out.shape.assign(shape.begin(), shape.end());
+  out.value = elementwise(
+      *this, ins, shape,
+      [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+        if (op == "Add")
+          return arith::AddIOp::create(nb, l, v[0], v[1]);
+        if (op == "Sub")
+          return arith::SubIOp::create(nb, l, v[0], v[1]);
+        return arith::MulIOp::create(nb, l, v[0], v[1]);
+      },
+      elem);
   setOutput(0, std::move(out));
   return success();
 }

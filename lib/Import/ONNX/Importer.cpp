@@ -543,6 +543,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importEinsum();
   if (op == "LSTM" || op == "GRU")
     return importRecurrent();
+  if (op == "CumSum")
+    return importCumSum();
   if (op == "DepthToSpace" || op == "SpaceToDepth")
     return importDepthToSpace(/*toSpace=*/op == "DepthToSpace");
   if (op == "ConvTranspose")

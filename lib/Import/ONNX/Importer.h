@@ -398,6 +398,8 @@ public:
   /// Recurrent.cpp: LSTM and GRU in f32 with the default activations, an
   /// scf.for over time.
   mlir::LogicalResult importRecurrent();
+  /// CumSum.cpp: CumSum of run-time f32 or integer tensors.
+  mlir::LogicalResult importCumSum();
   /// VariadicOps.cpp: Sum, Mean, and Max / Min of more than two inputs, as
   /// a chain of binary nodes.
   mlir::LogicalResult importVariadic();
@@ -416,6 +418,12 @@ public:
   /// (floats in f32; Add / Sub / Mul of integers in int64).
   mlir::LogicalResult importFloatBinary(ImportedValue &a, ImportedValue &c,
                                         llvm::StringRef op);
+  /// Add, Sub or Mul of integer tensors, one of them run-time (RoBERTa's
+  /// position ids): wrap-around in the element type, numpy broadcasting to
+  /// `shape`.
+  mlir::LogicalResult importIntegerBinary(ImportedValue &a, ImportedValue &c,
+                                          llvm::StringRef op,
+                                          llvm::ArrayRef<int64_t> shape);
   /// Mul, Sub, Div, Max, Min, PRelu nodes: always float (no quantized
   /// form).
   mlir::LogicalResult importFloatArithmetic();
@@ -532,6 +540,10 @@ int64_t quantizeLinear(double x, double scale, int64_t zp, const QParams &q);
 /// that numpy broadcasting takes to flat index `n` of shape `to`.
 int64_t broadcastSource(llvm::ArrayRef<int64_t> from,
                         llvm::ArrayRef<int64_t> to, int64_t n);
+
+/// Compile-time integers or booleans (`v.i`) as a tensor of `elem` (i1 for
+/// masks), wrapped to its width.
+mlir::Value intConstant(Importer &im, const ImportedValue &v, mlir::Type elem);
 
 /// An elementwise linalg.generic over tensors of equal rank; size-1
 /// dimensions of the inputs broadcast (numpy style). The result holds f32

@@ -45,8 +45,9 @@ static bool isCompileTimeData(const ImportedValue &v) {
   return v.kind == Kind::Const && (!v.f.empty() || !v.i.empty());
 }
 
-/// Compile-time integers or booleans as a tensor of `elem` (i1 for masks).
-static Value intConstant(Importer &im, const ImportedValue &v, Type elem) {
+Value quantopt::onnx_import::detail::intConstant(Importer &im,
+                                                 const ImportedValue &v,
+                                                 Type elem) {
   auto type = RankedTensorType::get(v.shape, elem);
   unsigned width = elem.getIntOrFloatBitWidth();
   SmallVector<APInt> data;

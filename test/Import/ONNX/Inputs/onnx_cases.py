@@ -1770,6 +1770,52 @@ def case_runtime_masks():
         "y3": ("int", y3)}
 
 
+def case_cumsum():
+    """RoBERTa's position ids from run-time token ids (padding id 1):
+    mask = Not(ids == 1) cast to int32, CumSum along the sequence, times
+    the mask, cast to int64, plus 1 (integer Add / Mul of run-time
+    tensors); and CumSum of a float input, inclusive along axis 1 and
+    exclusive in reverse along axis 0, then Q. numpy's cumsum adds in
+    order, as ONNX Runtime's loop does."""
+    r = rng(78)
+    ids = r.integers(0, 5, (2, 6)).astype(np.int64)
+    ids[:, -2:] = 1
+    f = r.uniform(-1, 1, (3, 5)).astype(F32)
+    nodes = [helper.make_node("Equal", ["ids", "pad"], ["is_pad"]),
+             helper.make_node("Not", ["is_pad"], ["keep"]),
+             helper.make_node("Cast", ["keep"], ["mi"], to=TensorProto.INT32),
+             helper.make_node("CumSum", ["mi", "one"], ["cs"]),
+             helper.make_node("Mul", ["cs", "mi"], ["inc"]),
+             helper.make_node("Cast", ["inc"], ["inc64"], to=TensorProto.INT64),
+             helper.make_node("Add", ["inc64", "pad"], ["pos"]),
+             helper.make_node("CumSum", ["f", "one"], ["c1"]),
+             helper.make_node("CumSum", ["f", "zero"], ["c2"], exclusive=1,
+                              reverse=1)]
+    inits = [init("pad", np.int64(1)), init("one", np.int64(1)),
+             init("zero", np.int64(0))]
+    s1 = 1.0 / 32
+    qdq_out(nodes, inits, "c1", "y1", s1, 0, np.int8)
+    qdq_out(nodes, inits, "c2", "y2", s1, 0, np.int8)
+    m = model(nodes, [tin("ids", [2, 6], TensorProto.INT64), tin("f", [3, 5])],
+              [tin("pos", [2, 6], TensorProto.INT64), tin("y1", [3, 5]),
+               tin("y2", [3, 5])], inits)
+    mi = (ids != 1).astype(np.int32)
+    pos = (np.cumsum(mi, axis=1, dtype=np.int32) * mi).astype(np.int64) + 1
+    c1 = np.cumsum(f, axis=1, dtype=F32)
+    flipped = np.flip(f, axis=0)
+    c2 = np.flip(np.concatenate([np.zeros((1, 5), F32),
+                                 np.cumsum(flipped, axis=0, dtype=F32)[:-1]]),
+                 axis=0)
+    return m, {"ids": ids, "f": f}, {
+        "pos": ("int", pos),
+        "y1": ("codes", quantize(c1, s1, 0, np.int8), s1, 0),
+        "y2": ("codes", quantize(c2, s1, 0, np.int8), s1, 0)}
+
+
+def case_bad_cumsum_axis():
+    return bad_op17("CumSum", ("xd", "axis"), extra=[init("axis", np.int64(2))])
+
+
 def case_bad_einsum_diagonal():
     return bad_op17("Einsum", ("xd",), x_shape=(4, 4), outputs=("y",),
                     equation="ii->i")
