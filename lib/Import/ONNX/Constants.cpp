@@ -308,12 +308,10 @@ LogicalResult Importer::importConstIndexGather(ImportedValue &data,
   int64_t rank = data.shape.size();
   if (rank == 0)
     return fail("Gather from a scalar");
-  int64_t axis = attrInt("axis").value_or(0);
-  if (axis < -rank || axis >= rank)
-    return fail("axis " + Twine(axis) + " out of range");
-  if (axis < 0)
-    axis += rank;
-  int64_t n = data.shape[axis];
+  auto axis = normalizedAxis(attrInt("axis").value_or(0), rank);
+  if (failed(axis))
+    return failure();
+  int64_t n = data.shape[*axis];
   SmallVector<int64_t> at;
   for (int64_t k : idx) {
     if (k < -n || k >= n)

@@ -39,13 +39,13 @@ LogicalResult Importer::importCumSum() {
     return failure();
   if (axisValue->size() != 1)
     return fail("axis must be one value");
-  int64_t rank = v.shape.size(), axis = (*axisValue)[0];
+  int64_t rank = v.shape.size();
   if (rank == 0)
     return fail("CumSum of a scalar");
-  if (axis < -rank || axis >= rank)
-    return fail("axis " + Twine(axis) + " out of range");
-  if (axis < 0)
-    axis += rank;
+  auto normalized = normalizedAxis((*axisValue)[0], rank);
+  if (failed(normalized))
+    return failure();
+  int64_t axis = *normalized;
   int64_t n = v.shape[axis];
   if (n > kMaxAxis)
     return fail("an axis of more than " + Twine(kMaxAxis) +

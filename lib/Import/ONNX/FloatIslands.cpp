@@ -423,18 +423,9 @@ LogicalResult Importer::importIntegerBinary(ImportedValue &a, ImportedValue &c,
   }
   int64_t rank = shape.size();
   SmallVector<Value> ins;
-  for (ImportedValue *v : {&a, &c}) {
-    Value value = v->kind == Kind::Const ? intConstant(*this, *v, elem)
-                  : v->nhwc && v->shape.size() == 4
-                      ? transpose(v->value, {0, 3, 1, 2})
-                      : v->value;
-    if (int64_t(v->shape.size()) != rank) {
-      SmallVector<int64_t> full(rank - v->shape.size(), 1);
-      full.append(v->shape.begin(), v->shape.end());
-      value = reshape(value, full);
-    }
-    ins.push_back(value);
-  }
+  for (ImportedValue *v : {&a, &c})
+    ins.push_back(withLeadingOnes(*this, logicalIntegers(*this, *v, elem),
+                                  v->shape, rank));
   ImportedValue out;
   out.kind = Kind::Int;
   out.dtype = a.kind == Kind::Int ? a.dtype : c.dtype;

@@ -814,12 +814,7 @@ LogicalResult Importer::importTrilu() {
     if (failed(ints))
       return failure();
     src = *ints;
-    Type elem = storageIntType(v->q);
-    zero = arith::ConstantOp::create(
-        b, loc,
-        b.getIntegerAttr(elem, APInt(elem.getIntOrFloatBitWidth(),
-                                     uint64_t(code), /*isSigned=*/true,
-                                     /*implicitTrunc=*/true)));
+    zero = storageCode(v->q, code);
   } else if (v->kind == Kind::Float || v->kind == Kind::Int) {
     auto value = logicalValue(*this, *v, "Trilu");
     if (failed(value))
@@ -966,12 +961,7 @@ LogicalResult Importer::importPad() {
     if (failed(ints))
       return failure();
     src = *ints;
-    Type elem = storageIntType(v->q);
-    padValue = arith::ConstantOp::create(
-        b, loc,
-        b.getIntegerAttr(elem, APInt(elem.getIntOrFloatBitWidth(),
-                                     uint64_t(code), /*isSigned=*/true,
-                                     /*implicitTrunc=*/true)));
+    padValue = storageCode(v->q, code);
   } else if (v->kind == Kind::Float) {
     auto f = floatValue(*v, out.nhwc);
     if (failed(f))
@@ -1087,11 +1077,10 @@ LogicalResult Importer::importRuntimeGather(ImportedValue &data,
   int64_t rank = data.shape.size(), q = indices.shape.size();
   if (rank == 0)
     return fail("Gather from a scalar");
-  int64_t axis = attrInt("axis").value_or(0);
-  if (axis < -rank || axis >= rank)
-    return fail("axis " + Twine(axis) + " out of range");
-  if (axis < 0)
-    axis += rank;
+  auto normalized = normalizedAxis(attrInt("axis").value_or(0), rank);
+  if (failed(normalized))
+    return failure();
+  int64_t axis = *normalized;
   if (indices.nhwc && q == 4)
     return fail("Gather with NHWC indices is not supported");
   if (failed(settleOrFloat(*this, data)))

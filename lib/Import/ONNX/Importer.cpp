@@ -177,6 +177,21 @@ Type Importer::storageIntType(const QParams &q) const {
   return IntegerType::get(ctx, q.width);
 }
 
+Value Importer::storageCode(const QParams &q, int64_t code) {
+  Type elem = storageIntType(q);
+  return arith::ConstantOp::create(
+      b, loc,
+      b.getIntegerAttr(elem, APInt(elem.getIntOrFloatBitWidth(), uint64_t(code),
+                                   /*isSigned=*/true,
+                                   /*implicitTrunc=*/true)));
+}
+
+FailureOr<int64_t> Importer::normalizedAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return fail("axis " + Twine(axis) + " out of range");
+  return axis < 0 ? axis + rank : axis;
+}
+
 Type Importer::quantElementType(const QParams &q, int64_t physAxis) const {
   unsigned flags = q.isSigned ? quant::QuantizationFlags::Signed : 0;
   Type f32 = Float32Type::get(ctx);

@@ -222,6 +222,11 @@ public:
 
   // Types and layout.
   mlir::Type storageIntType(const QParams &q) const;
+  /// A scalar constant of the storage integer type of `q` holding `code`.
+  mlir::Value storageCode(const QParams &q, int64_t code);
+  /// `axis` in [-rank, rank) made non-negative; a failure naming it
+  /// otherwise.
+  mlir::FailureOr<int64_t> normalizedAxis(int64_t axis, int64_t rank);
   mlir::Type quantElementType(const QParams &q, int64_t physicalAxis) const;
   mlir::RankedTensorType quantTensorType(const ImportedValue &v) const;
   llvm::SmallVector<int64_t> physicalShape(const ImportedValue &v) const;
@@ -544,6 +549,17 @@ int64_t broadcastSource(llvm::ArrayRef<int64_t> from,
 /// Compile-time integers or booleans (`v.i`) as a tensor of `elem` (i1 for
 /// masks), wrapped to its width.
 mlir::Value intConstant(Importer &im, const ImportedValue &v, mlir::Type elem);
+
+/// `value` of logical shape `shape` reshaped to `rank` dimensions with
+/// leading 1s (numpy broadcasting aligns the trailing ones).
+mlir::Value withLeadingOnes(Importer &im, mlir::Value value,
+                            llvm::ArrayRef<int64_t> shape, int64_t rank);
+
+/// The integers of `v` as a tensor of `elem` in logical layout: compile-time
+/// data as a constant, run-time integers as they are (transposed back from
+/// NHWC where held so).
+mlir::Value logicalIntegers(Importer &im, const ImportedValue &v,
+                            mlir::Type elem);
 
 /// An elementwise linalg.generic over tensors of equal rank; size-1
 /// dimensions of the inputs broadcast (numpy style). The result holds f32

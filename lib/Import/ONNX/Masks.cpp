@@ -59,6 +59,26 @@ Value quantopt::onnx_import::detail::intConstant(Importer &im,
                                    DenseElementsAttr::get(type, data));
 }
 
+Value quantopt::onnx_import::detail::withLeadingOnes(Importer &im, Value value,
+                                                     ArrayRef<int64_t> shape,
+                                                     int64_t rank) {
+  if (int64_t(shape.size()) == rank)
+    return value;
+  SmallVector<int64_t> full(rank - shape.size(), 1);
+  full.append(shape.begin(), shape.end());
+  return im.reshape(value, full);
+}
+
+Value quantopt::onnx_import::detail::logicalIntegers(Importer &im,
+                                                     const ImportedValue &v,
+                                                     Type elem) {
+  if (v.kind == Kind::Const)
+    return intConstant(im, v, elem);
+  // A ConvInteger result is held NHWC.
+  return v.nhwc && v.shape.size() == 4 ? im.transpose(v.value, {0, 3, 1, 2})
+                                       : v.value;
+}
+
 /// A compile-time mask as an i1 constant.
 static Value maskConstant(Importer &im, const ImportedValue &cond) {
   return intConstant(im, cond, im.b.getI1Type());
@@ -103,21 +123,10 @@ LogicalResult Importer::runtimeMaskOp(ArrayRef<ImportedValue *> operands,
       if (failed(f))
         return failure();
       value = *f;
-    } else if (v->kind == Kind::Const) {
-      value = intConstant(*this, *v, intType);
     } else {
-      // Run-time integers (a ConvInteger result may be NHWC) in logical
-      // layout.
-      value = v->nhwc && v->shape.size() == 4
-                  ? transpose(v->value, {0, 3, 1, 2})
-                  : v->value;
+      value = logicalIntegers(*this, *v, intType);
     }
-    if (int64_t(v->shape.size()) != rank) {
-      SmallVector<int64_t> full(rank - v->shape.size(), 1);
-      full.append(v->shape.begin(), v->shape.end());
-      value = reshape(value, full);
-    }
-    ins.push_back(value);
+    ins.push_back(withLeadingOnes(*this, value, v->shape, rank));
   }
   bool isBool = intType && intType.isInteger(1);
   ImportedValue out;
@@ -256,11 +265,7 @@ LogicalResult Importer::importWhere() {
   // The condition as an i1 constant, X and Y in f32 (dequantized where
   // quantized), all of the result's rank.
   auto ranked = [&](Value v, ArrayRef<int64_t> s) {
-    if (int64_t(s.size()) == rank)
-      return v;
-    SmallVector<int64_t> full(rank - s.size(), 1);
-    full.append(s.begin(), s.end());
-    return reshape(v, full);
+    return withLeadingOnes(*this, v, s, rank);
   };
   Value c = runtimeCond ? cond.value : maskConstant(*this, cond);
   SmallVector<Value> ins = {ranked(c, cond.shape)};
