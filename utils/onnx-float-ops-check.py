@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Random Einsum and LSTM / GRU models through quant-import-onnx, compiled
+and run, compared with numpy.
+
+  onnx-float-ops-check.py --build-dir build --seeds 0 150 [--ops einsum rnn]
+
+Einsum: one or two operands of ranks 0-3 over a few labels, with and
+without an explicit output, with ellipses; operands on a grid of 1/8 below
+2 in magnitude, so every f32 product and sum is exact and numpy's float64
+einsum is the exact result. LSTM / GRU: random sizes, directions,
+linear_before_reset, optional bias and initial states, compared with the
+f32 models of ONNX's reference in test/Import/ONNX/Inputs/onnx_cases.py.
+mlir-runner prints six significant digits, so values are compared to a
+relative 1e-5 (Einsum) and 2e-6 (recurrent). Prints a line per failure and
+a count per outcome; exits 1 on any failure. Needs numpy and onnx
+(/usr/bin/python3).
+"""
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "test", "Import", "ONNX", "Inputs"))
+import onnx_cases as oc  # noqa: E402
+
+F32 = np.float32
+LLVM_LIB = "/usr/lib/llvm-22/lib"
+
+
+def save_model(nodes, inputs, outputs, inits, path, opset=14):
+    g = helper.make_graph(nodes, "g", inputs, outputs, inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    onnx.save(m, path)
+
+
+def compile_and_run(build, prefix, names, arrays, expected, rtol):
+    """Imports prefix.onnx, runs it on `arrays`; None or a failure text."""
+    res = subprocess.run([os.path.join(build, "bin", "quant-import-onnx"),
+                          prefix + ".onnx", "--entry", "model", "-o",
+                          prefix + ".mlir"], capture_output=True, text=True)
+    if res.returncode:
+        return "import failed: " + res.stderr.strip()[:300]
+    data = {"in_" + n: a for n, a in zip(names, arrays)}
+    data.update({"out_" + k: v for k, v in expected.items()})
+    np.savez(prefix + ".npz", inputs=np.array(names),
+             outputs=np.array(list(expected)), **data)
+    oc.driver(prefix)
+    libs = ",".join([LLVM_LIB + "/libmlir_runner_utils.so",
+                     LLVM_LIB + "/libmlir_c_runner_utils.so",
+                     os.path.join(build, "lib", "libquant_runner_utils.so")])
+    res = subprocess.run(
+        "%s %s.run.mlir --qnt-to-llvm | %s/../bin/mlir-runner -e main "
+        "-entry-point-result=void -shared-libs=%s" %
+        (os.path.join(build, "bin", "quant-opt"), prefix, LLVM_LIB, libs),
+        shell=True, capture_output=True, text=True)
+    if res.returncode:
+        return "run failed: " + res.stderr.strip()[:300]
+    with open(prefix + ".out", "w") as f:
+        f.write(res.stdout)
+    got = oc.printed_tensors(prefix + ".out")
+    for g, (k, v) in zip(got, expected.items()):
+        v = v.reshape(-1).astype(np.float64)
+        if g.size != v.size or np.any(np.abs(g - v) > rtol * np.maximum(1, np.abs(v))):
+            return "%s differs: got %s want %s" % (k, g[:6], v[:6])
+    return None
+
+
+def einsum_case(seed, build, work):
+    r = random.Random(seed)
+    rs = np.random.default_rng(seed)
+    letters = "abcde"
+    size = {l: r.randint(1, 3) for l in letters}
+    nops = r.choice([1, 2, 2, 2])
+    ellipsis = r.random() < 0.25
+    edims = [r.randint(1, 3) for _ in range(2)]
+    terms, shapes = [], []
+    for _ in range(nops):
+        labels = r.sample(letters, r.randint(0, 3))
+        term = "".join(labels)
+        shape = [size[l] for l in labels]
+        if ellipsis:
+            pos, e = r.randint(0, len(labels)), r.randint(0, 2)
+            term = term[:pos] + "..." + term[pos:]
+            shape = shape[:pos] + edims[len(edims) - e:] + shape[pos:]
+        terms.append(term)
+        shapes.append(shape)
+    equation = ",".join(terms)
+    if r.random() >= 0.3:
+        used = sorted(set(equation.replace(".", "").replace(",", "")))
+        out = [l for l in used if r.random() < 0.6]
+        r.shuffle(out)
+        out = "".join(out)
+        if ellipsis:
+            pos = r.randint(0, len(out))
+            out = out[:pos] + "..." + out[pos:]
+        equation += "->" + out
+    if any(len(s) == 0 for s in shapes):
+        return "skip", ""  # the driver does not pass rank-0 inputs
+    xs = [(rs.integers(-16, 17, s) / 8).astype(F32) for s in shapes]
+    try:
+        y = np.asarray(np.einsum(equation, *[x.astype(np.float64) for x in xs]))
+    except ValueError:
+        return "skip", ""
+    if y.ndim == 0:
+        return "skip", ""
+    y = y.astype(F32)
+    names = ["x%d" % i for i in range(nops)]
+    prefix = os.path.join(work, "einsum%d" % seed)
+    save_model([helper.make_node("Einsum", names, ["y"], equation=equation)],
+               [helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
+                for n, s in zip(names, shapes)],
+               [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(y.shape))],
+               [], prefix + ".onnx", opset=13)
+    problem = compile_and_run(build, prefix, names, xs, {"y": y}, 1e-5)
+    return ("fail", "%s %s: %s" % (equation, shapes, problem)) if problem else ("ok", "")
+
+
+def rnn_case(seed, build, work):
+    r = random.Random(seed)
+    rs = np.random.default_rng(seed)
+    lstm = r.random() < 0.5
+    gates = 4 if lstm else 3
+    seq, batch, inp, hid = r.randint(1, 6), r.randint(1, 3), r.randint(1, 5), r.randint(1, 6)
+    direction = r.choice(["forward", "reverse", "bidirectional"])
+    dirs = 2 if direction == "bidirectional" else 1
+    lbr = r.randint(0, 1)
+    x = rs.uniform(-1, 1, (seq, batch, inp)).astype(F32)
+    w = rs.uniform(-0.6, 0.6, (dirs, gates * hid, inp)).astype(F32)
+    rr = rs.uniform(-0.6, 0.6, (dirs, gates * hid, hid)).astype(F32)
+    has_b, has_h = r.random() < 0.6, r.random() < 0.5
+    has_c = lstm and r.random() < 0.5
+    b = (rs.uniform(-0.3, 0.3, (dirs, 2 * gates * hid)).astype(F32) if has_b
+         else np.zeros((dirs, 2 * gates * hid), F32))
+    h0 = rs.uniform(-0.5, 0.5, (dirs, batch, hid)).astype(F32)
+    c0 = rs.uniform(-0.5, 0.5, (dirs, batch, hid)).astype(F32)
+    ins = ["x", "w", "r", "b" if has_b else "", "", "h0" if has_h else ""]
+    if lstm:
+        ins.append("c0" if has_c else "")
+    while ins[-1] == "":
+        ins.pop()
+    attrs = {"hidden_size": hid, "direction": direction}
+    if not lstm:
+        attrs["linear_before_reset"] = lbr
+    ys, hs, cs = [], [], []
+    for d in range(dirs):
+        reverse = direction == "reverse" or d == 1
+        h = h0[d] if has_h else None
+        if lstm:
+            y, h, c = oc.lstm_f32(x, w[d], rr[d], b[d], reverse=reverse, h=h,
+                                  c=c0[d] if has_c else None)
+            cs.append(c)
+        else:
+            y, h = oc.gru_f32(x, w[d], rr[d], b[d], lbr, reverse=reverse, h=h)
+        ys.append(y)
+        hs.append(h)
+    expected = {"y": np.stack(ys, axis=1), "yh": np.stack(hs)}
+    if lstm:
+        expected["yc"] = np.stack(cs)
+    names, arrays = ["x"], [x]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [seq, batch, inp])]
+    for flag, name, arr in ((has_h, "h0", h0), (has_c, "c0", c0)):
+        if flag:
+            names.append(name)
+            arrays.append(arr)
+            inputs.append(helper.make_tensor_value_info(name, TensorProto.FLOAT,
+                                                        [dirs, batch, hid]))
+    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(rr, "r")]
+    if has_b:
+        inits.append(numpy_helper.from_array(b, "b"))
+    prefix = os.path.join(work, "rnn%d" % seed)
+    save_model([helper.make_node("LSTM" if lstm else "GRU", ins, list(expected), **attrs)],
+               inputs, [helper.make_tensor_value_info(k, TensorProto.FLOAT, list(v.shape))
+                        for k, v in expected.items()], inits, prefix + ".onnx")
+    problem = compile_and_run(build, prefix, names, arrays, expected, 2e-6)
+    what = "%s %s lbr=%d seq=%d batch=%d input=%d hidden=%d" % (
+        "LSTM" if lstm else "GRU", direction, lbr, seq, batch, inp, hid)
+    return ("fail", "%s: %s" % (what, problem)) if problem else ("ok", "")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--seeds", nargs=2, type=int, default=[0, 100])
+    ap.add_argument("--ops", nargs="+", default=["einsum", "rnn"],
+                    choices=["einsum", "rnn"])
+    args = ap.parse_args()
+    build = os.path.abspath(args.build_dir)
+    counts, failed = Counter(), False
+    with tempfile.TemporaryDirectory() as work:
+        for op in args.ops:
+            case = einsum_case if op == "einsum" else rnn_case
+            for seed in range(*args.seeds):
+                status, detail = case(seed, build, work)
+                counts[op + " " + status] += 1
+                if status == "fail":
+                    failed = True
+                    print("%s seed %d: %s" % (op, seed, detail), flush=True)
+    print(", ".join("%s: %d" % kv for kv in sorted(counts.items())))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
