@@ -97,8 +97,13 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # The random-seed end-to-end tests (Integration/*/*-seeds-*.test) spend
 # their time in qemu and the JIT, which ASan does not instrument, on cases
 # of the generator the diff slice draws thousands of; the plain lit run has
-# run them already. Every other lit test runs under the sanitizers.
-ASAN_LIT_FILTER_OUT=${ASAN_LIT_FILTER_OUT:-'Integration/.*-seeds-[0-9-]+\.test'}
+# run them already. So do the long kernel runs under qemu and the AMX
+# emulator (AArch64 / RISC-V fused-requantize, kernel-cases, kernel-vlens;
+# the emulated AMX runs): under the sanitizers they took 527 s of the 1,774
+# s of test time on a 2-core Zen 5 VM, and the patterns they compile are
+# the ones test/Conversion/QntTo{ArmNeon,RiscvV,X86Amx} check under the
+# sanitizers. Every other lit test runs under the sanitizers.
+ASAN_LIT_FILTER_OUT=${ASAN_LIT_FILTER_OUT:-'Integration/.*-seeds-[0-9-]+\.test|Integration/(aarch64|riscv64)/(fused-requantize|kernel-cases|kernel-vlens)\.test|QntToX86Amx/emulated-run\.test|Integration/x86_64/amx-emulated\.test'}
 
 test_asan() {
   local rc=0

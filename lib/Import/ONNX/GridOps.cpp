@@ -1087,15 +1087,18 @@ LogicalResult Importer::importRuntimeGather(ImportedValue &data,
     return failure();
   if (data.isQuantized() && data.q.perAxis())
     return fail("Gather from a per-axis quantized tensor is not supported");
-  // The table in logical layout: the codes as storage integers, or f32.
+  // The table in logical layout: the codes as storage integers, f32, or
+  // run-time integers (token ids, masks).
   FailureOr<Value> table = failure();
   if (data.isQuantized())
     table = storageInts(*this, data, /*nhwc=*/false);
   else if (data.kind == Kind::Float ||
            (data.kind == Kind::Const && !data.f.empty()))
     table = floatValue(data, /*nhwc=*/false);
+  else if (data.kind == Kind::Int)
+    table = logicalIntegers(*this, data, Type());
   else
-    return fail("Gather of run-time indices needs float or quantized data");
+    return fail("Gather needs float, quantized or run-time integer data");
   if (failed(table))
     return failure();
   Type elem = cast<RankedTensorType>(table->getType()).getElementType();
@@ -1154,6 +1157,8 @@ LogicalResult Importer::importRuntimeGather(ImportedValue &data,
   if (data.isQuantized()) {
     out.value =
         quant::StorageCastOp::create(b, loc, quantTensorType(out), gathered);
+  } else if (data.kind == Kind::Int) {
+    out.value = gathered;
   } else {
     out.kind = Kind::Float;
     out.dtype = onnx::TensorProto::FLOAT;

@@ -1521,30 +1521,36 @@ def case_gather_const():
     """Gather of compile-time indices from run-time data: torch's x[:, 0]
     (a class token: a scalar index drops the axis) on codes, requantized by
     the Q after it; indices [[-1, 1], [0, 2]] along the last axis of a float
-    input (negative counts from the end), then Q. numpy's take is ONNX's
-    reference."""
+    input (negative counts from the end), then Q; indices [-1, 0] of int64
+    token ids. numpy's take is ONNX's reference."""
     r = rng(74)
     x = r.uniform(-1, 1, (2, 4, 6)).astype(F32)
     f = r.uniform(-2, 2, (3, 5)).astype(F32)
     nodes, inits = [], []
     qdq(nodes, inits, "x", 1.0 / 64, 128)
     idx = np.array([[-1, 1], [0, 2]], np.int64)
+    ids = r.integers(0, 1000, (2, 4)).astype(np.int64)
     nodes += [helper.make_node("Constant", [], ["zero"], value=init("zero", np.int64(0))),
               helper.make_node("Gather", ["xd", "zero"], ["cls"], axis=1),
-              helper.make_node("Gather", ["f", "idx"], ["cols"], axis=-1)]
+              helper.make_node("Gather", ["f", "idx"], ["cols"], axis=-1),
+              helper.make_node("Gather", ["ids", "last"], ["first"], axis=1)]
+    inits.append(init("last", np.array([-1, 0], np.int64)))
     inits.append(init("idx", idx))
     y_s, y_z = 1.0 / 32, 3
     f_s = 1.0 / 16
     qdq_out(nodes, inits, "cls", "y_cls", y_s, y_z, np.int8)
     qdq_out(nodes, inits, "cols", "y_cols", f_s, 0, np.int8)
-    m = model(nodes, [tin("x", [2, 4, 6]), tin("f", [3, 5])],
-              [tin("y_cls", [2, 6]), tin("y_cols", [3, 2, 2])], inits)
+    m = model(nodes, [tin("x", [2, 4, 6]), tin("f", [3, 5]),
+                      tin("ids", [2, 4], TensorProto.INT64)],
+              [tin("y_cls", [2, 6]), tin("y_cols", [3, 2, 2]),
+               tin("first", [2, 2], TensorProto.INT64)], inits)
     xd = dequantize(quantize(x, 1.0 / 64, 128, np.uint8), 1.0 / 64, 128)
     cls = np.take(xd, 0, axis=1)
     cols = np.take(f, idx, axis=-1)
-    return m, {"x": x, "f": f}, {
+    return m, {"x": x, "f": f, "ids": ids}, {
         "y_cls": ("codes", quantize(cls, y_s, y_z, np.int8), y_s, y_z),
-        "y_cols": ("codes", quantize(cols, f_s, 0, np.int8), f_s, 0)}
+        "y_cols": ("codes", quantize(cols, f_s, 0, np.int8), f_s, 0),
+        "first": ("int", np.take(ids, [-1, 0], axis=1))}
 
 
 def case_bad_gather_const_index():
