@@ -973,13 +973,9 @@ LogicalResult Importer::importFloatReduce(ImportedValue &v,
   return success();
 }
 
-/// sum(a * b) in f32 over the reduction loops of `iters`, into a tensor of
-/// `shape` starting from zero: each step a product then an add (no fused
-/// multiply-add), the reduction in loop order. Float MatMul and Conv.
-static Value sumOfProducts(Importer &im, Value a, Value b,
-                           ArrayRef<AffineMap> maps,
-                           ArrayRef<utils::IteratorType> iters,
-                           ArrayRef<int64_t> shape) {
+Value quantopt::onnx_import::detail::sumOfProducts(
+    Importer &im, Value a, Value b, ArrayRef<AffineMap> maps,
+    ArrayRef<utils::IteratorType> iters, ArrayRef<int64_t> shape) {
   Type f32 = Float32Type::get(im.ctx);
   Value zero =
       arith::ConstantOp::create(im.b, im.loc, im.b.getF32FloatAttr(0));

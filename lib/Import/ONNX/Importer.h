@@ -550,6 +550,14 @@ int64_t broadcastSource(llvm::ArrayRef<int64_t> from,
 /// masks), wrapped to its width.
 mlir::Value intConstant(Importer &im, const ImportedValue &v, mlir::Type elem);
 
+/// sum(a * b) in f32 over the reduction loops of `iters`, into a tensor of
+/// `shape` starting from zero: each step a product then an add (no fused
+/// multiply-add), the reduction in loop order. Float MatMul, Conv, LSTM.
+mlir::Value sumOfProducts(Importer &im, mlir::Value a, mlir::Value b,
+                          llvm::ArrayRef<mlir::AffineMap> maps,
+                          llvm::ArrayRef<mlir::utils::IteratorType> iters,
+                          llvm::ArrayRef<int64_t> shape);
+
 /// `value` of logical shape `shape` reshaped to `rank` dimensions with
 /// leading 1s (numpy broadcasting aligns the trailing ones).
 mlir::Value withLeadingOnes(Importer &im, mlir::Value value,

@@ -85,22 +85,7 @@ static Value matmulTransposed(Importer &im, Value a, Value w) {
   SmallVector<utils::IteratorType> iters = {utils::IteratorType::parallel,
                                             utils::IteratorType::parallel,
                                             utils::IteratorType::reduction};
-  Type f32 = Float32Type::get(ctx);
-  Value zero = arith::ConstantOp::create(im.b, im.loc, im.b.getF32FloatAttr(0));
-  Value init =
-      linalg::FillOp::create(
-          im.b, im.loc, ValueRange{zero},
-          ValueRange{tensor::EmptyOp::create(im.b, im.loc, {m, n}, f32)})
-          .getResult(0);
-  return linalg::GenericOp::create(
-             im.b, im.loc, TypeRange{init.getType()}, ValueRange{a, w},
-             ValueRange{init}, maps, iters,
-             [](OpBuilder &nb, Location l, ValueRange args) {
-               Value p = arith::MulFOp::create(nb, l, args[0], args[1]);
-               linalg::YieldOp::create(
-                   nb, l, arith::AddFOp::create(nb, l, args[2], p).getResult());
-             })
-      .getResult(0);
+  return sumOfProducts(im, a, w, maps, iters, {m, n});
 }
 
 /// Columns [first, first + count) of a 2-D tensor.
