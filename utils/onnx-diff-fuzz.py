@@ -43,7 +43,7 @@ that feeds the inputs as constants and prints every output
 (printMemrefI8 / U8 / I16, f32 results as their bits with printMemrefI32),
 compiled with `quant-opt --qnt-to-llvm[=target=T]` and run under
 mlir-runner, or for aarch64 / riscv64 built and run under qemu-user by
-utils/run-on-target.py. Cases run one at a time.
+utils/run-on-target.py. --jobs cases (default 2) run at once.
 
 A finding is: a wrong output; a crash, a signal or a timeout of any tool; a
 module the importer wrote that the pipeline rejects; an import diagnostic on
@@ -64,6 +64,7 @@ the way to run past a known, not yet fixed finding.
          # every case passes, and a value planted one step off is reported
 """
 import argparse
+import concurrent.futures
 import importlib.util
 import math
 import os
@@ -2198,6 +2199,9 @@ def main():
     parser.add_argument("--keep", default=None,
                         help="keep every case's files in this directory")
     parser.add_argument("--verbose", action="store_true", help="print every case's graph")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                        help="cases run at once (each in its own directory; "
+                             "results are printed in case order)")
     parser.add_argument("--self-test", action="store_true",
                         help="check the checker: every case must pass, and a "
                              "planted wrong value in each must be reported")
@@ -2257,8 +2261,13 @@ def main():
         print("onnx-diff-fuzz: seed %d%s, cases %d..%d" % (args.seed, flags, indices[0],
                                                           indices[-1]), flush=True)
         failing, limits, op_counts = [], 0, {}
-        for done, index in enumerate(indices, 1):
-            status, detail, case, model, work = run_case(tools, args, index, workroot)
+        # Cases are independent (each seeds its own generators from the seed
+        # and its index), and their time goes to the tools' processes, so
+        # threads suffice; map() hands the results back in case order.
+        pool = concurrent.futures.ThreadPoolExecutor(max(1, args.jobs))
+        results = pool.map(lambda index: (index,) + run_case(tools, args, index, workroot),
+                           indices)
+        for done, (index, status, detail, case, model, work) in enumerate(results, 1):
             if model is not None:
                 for n in model.graph.node:
                     op_counts[n.op_type] = op_counts.get(n.op_type, 0) + 1
@@ -2278,6 +2287,7 @@ def main():
             if done % 50 == 0:
                 print("onnx-diff-fuzz: %d/%d cases, %d failing, %.0f s" % (
                     done, len(indices), len(failing), time.time() - start), flush=True)
+        pool.shutdown()
         print("onnx-diff-fuzz: ops: " + ", ".join(
             "%s %d" % kv for kv in sorted(op_counts.items())))
         print("onnx-diff-fuzz: seed %d%s: %d cases, %d failing%s, %d documented limits, %.0f s" % (

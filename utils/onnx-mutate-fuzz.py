@@ -20,13 +20,14 @@ importer wrote that the pipeline rejects or crashes on (the importer must
 only write modules that verify and compile). Findings are written to
 --out with the command that reproduces them; the exit code is 1 if any.
 
-  onnx-mutate-fuzz.py --build-dir build --cases 300 --seed 1
+  onnx-mutate-fuzz.py --build-dir build --cases 300 --seed 1 [--jobs 2]
   onnx-mutate-fuzz.py --build-dir build --seed 1 --case 17   # one case
 """
 import argparse
 import copy
 import importlib.util
 import math
+import multiprocessing
 import os
 import random
 import subprocess
@@ -444,7 +445,35 @@ def check_case(args, seeds, index, work):
     return what, None, None, None
 
 
+# A pool worker's copy of (args, seeds, work): set before the pool forks, so
+# that each case is only an index (the models need not be pickled).
+_WORKER = None
+
+
+def run_indexed_case(index):
+    """check_case for the pool: (index, what, problem, cmd, err, imported),
+    the case's files removed unless --case keeps them."""
+    args, seeds, work = _WORKER
+    what, problem, cmd, err = check_case(args, seeds, index, work)
+    out = os.path.join(work, "case%d.mlir" % index)
+    imported = os.path.exists(out) and os.path.getsize(out) > 0
+    if problem:
+        os.makedirs(args.out, exist_ok=True)
+        src = os.path.join(work, "case%d.onnx" % index)
+        dst = os.path.join(args.out, "seed%d-case%d.onnx" % (args.seed, index))
+        if os.path.abspath(src) != os.path.abspath(dst):
+            with open(src, "rb") as f, open(dst, "wb") as g:
+                g.write(f.read())
+    if args.case is None:
+        for ext in (".onnx", ".mlir"):
+            p = os.path.join(work, "case%d%s" % (index, ext))
+            if os.path.exists(p):
+                os.remove(p)
+    return index, what, problem, cmd, err, imported
+
+
 def main():
+    global _WORKER
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build-dir", default="build")
     ap.add_argument("--seed", type=int, default=None)
@@ -452,6 +481,8 @@ def main():
     ap.add_argument("--case", type=int, default=None,
                     help="run only this case and keep its files")
     ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                    help="cases checked at once, in worker processes")
     ap.add_argument("--out", default="onnx-fuzz-findings")
     args = ap.parse_args()
     if args.seed is None:
@@ -464,28 +495,18 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         work = args.out if args.case is not None else tmp
         os.makedirs(work, exist_ok=True)
-        for i in indices:
-            what, problem, cmd, err = check_case(args, seeds, i, work)
-            out = os.path.join(work, "case%d.mlir" % i)
-            if os.path.exists(out) and os.path.getsize(out) > 0:
-                imported += 1
-            if problem:
-                findings += 1
-                os.makedirs(args.out, exist_ok=True)
-                src = os.path.join(work, "case%d.onnx" % i)
-                dst = os.path.join(args.out, "seed%d-case%d.onnx" %
-                                   (args.seed, i))
-                if os.path.abspath(src) != os.path.abspath(dst):
-                    with open(src, "rb") as f, open(dst, "wb") as g:
-                        g.write(f.read())
-                print("FINDING case %d (%s): %s\n  %s\n%s" % (
-                    i, what, problem, " ".join(cmd),
-                    "\n".join(err.splitlines()[-15:])), flush=True)
-            if args.case is None:
-                for ext in (".onnx", ".mlir"):
-                    p = os.path.join(work, "case%d%s" % (i, ext))
-                    if os.path.exists(p):
-                        os.remove(p)
+        _WORKER = (args, seeds, work)
+        # Worker processes, not threads: check_case forks for ONNX's shape
+        # inference, which is safe only from a single-threaded process.
+        jobs = max(1, min(args.jobs, len(indices)))
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for i, what, problem, cmd, err, ok in pool.imap(run_indexed_case, indices):
+                imported += ok
+                if problem:
+                    findings += 1
+                    print("FINDING case %d (%s): %s\n  %s\n%s" % (
+                        i, what, problem, " ".join(cmd),
+                        "\n".join(err.splitlines()[-15:])), flush=True)
     print("onnx-mutate-fuzz: %d cases, %d imported and compiled, "
           "%d findings (seed %d)" % (len(indices), imported, findings,
                                      args.seed))
