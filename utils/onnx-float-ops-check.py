@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Random Einsum and LSTM / GRU models through quant-import-onnx, compiled
-and run, compared with numpy.
+"""Random Einsum, LSTM / GRU and TopK models through quant-import-onnx,
+compiled and run, compared with numpy.
 
-  onnx-float-ops-check.py --build-dir build --seeds 0 150 [--ops einsum rnn]
+  onnx-float-ops-check.py --build-dir build --seeds 0 150 [--ops einsum rnn topk]
 
 Einsum: one or two operands of ranks 0-3 over a few labels, with and
 without an explicit output, with ellipses; operands on a grid of 1/8 below
@@ -10,6 +10,8 @@ without an explicit output, with ellipses; operands on a grid of 1/8 below
 einsum is the exact result. LSTM / GRU: random sizes, directions,
 linear_before_reset, optional bias and initial states, compared with the
 f32 models of ONNX's reference in test/Import/ONNX/Inputs/onnx_cases.py.
+TopK: f32 with ties, signed zeros and NaNs, int8 codes, int64 data, any
+axis, K, largest and sorted, against ONNX's reference sort (exact).
 mlir-runner prints six significant digits, so values are compared to a
 relative 1e-5 (Einsum) and 2e-6 (recurrent). Prints a line per failure and
 a count per outcome; exits 1 on any failure. Needs numpy and onnx
@@ -70,7 +72,8 @@ def compile_and_run(build, prefix, names, arrays, expected, rtol):
     got = oc.printed_tensors(prefix + ".out")
     for g, (k, v) in zip(got, expected.items()):
         v = v.reshape(-1).astype(np.float64)
-        if g.size != v.size or np.any(np.abs(g - v) > rtol * np.maximum(1, np.abs(v))):
+        if (g.size != v.size or np.any(np.isnan(g) != np.isnan(v)) or
+                np.any(np.abs(g - v) > rtol * np.maximum(1, np.abs(v)))):
             return "%s differs: got %s want %s" % (k, g[:6], v[:6])
     return None
 
@@ -187,18 +190,65 @@ def rnn_case(seed, build, work):
     return ("fail", "%s: %s" % (what, problem)) if problem else ("ok", "")
 
 
+def topk_case(seed, build, work):
+    """TopK of f32 (ties, signed zeros, NaNs), of int8 codes through
+    DequantizeLinear or of int64 data, random axis, K, largest and sorted,
+    against ONNX's reference (onnx_cases.topk_reference); the indices
+    exactly, the values exactly (NaN where the reference has one)."""
+    r = random.Random(seed)
+    rs = np.random.default_rng(seed)
+    rank = r.randint(1, 4)
+    shape = [r.randint(1, 4) for _ in range(rank)]
+    axis = r.randrange(rank)
+    shape[axis] = r.randint(1, 24)
+    k = r.randint(1, shape[axis])
+    largest, sort = r.randint(0, 1), r.randint(0, 1)
+    kind = r.choice(["f32", "f32", "codes", "int64"])
+    if kind == "f32":
+        x = (rs.integers(-6, 7, shape) / 4).astype(F32)
+        x[rs.random(shape) < 0.15] = -0.0
+        x[rs.random(shape) < 0.1] = np.nan
+        key, t = x, TensorProto.FLOAT
+    elif kind == "codes":
+        x = rs.integers(-128, 128, shape).astype(np.int8)
+        key, t = oc.dequantize(x.astype(np.int64), 0.25, -5), TensorProto.INT8
+    else:
+        x = rs.integers(-4, 5, shape) * r.choice([1, 1 << 40])
+        key, t = x, TensorProto.INT64
+    values, indices = oc.topk_reference(key, k, axis, largest)
+    out = list(values.shape)
+    nodes = [helper.make_node("TopK", ["xd" if kind == "codes" else "x", "k"],
+                              ["v", "i"], axis=axis - rank * r.randint(0, 1),
+                              largest=largest, sorted=sort)]
+    inits = [numpy_helper.from_array(np.array([k], np.int64), "k")]
+    if kind == "codes":
+        nodes.insert(0, helper.make_node("DequantizeLinear", ["x", "s", "z"], ["xd"]))
+        inits += [numpy_helper.from_array(np.array(0.25, F32), "s"),
+                  numpy_helper.from_array(np.array(-5, np.int8), "z")]
+    prefix = os.path.join(work, "topk%d" % seed)
+    vt = TensorProto.INT64 if kind == "int64" else TensorProto.FLOAT
+    save_model(nodes, [helper.make_tensor_value_info("x", t, shape)],
+               [helper.make_tensor_value_info("v", vt, out),
+                helper.make_tensor_value_info("i", TensorProto.INT64, out)],
+               inits, prefix + ".onnx", opset=13)
+    problem = compile_and_run(build, prefix, ["x"], [x],
+                              {"v": values, "i": indices}, 0)
+    what = "%s %s axis %d k %d largest %d" % (kind, shape, axis, k, largest)
+    return ("fail", "%s: %s" % (what, problem)) if problem else ("ok", "")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--seeds", nargs=2, type=int, default=[0, 100])
-    ap.add_argument("--ops", nargs="+", default=["einsum", "rnn"],
-                    choices=["einsum", "rnn"])
+    ap.add_argument("--ops", nargs="+", default=["einsum", "rnn", "topk"],
+                    choices=["einsum", "rnn", "topk"])
     args = ap.parse_args()
     build = os.path.abspath(args.build_dir)
     counts, failed = Counter(), False
     with tempfile.TemporaryDirectory() as work:
         for op in args.ops:
-            case = einsum_case if op == "einsum" else rnn_case
+            case = {"einsum": einsum_case, "rnn": rnn_case, "topk": topk_case}[op]
             for seed in range(*args.seeds):
                 status, detail = case(seed, build, work)
                 counts[op + " " + status] += 1

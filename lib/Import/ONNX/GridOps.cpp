@@ -246,8 +246,8 @@ LogicalResult Importer::importReshape(bool isFlatten) {
   return setReshapedOutput(*v, shape);
 }
 
-/// A pending result either settles on its grid or runs as a float island.
-static LogicalResult settleOrFloat(Importer &im, ImportedValue &v) {
+LogicalResult quantopt::onnx_import::detail::settleOrFloat(Importer &im,
+                                                           ImportedValue &v) {
   if (v.kind == Kind::Pending && failed(im.settle(v)) &&
       failed(im.floatValue(v, false)))
     return failure();
@@ -268,9 +268,9 @@ static FailureOr<Value> logicalValue(Importer &im, ImportedValue &v,
   return im.fail("unsupported input to " + op);
 }
 
-/// The codes of a quantized value as storage integers (quant.scast), in
-/// NHWC or logical layout: ops that only move codes work on these.
-static FailureOr<Value> storageInts(Importer &im, ImportedValue &v, bool nhwc) {
+FailureOr<Value> quantopt::onnx_import::detail::storageInts(Importer &im,
+                                                            ImportedValue &v,
+                                                            bool nhwc) {
   auto q = im.quantValue(v, nhwc);
   if (failed(q))
     return failure();

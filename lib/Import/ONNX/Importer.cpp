@@ -560,6 +560,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importRecurrent();
   if (op == "CumSum")
     return importCumSum();
+  if (op == "TopK")
+    return importTopK();
   if (op == "DepthToSpace" || op == "SpaceToDepth")
     return importDepthToSpace(/*toSpace=*/op == "DepthToSpace");
   if (op == "ConvTranspose")

@@ -405,6 +405,7 @@ public:
   mlir::LogicalResult importRecurrent();
   /// CumSum.cpp: CumSum of run-time f32 or integer tensors.
   mlir::LogicalResult importCumSum();
+  mlir::LogicalResult importTopK();
   /// VariadicOps.cpp: Sum, Mean, and Max / Min of more than two inputs, as
   /// a chain of binary nodes.
   mlir::LogicalResult importVariadic();
@@ -562,6 +563,14 @@ mlir::Value sumOfProducts(Importer &im, mlir::Value a, mlir::Value b,
 /// leading 1s (numpy broadcasting aligns the trailing ones).
 mlir::Value withLeadingOnes(Importer &im, mlir::Value value,
                             llvm::ArrayRef<int64_t> shape, int64_t rank);
+
+/// A pending result either settles on its grid or runs as a float island.
+mlir::LogicalResult settleOrFloat(Importer &im, ImportedValue &v);
+
+/// The codes of a quantized value as storage integers (quant.scast), in
+/// NHWC or logical layout: ops that only move codes work on these.
+mlir::FailureOr<mlir::Value> storageInts(Importer &im, ImportedValue &v,
+                                         bool nhwc);
 
 /// The integers of `v` as a tensor of `elem` in logical layout: compile-time
 /// data as a constant, run-time integers as they are (transposed back from

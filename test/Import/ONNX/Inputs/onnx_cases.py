@@ -1818,6 +1818,63 @@ def case_cumsum():
         "y2": ("codes", quantize(c2, s1, 0, np.int8), s1, 0)}
 
 
+def topk_reference(x, k, axis, largest):
+    """ONNX's reference TopK: a stable sort of -X (largest) or X by value,
+    the lower index first among equal values; numpy sorts NaN last."""
+    x = np.moveaxis(x, axis, -1)
+    index = np.indices(x.shape)[-1]
+    order = np.lexsort((index, -x if largest else x), axis=-1)[..., :k]
+    values = np.take_along_axis(x, order, -1)
+    return np.moveaxis(values, -1, axis), np.moveaxis(order, -1, axis).astype(np.int64)
+
+
+def case_topk():
+    """TopK of an f32 tensor with ties (+0.0 and -0.0 are equal, the lower
+    index first) and NaNs (after every number, largest and smallest alike):
+    the 4 largest along axis 1, the 3 smallest along the last axis, all 3
+    along axis 0 (a NaN taken last; only its indices are read); of int8
+    codes through DequantizeLinear (the values stay codes); of int64
+    integers with negative values."""
+    nan = F32(np.nan)
+    x = np.array([[0.5, -0.0, 2.0, 0.0, -1.5, 2.0, 1.0, -3.0],
+                  [1.0, nan, 3.0, -2.0, nan, 3.0, 0.25, -0.5],
+                  [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]], F32)
+    q = np.array([[5, -7, 5, 127, -128, 0], [3, 3, -1, 2, 3, 4]], np.int8)
+    ids = np.array([[4, -9, 4, 0, 7], [-2, -2, -3, -1, -2]], np.int64)
+    nodes = [helper.make_node("TopK", ["x", "k4"], ["v1", "i1"], axis=1),
+             helper.make_node("TopK", ["x", "k3"], ["v2", "i2"], axis=-1,
+                              largest=0),
+             helper.make_node("TopK", ["x", "k3"], ["v3", "i3"], axis=0),
+             helper.make_node("DequantizeLinear", ["q", "qs", "qz"], ["qd"]),
+             helper.make_node("TopK", ["qd", "k2"], ["v4", "i4"], axis=1),
+             helper.make_node("TopK", ["ids", "k2"], ["v5", "i5"], sorted=0)]
+    inits = [init("k4", np.array([4], np.int64)), init("k3", np.array([3], np.int64)),
+             init("k2", np.array([2], np.int64)), init("qs", F32(0.5)),
+             init("qz", np.int8(3))]
+    m = model(nodes, [tin("x", [3, 8]), tin("q", [2, 6], TensorProto.INT8),
+                      tin("ids", [2, 5], TensorProto.INT64)],
+              [tin("v1", [3, 4]), tin("i1", [3, 4], TensorProto.INT64),
+               tin("v2", [3, 3]), tin("i2", [3, 3], TensorProto.INT64),
+               tin("i3", [3, 8], TensorProto.INT64),
+               tin("v4", [2, 2]), tin("i4", [2, 2], TensorProto.INT64),
+               tin("v5", [2, 2], TensorProto.INT64),
+               tin("i5", [2, 2], TensorProto.INT64)], inits)
+    v1, i1 = topk_reference(x, 4, 1, True)
+    v2, i2 = topk_reference(x, 3, 1, False)
+    _, i3 = topk_reference(x, 3, 0, True)
+    v4, i4 = topk_reference(dequantize(q.astype(np.int64), 0.5, 3), 2, 1, True)
+    v5, i5 = topk_reference(ids, 2, 1, True)
+    return m, {"x": x, "q": q, "ids": ids}, {
+        "v1": ("float", v1), "i1": ("int", i1), "v2": ("float", v2),
+        "i2": ("int", i2), "i3": ("int", i3), "v4": ("float", v4),
+        "i4": ("int", i4), "v5": ("int", v5), "i5": ("int", i5)}
+
+
+def case_bad_topk_k():
+    return bad_op17("TopK", ("xd", "k"), outputs=("y", "yi"),
+                    extra=[init("k", np.array([5], np.int64))])
+
+
 def case_bad_cumsum_axis():
     return bad_op17("CumSum", ("xd", "axis"), extra=[init("axis", np.int64(2))])
 
@@ -4145,7 +4202,13 @@ def mlir_elem(arr):
 def dense(arr):
     if arr.dtype == np.uint8:
         arr = arr.astype(np.int8)  # graph inputs carry u8 codes as i8 bits
-    if arr.dtype == np.float32:
+    if arr.dtype == np.float32 and np.isnan(arr).any():
+        # MLIR spells a NaN element as its bits.
+        body = np.array2string(arr, separator=",", threshold=sys.maxsize,
+                               max_line_width=sys.maxsize, formatter={
+                                   "float_kind": lambda v: "0x7FC00000" if np.isnan(v)
+                                   else repr(float(v))})
+    elif arr.dtype == np.float32:
         body = np.array2string(arr, separator=",", threshold=sys.maxsize,
                                floatmode="unique", max_line_width=sys.maxsize)
     else:
