@@ -938,6 +938,47 @@ LogicalResult Importer::importFloatReduce(ImportedValue &v,
                   [](OpBuilder &nb, Location l, Value x) -> Value {
                     return math::LogOp::create(nb, l, x);
                   });
+  } else if (op == "ReduceLogSumExp") {
+    // ONNX Runtime's (and torch's logsumexp's) form, m + log(sum(exp(x -
+    // m))) with m the largest finite element (0 if there is none): ONNX's
+    // function body log(sum(exp(x))) up to rounding, without its overflow
+    // to inf for x beyond 88.7. An infinity or NaN in x still reaches the
+    // sum (exp(inf - m) = inf, exp(-inf - m) = 0).
+    float inf = std::numeric_limits<float>::infinity();
+    Value largest = reduceAxes(
+        *this, *f, axes, -inf,
+        [&](OpBuilder &nb, Location l, Value acc, Value e) -> Value {
+          Value absE = math::AbsFOp::create(nb, l, e);
+          Value finite = arith::CmpFOp::create(
+              nb, l, arith::CmpFPredicate::OLT, absE,
+              arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(inf)));
+          Value larger =
+              arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, e, acc);
+          return arith::SelectOp::create(
+              nb, l, arith::AndIOp::create(nb, l, finite, larger), e, acc);
+        });
+    Value m = map(largest, [&](OpBuilder &nb, Location l, Value x) -> Value {
+      Value none = arith::CmpFOp::create(
+          nb, l, arith::CmpFPredicate::OEQ, x,
+          arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(-inf)));
+      return arith::SelectOp::create(
+          nb, l, none, arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0)),
+          x);
+    });
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(f->getType()).getShape();
+    Value shifted =
+        elementwise(*this, {*f, m}, shape,
+                    [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                      return math::ExpOp::create(
+                          nb, l, arith::SubFOp::create(nb, l, a[0], a[1]));
+                    });
+    Value sum = reduceAxes(*this, shifted, axes, 0.0f, addF);
+    reduced = elementwise(*this, {sum, m},
+                          cast<RankedTensorType>(sum.getType()).getShape(),
+                          [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                            return arith::AddFOp::create(
+                                nb, l, math::LogOp::create(nb, l, a[0]), a[1]);
+                          });
   } else if (op == "ReduceProd") {
     reduced =
         reduceAxes(*this, *f, axes, 1.0f,

@@ -638,7 +638,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importAveragePool(/*global=*/true);
   if (op == "ReduceMean" || op == "ReduceSum" || op == "ReduceMax" ||
       op == "ReduceMin" || op == "ReduceL1" || op == "ReduceL2" ||
-      op == "ReduceSumSquare" || op == "ReduceLogSum" || op == "ReduceProd")
+      op == "ReduceSumSquare" || op == "ReduceLogSum" ||
+      op == "ReduceLogSumExp" || op == "ReduceProd")
     return importReduce();
   return fail("unsupported operator");
 }

@@ -1517,6 +1517,47 @@ def case_reduce_norms():
     return m, {"x": x}, expected
 
 
+def case_reduce_log_sum_exp():
+    """ReduceLogSumExp in ONNX Runtime's form, m + log(sum(exp(x - m))) with
+    m the largest finite element: of a float input whose rows reach 100
+    (ONNX's function body log(sum(exp(x))) overflows to inf there; this is
+    the finite value), hold an infinity (the result is inf) or are all -inf
+    (-inf); of dequantized codes over two axes. exp and log are not
+    correctly rounded, so the outputs go through a QuantizeLinear whose
+    steps are far coarser than their error, and the model asserts that each
+    exact value lies well inside its step."""
+    inf = np.inf
+    f = np.array([[100.0, 100.5, 99.0, -3.0], [0.25, -1.0, 2.0, 0.5],
+                  [-inf, -inf, -inf, -inf], [1.0, inf, 2.0, 3.0]], F32)
+    x = rng(79).uniform(-2, 2, (2, 3, 4)).astype(F32)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 1.0 / 8, 128)
+    xd = dequantize(quantize(x, 1.0 / 8, 128, np.uint8), 1.0 / 8, 128)
+    nodes += [helper.make_node("ReduceLogSumExp", ["f"], ["lf"], axes=[1], keepdims=0),
+              helper.make_node("ReduceLogSumExp", ["xd"], ["lx"], axes=[1, 2])]
+
+    def logsumexp(v, axis, keepdims):
+        v = v.astype(np.float64)
+        finite = np.where(np.isfinite(v), v, -inf)
+        m = finite.max(axis=axis, keepdims=True)
+        m = np.where(np.isfinite(m), m, 0.0)
+        with np.errstate(divide="ignore"):
+            y = np.log(np.exp(v - m).sum(axis=axis, keepdims=True)) + m
+        return y if keepdims else y.squeeze(axis)
+
+    expected = {}
+    for name, y, sy, zy in (("lf", logsumexp(f, 1, False), 1.0, -100),
+                            ("lx", logsumexp(xd, (1, 2), True), 1.0 / 8, 0)):
+        steps = y[np.isfinite(y)] / sy
+        frac = np.abs(steps - np.floor(steps) - 0.5)
+        assert np.all(frac > 0.01), (name, steps)  # far from a rounding tie
+        qdq_out(nodes, inits, name, "y_" + name, sy, zy, np.int8)
+        expected["y_" + name] = ("codes", quantize(y, sy, zy, np.int8), sy, zy)
+    m = model(nodes, [tin("f", [4, 4]), tin("x", [2, 3, 4])],
+              [tin("y_lf", [4]), tin("y_lx", [2, 1, 1])], inits)
+    return m, {"f": f, "x": x}, expected
+
+
 def case_gather_const():
     """Gather of compile-time indices from run-time data: torch's x[:, 0]
     (a class token: a scalar index drops the axis) on codes, requantized by
@@ -4202,12 +4243,17 @@ def mlir_elem(arr):
 def dense(arr):
     if arr.dtype == np.uint8:
         arr = arr.astype(np.int8)  # graph inputs carry u8 codes as i8 bits
-    if arr.dtype == np.float32 and np.isnan(arr).any():
-        # MLIR spells a NaN element as its bits.
+    if arr.dtype == np.float32 and not np.isfinite(arr).all():
+        # MLIR spells a NaN or an infinity as its bits.
+        def element(v):
+            if np.isnan(v):
+                return "0x7FC00000"
+            if np.isinf(v):
+                return "0x7F800000" if v > 0 else "0xFF800000"
+            return repr(float(v))
         body = np.array2string(arr, separator=",", threshold=sys.maxsize,
-                               max_line_width=sys.maxsize, formatter={
-                                   "float_kind": lambda v: "0x7FC00000" if np.isnan(v)
-                                   else repr(float(v))})
+                               max_line_width=sys.maxsize,
+                               formatter={"float_kind": element})
     elif arr.dtype == np.float32:
         body = np.array2string(arr, separator=",", threshold=sys.maxsize,
                                floatmode="unique", max_line_width=sys.maxsize)
