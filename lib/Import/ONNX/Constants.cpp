@@ -374,13 +374,115 @@ static int32_t elementTypeOf(const ImportedValue &v) {
   return v.dtype;
 }
 
-LogicalResult Importer::importCastOp() {
-  if (failed(checkAttrs({"saturate", "to"})))
+/// A run-time f32 tensor converted to a signed integer type of `width`
+/// bits as C converts (toward zero), with the cases C leaves undefined
+/// defined: beyond the type's range saturated, NaN 0.
+static Value floatToSignedInt(Importer &im, Value x, ArrayRef<int64_t> shape,
+                              unsigned width) {
+  Type elem = im.b.getIntegerType(width);
+  // Clamped to [-2^(width-1), the largest f32 below 2^(width-1)], both
+  // exact in f32 and in the type, every clamped value converts; from
+  // 2^(width-1) up the result is the type's maximum (which f32 cannot hold
+  // for 32 and 64 bits).
+  float limit = std::ldexp(1.0f, width - 1);
+  float hi = width <= 16 ? limit - 1 : std::nextafter(limit, 0.0f);
+  float lo = -limit;
+  return elementwise(
+      im, {x}, shape,
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        auto constant = [&](float c) -> Value {
+          return arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(c));
+        };
+        // maxnumf / minnumf return the number where x is NaN; the select
+        // below makes that 0.
+        Value clamped = arith::MinNumFOp::create(
+            nb, l, arith::MaxNumFOp::create(nb, l, a[0], constant(lo)),
+            constant(hi));
+        Value converted = arith::FPToSIOp::create(nb, l, elem, clamped);
+        Value beyond = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGE,
+                                             a[0], constant(limit));
+        converted = arith::SelectOp::create(
+            nb, l, beyond,
+            arith::ConstantOp::create(
+                nb, l,
+                nb.getIntegerAttr(elem, APInt::getSignedMaxValue(width))),
+            converted);
+        Value isNaN =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO, a[0], a[0]);
+        return arith::SelectOp::create(
+            nb, l, isNaN,
+            arith::ConstantOp::create(nb, l, nb.getIntegerAttr(elem, 0)),
+            converted);
+      },
+      elem);
+}
+
+LogicalResult Importer::importSizeOp() {
+  if (failed(checkAttrs({})))
     return failure();
   auto in = input(0);
   if (failed(in))
     return failure();
-  auto to = attrInt("to");
+  ImportedValue v;
+  v.kind = Kind::Const;
+  v.dtype = onnx::TensorProto::INT64;
+  v.i = {(*in)->numElements()};
+  setOutput(0, std::move(v));
+  return success();
+}
+
+LogicalResult Importer::importEyeLikeOp() {
+  if (failed(checkAttrs({"dtype", "k"})))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  const ImportedValue &like = **in;
+  if (like.shape.size() != 2)
+    return fail("EyeLike needs a 2-D input");
+  int64_t rows = like.shape[0], cols = like.shape[1];
+  // Folded at import, so bounded like the other folds.
+  constexpr int64_t kMaxElements = 1 << 16;
+  if (rows > 0 && cols > kMaxElements / rows)
+    return fail("more than " + Twine(kMaxElements) +
+                " elements (EyeLike folds at import)");
+  int64_t k = attrInt("k").value_or(0);
+  ImportedValue v;
+  v.kind = Kind::Const;
+  v.dtype = attrInt("dtype").value_or(elementTypeOf(like));
+  if (v.dtype == onnx::TensorProto::STRING)
+    return fail("EyeLike of strings");
+  v.shape = {rows, cols};
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      // c - r == k without overflow for any k.
+      bool one = k >= -cols && k <= cols && c - r == k;
+      if (isFloatType(v.dtype))
+        v.f.push_back(one);
+      else
+        v.i.push_back(one);
+    }
+  setOutput(0, std::move(v));
+  return success();
+}
+
+LogicalResult Importer::importCastOp() {
+  bool like = node->op_type() == "CastLike";
+  if (failed(like ? checkAttrs({"saturate"}) : checkAttrs({"saturate", "to"})))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  std::optional<int64_t> to;
+  if (like) {
+    // CastLike (opset 15): Cast to the element type of the second input.
+    auto target = input(1);
+    if (failed(target))
+      return failure();
+    to = elementTypeOf(**target);
+  } else {
+    to = attrInt("to");
+  }
   if (!to)
     return fail("missing attribute 'to'");
   ImportedValue v = **in;
@@ -438,8 +540,30 @@ LogicalResult Importer::importCastOp() {
       setOutput(0, std::move(out));
       return success();
     }
+    // A run-time float to a signed integer (torch's x.long()). Not codes
+    // (Kind::Quant): ONNX holds those as integers, not as their reals.
+    if ((v.kind == Kind::Float || v.kind == Kind::Dequant ||
+         v.kind == Kind::Pending) &&
+        (*to == TensorProto::INT8 || *to == TensorProto::INT16 ||
+         *to == TensorProto::INT32 || *to == TensorProto::INT64)) {
+      auto f = floatValue(v, /*nhwc=*/false);
+      if (failed(f))
+        return failure();
+      ImportedValue out;
+      out.kind = Kind::Int;
+      out.dtype = *to;
+      out.shape = v.shape;
+      unsigned width = *to == TensorProto::INT64   ? 64
+                       : *to == TensorProto::INT32 ? 32
+                       : *to == TensorProto::INT16 ? 16
+                                                   : 8;
+      out.value = floatToSignedInt(*this, *f, v.shape, width);
+      setOutput(0, std::move(out));
+      return success();
+    }
     return fail("Cast to another element type is supported on compile-time "
-                "tensors, and from run-time integers to float, only");
+                "tensors, from run-time integers to float and from run-time "
+                "floats to signed integers only");
   }
   bool toFloat = isFloatType(*to);
   if (toFloat && v.f.empty())

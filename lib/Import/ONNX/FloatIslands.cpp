@@ -616,6 +616,24 @@ LogicalResult Importer::importFloatActivation() {
           return math::SinOp::create(nb, l, x);
         if (op == "Cos")
           return math::CosOp::create(nb, l, x);
+        if (op == "Tan")
+          return math::TanOp::create(nb, l, x);
+        if (op == "Asin")
+          return math::AsinOp::create(nb, l, x);
+        if (op == "Acos")
+          return math::AcosOp::create(nb, l, x);
+        if (op == "Atan")
+          return math::AtanOp::create(nb, l, x);
+        if (op == "Sinh")
+          return math::SinhOp::create(nb, l, x);
+        if (op == "Cosh")
+          return math::CoshOp::create(nb, l, x);
+        if (op == "Asinh")
+          return math::AsinhOp::create(nb, l, x);
+        if (op == "Acosh")
+          return math::AcoshOp::create(nb, l, x);
+        if (op == "Atanh")
+          return math::AtanhOp::create(nb, l, x);
         if (op == "Sign") {
           // 1, -1, or x itself for +-0 and NaN (numpy's sign, the ONNX
           // reference's).

@@ -528,8 +528,14 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importUnsqueezeOp();
   if (op == "Range")
     return importRangeOp();
-  if (op == "Cast")
+  if (op == "Cast" || op == "CastLike")
     return importCastOp();
+  if (op == "Size")
+    return importSizeOp();
+  if (op == "EyeLike")
+    return importEyeLikeOp();
+  if (op == "IsNaN" || op == "IsInf")
+    return importIsNaNOrInf();
   if (op == "ConstantOfShape")
     return importConstantOfShapeOp();
   if (op == "QuantizeLinear")
@@ -622,7 +628,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
       op == "Reciprocal" || op == "Elu" || op == "Softplus" || op == "Selu" ||
       op == "Celu" || op == "Softsign" || op == "ThresholdedRelu" ||
       op == "Shrink" || op == "Gelu" || op == "Floor" || op == "Ceil" ||
-      op == "Round" || op == "Sign" || op == "Sin" || op == "Cos")
+      op == "Round" || op == "Sign" || op == "Sin" || op == "Cos" ||
+      op == "Tan" || op == "Asin" || op == "Acos" || op == "Atan" ||
+      op == "Sinh" || op == "Cosh" || op == "Asinh" || op == "Acosh" ||
+      op == "Atanh")
     return importFloatActivation();
   if (op == "Pow")
     return importFloatPow();

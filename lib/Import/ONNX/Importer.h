@@ -257,6 +257,8 @@ public:
   mlir::LogicalResult importGatherOp();
   mlir::LogicalResult importUnsqueezeOp();
   mlir::LogicalResult importCastOp();
+  mlir::LogicalResult importSizeOp();
+  mlir::LogicalResult importEyeLikeOp();
   /// Cast of a run-time value to bool (nonzero: true; an i1 mask) or of a
   /// run-time mask to float or an integer type (1 and 0).
   mlir::LogicalResult runtimeBoolCast(ImportedValue &v, int32_t to);
@@ -445,6 +447,7 @@ public:
   mlir::LogicalResult runtimeMaskOp(llvm::ArrayRef<ImportedValue *> operands,
                                     llvm::ArrayRef<int64_t> shape);
   mlir::LogicalResult importWhere();
+  mlir::LogicalResult importIsNaNOrInf();
   /// Normalization.cpp: LayerNormalization (opset 17) and
   /// InstanceNormalization in f32, statistics computed at run time.
   mlir::LogicalResult importLayerNorm();

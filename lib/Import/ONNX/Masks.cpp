@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -285,6 +286,62 @@ LogicalResult Importer::importWhere() {
       *this, ins, *shape, [](OpBuilder &nb, Location l, ValueRange a) {
         return arith::SelectOp::create(nb, l, a[0], a[1], a[2]);
       });
+  setOutput(0, std::move(out));
+  return success();
+}
+
+LogicalResult Importer::importIsNaNOrInf() {
+  StringRef op = node->op_type();
+  bool isInf = op == "IsInf";
+  if (failed(isInf ? checkAttrs({"detect_negative", "detect_positive"})
+                   : checkAttrs({})))
+    return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  ImportedValue &v = **in;
+  if (v.holdsIntegers())
+    return fail(op + " of an integer tensor");
+  bool negative = attrInt("detect_negative").value_or(1) != 0;
+  bool positive = attrInt("detect_positive").value_or(1) != 0;
+  ImportedValue out;
+  out.dtype = onnx::TensorProto::BOOL;
+  out.shape = v.shape;
+  if (isCompileTimeData(v)) {
+    out.kind = Kind::Const;
+    for (double x : v.f)
+      out.i.push_back(isInf ? std::isinf(x) && (x > 0 ? positive : negative)
+                            : std::isnan(x));
+    setOutput(0, std::move(out));
+    return success();
+  }
+  auto f = floatValue(v, /*nhwc=*/false);
+  if (failed(f))
+    return failure();
+  out.kind = Kind::Int;
+  float inf = std::numeric_limits<float>::infinity();
+  out.value = elementwise(
+      *this, {*f}, v.shape,
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        auto is = [&](arith::CmpFPredicate p, Value y) -> Value {
+          return arith::CmpFOp::create(nb, l, p, a[0], y);
+        };
+        if (!isInf)
+          return is(arith::CmpFPredicate::UNO, a[0]);
+        auto constant = [&](float c) -> Value {
+          return arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(c));
+        };
+        Value pos = is(arith::CmpFPredicate::OEQ, constant(inf));
+        Value neg = is(arith::CmpFPredicate::OEQ, constant(-inf));
+        if (positive && negative)
+          return arith::OrIOp::create(nb, l, pos, neg);
+        if (positive)
+          return pos;
+        if (negative)
+          return neg;
+        return arith::ConstantOp::create(nb, l, nb.getBoolAttr(false));
+      },
+      b.getI1Type());
   setOutput(0, std::move(out));
   return success();
 }

@@ -890,6 +890,88 @@ def case_float_activations():
     return m, {"x": x}, expected
 
 
+def case_float_trig():
+    """Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh (on 2 + x) and Atanh
+    on dequantized codes in (-1, 1), then QuantizeLinear at 1/64. libm's
+    f32 results are not numpy's bit for bit, so the model computes each in
+    float64 and asserts that every exact value lies well inside its output
+    step: one f32 rounding cannot change the code."""
+    r = rng(96)
+    x = r.uniform(-0.95, 0.95, (4, 6)).astype(F32)
+    s_x, s_y = 1.0 / 128, 1.0 / 64
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", s_x, 0, np.int8)
+    xd = dequantize(quantize(x, s_x, 0, np.int8), s_x, 0)
+    ops = [("Tan", np.tan), ("Asin", np.arcsin), ("Acos", np.arccos),
+           ("Atan", np.arctan), ("Sinh", np.sinh), ("Cosh", np.cosh),
+           ("Asinh", np.arcsinh), ("Acosh", np.arccosh), ("Atanh", np.arctanh)]
+    nodes.append(helper.make_node("Add", ["xd", "two"], ["xp2"]))
+    inits.append(init("two", F32(2)))
+    expected, outs = {}, []
+    for op, fn in ops:
+        src = "xp2" if op == "Acosh" else "xd"
+        arg = (xd + F32(2)) if op == "Acosh" else xd
+        nodes.append(helper.make_node(op, [src], [op.lower()]))
+        y = fn(arg.astype(np.float64))
+        steps = y / s_y
+        margin = np.abs(steps - np.floor(steps) - 0.5)
+        assert np.all(margin > 0.002), (op, margin.min())
+        name = "y_" + op.lower()
+        qdq_out(nodes, inits, op.lower(), name, s_y, 0, np.int8)
+        expected[name] = ("codes", quantize(y, s_y, 0, np.int8), s_y, 0)
+        outs.append(tin(name, [4, 6]))
+    m = model(nodes, [tin("x", [4, 6])], outs, inits)
+    return m, {"x": x}, expected
+
+
+def case_casts_and_masks():
+    """CastLike, Size, EyeLike, IsNaN, IsInf and Cast of run-time floats to
+    signed integers: x / Size(x) with Size cast like x (torch's x.numel());
+    torch's nan_to_num(g, 0) as Where(IsNaN(g), 0, g); IsInf with
+    detect_negative = 0; Cast of h to int32, int64 and int8 toward zero,
+    saturated beyond the type's range, NaN to 0 (ONNX leaves those
+    undefined; docs/ONNXImport.md); f + EyeLike(f, k = 1)."""
+    f = np.array([[1.0, 2.0, 3.0, -0.5], [4.0, 5.0, 7.0, 8.0]], F32)
+    nan, inf = F32(np.nan), F32(np.inf)
+    g = np.array([1.5, nan, -inf, inf, -0.0, nan], F32)
+    h = np.array([2.7, -2.7, 1e10, -1e10, nan, 0.5, -0.0, 2147483520.0, 300.0,
+                  -300.0, 1e19, -1e19, 127.9, -128.9], F32)
+    nodes = [helper.make_node("Size", ["f"], ["size"]),
+             helper.make_node("CastLike", ["size", "f"], ["sizef"]),
+             helper.make_node("Div", ["f", "sizef"], ["mean_part"]),
+             helper.make_node("IsNaN", ["g"], ["isnan"]),
+             helper.make_node("Where", ["isnan", "zero", "g"], ["clean"]),
+             helper.make_node("IsInf", ["g"], ["isposinf"], detect_negative=0),
+             helper.make_node("Cast", ["isposinf"], ["posinf"], to=TensorProto.INT64),
+             helper.make_node("Cast", ["h"], ["h32"], to=TensorProto.INT32),
+             helper.make_node("Cast", ["h"], ["h64"], to=TensorProto.INT64),
+             helper.make_node("Cast", ["h"], ["h8"], to=TensorProto.INT8),
+             helper.make_node("EyeLike", ["f"], ["eye"], k=1),
+             helper.make_node("Add", ["f", "eye"], ["f_eye"])]
+    inits = [init("zero", F32(0))]
+    m = model(nodes, [tin("f", [2, 4]), tin("g", [6]), tin("h", [14])],
+              [tin("mean_part", [2, 4]), tin("clean", [6]),
+               tin("posinf", [6], TensorProto.INT64),
+               tin("h32", [14], TensorProto.INT32),
+               tin("h64", [14], TensorProto.INT64),
+               tin("h8", [14], TensorProto.INT8), tin("f_eye", [2, 4])],
+              inits, opset=15)
+
+    def to_int(v, bits):
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        return np.array([0 if np.isnan(e) else
+                         max(lo, min(hi, int(np.trunc(np.float64(e))))) for e in v],
+                        np.int64)
+
+    eye = np.eye(2, 4, k=1, dtype=F32)
+    return m, {"f": f, "g": g, "h": h}, {
+        "mean_part": ("float", f / F32(8)),
+        "clean": ("float", np.where(np.isnan(g), F32(0), g)),
+        "posinf": ("int", (g == inf).astype(np.int64)),
+        "h32": ("int", to_int(h, 32)), "h64": ("int", to_int(h, 64)),
+        "h8": ("int", to_int(h, 8)), "f_eye": ("float", f + eye)}
+
+
 def case_float_unary():
     """The remaining elementwise float ops of the ONNX standard up to opset
     17 (Selu, Celu, Softsign, ThresholdedRelu, Shrink, Floor, Ceil, Round,
