@@ -568,6 +568,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importCumSum();
   if (op == "TopK")
     return importTopK();
+  if (op == "GatherElements")
+    return importGatherElements();
+  if (op == "OneHot")
+    return importOneHot();
   if (op == "DepthToSpace" || op == "SpaceToDepth")
     return importDepthToSpace(/*toSpace=*/op == "DepthToSpace");
   if (op == "ConvTranspose")

@@ -408,6 +408,8 @@ public:
   /// CumSum.cpp: CumSum of run-time f32 or integer tensors.
   mlir::LogicalResult importCumSum();
   mlir::LogicalResult importTopK();
+  mlir::LogicalResult importGatherElements();
+  mlir::LogicalResult importOneHot();
   /// VariadicOps.cpp: Sum, Mean, and Max / Min of more than two inputs, as
   /// a chain of binary nodes.
   mlir::LogicalResult importVariadic();

@@ -1998,6 +1998,72 @@ def case_bad_topk_k():
                     extra=[init("k", np.array([5], np.int64))])
 
 
+def case_gather_elements_one_hot():
+    """GatherElements (torch.gather) of f32 data along axis 0 with run-time
+    int64 indices (negative ones count from the end), of int8 codes through
+    DequantizeLinear along axis 1 with compile-time indices (the result is
+    codes on the same grid), of int64 data with run-time int32 indices;
+    OneHot of run-time int64 indices with depth 4 along the last axis (f32
+    values) and along axis 0 (int32 values): an index in [-depth, depth)
+    sets its position (negative from the end), any other sets none, as the
+    operator's definition says."""
+    r = rng(83)
+    x = r.uniform(-4, 4, (3, 4)).astype(F32)
+    x = (np.round(x * 8) / 8).astype(F32)
+    xi = np.array([[0, -1, 2, 1], [-3, 2, 0, -2]], np.int64)
+    q = r.integers(-128, 128, (2, 5)).astype(np.int8)
+    qi = np.array([[4, 0, -1], [1, 1, 3]], np.int64)
+    ids = np.array([[10, 20, 30], [-5, -6, -7]], np.int64)
+    ii = np.array([[2, 0], [1, -1]], np.int32)
+    hot = np.array([[0, 3, -1], [5, -4, -5]], np.int64)
+    nodes = [helper.make_node("GatherElements", ["x", "xi"], ["gx"]),
+             helper.make_node("DequantizeLinear", ["q", "qs", "qz"], ["qd"]),
+             helper.make_node("GatherElements", ["qd", "qi"], ["gq"], axis=1),
+             helper.make_node("GatherElements", ["ids", "ii"], ["gi"], axis=-1),
+             helper.make_node("OneHot", ["hot", "depth", "fvals"], ["h1"]),
+             helper.make_node("OneHot", ["hot", "depth", "ivals"], ["h2"], axis=0)]
+    inits = [init("qi", qi), init("qs", F32(0.25)), init("qz", np.int8(-3)),
+             init("depth", np.array([4], np.int64)),
+             init("fvals", np.array([0.0, 1.0], F32)),
+             init("ivals", np.array([-1, 7], np.int32))]
+    m = model(nodes, [tin("x", [3, 4]), tin("xi", [2, 4], TensorProto.INT64),
+                      tin("q", [2, 5], TensorProto.INT8),
+                      tin("ids", [2, 3], TensorProto.INT64),
+                      tin("ii", [2, 2], TensorProto.INT32),
+                      tin("hot", [2, 3], TensorProto.INT64)],
+              [tin("gx", [2, 4]), tin("gq", [2, 3]),
+               tin("gi", [2, 2], TensorProto.INT64), tin("h1", [2, 3, 4]),
+               tin("h2", [4, 2, 3], TensorProto.INT32)], inits)
+
+    def take(data, idx, axis):
+        idx = np.where(idx < 0, idx + data.shape[axis], idx)
+        sl = tuple(slice(0, n) for n in idx.shape)
+        view = [slice(None)] * data.ndim
+        for d in range(data.ndim):
+            if d != axis:
+                view[d] = sl[d]
+        return np.take_along_axis(data[tuple(view)], idx.astype(np.int64), axis)
+
+    def one_hot(idx, depth, axis, off, on):
+        idx = np.where(idx < 0, idx + depth, idx)
+        pos = np.arange(depth).reshape([-1 if d == axis else 1
+                                        for d in range(idx.ndim + 1)])
+        return np.where(np.expand_dims(idx, axis) == pos, on, off)
+
+    qd = dequantize(q.astype(np.int64), 0.25, -3)
+    return m, {"x": x, "xi": xi, "q": q, "ids": ids, "ii": ii, "hot": hot}, {
+        "gx": ("float", take(x, xi, 0)), "gq": ("float", take(qd, qi, 1)),
+        "gi": ("int", take(ids, ii, 1)),
+        "h1": ("float", one_hot(hot, 4, 2, F32(0), F32(1)).astype(F32)),
+        "h2": ("int", one_hot(hot, 4, 0, -1, 7))}
+
+
+def case_bad_gather_elements_index():
+    return bad_op17("GatherElements", ("xd", "idx"),
+                    extra=[init("idx", np.array([[0, 4, 1, 2]], np.int64))],
+                    axis=1)
+
+
 def case_bad_cumsum_axis():
     return bad_op17("CumSum", ("xd", "axis"), extra=[init("axis", np.int64(2))])
 
