@@ -7,13 +7,15 @@ compiled and run, compared with numpy.
 Einsum: one or two operands of ranks 0-3 over a few labels, with and
 without an explicit output, with ellipses; operands on a grid of 1/8 below
 2 in magnitude, so every f32 product and sum is exact and numpy's float64
-einsum is the exact result. LSTM / GRU: random sizes, directions,
-linear_before_reset, optional bias and initial states, compared with the
+einsum is the exact result. RNN / LSTM / GRU: random sizes, directions,
+linear_before_reset, optional bias and initial states, random activations
+(alpha / beta in their order) and LSTM peepholes, compared with the
 f32 models of ONNX's reference in test/Import/ONNX/Inputs/onnx_cases.py.
 TopK: f32 with ties, signed zeros and NaNs, int8 codes, int64 data, any
 axis, K, largest and sorted, against ONNX's reference sort (exact).
 mlir-runner prints six significant digits, so values are compared to a
-relative 1e-5 (Einsum) and 2e-6 (recurrent). Prints a line per failure and
+relative 1e-5 (Einsum) and 6e-6 (recurrent: six digits of a value
+beyond 1 are 5e-6 of it). Prints a line per failure and
 a count per outcome; exits 1 on any failure. Needs numpy and onnx
 (/usr/bin/python3).
 """
@@ -74,7 +76,8 @@ def compile_and_run(build, prefix, names, arrays, expected, rtol):
         v = v.reshape(-1).astype(np.float64)
         if (g.size != v.size or np.any(np.isnan(g) != np.isnan(v)) or
                 np.any(np.abs(g - v) > rtol * np.maximum(1, np.abs(v)))):
-            return "%s differs: got %s want %s" % (k, g[:6], v[:6])
+            bad = int(np.argmax(np.where(np.isnan(g) != np.isnan(v), np.inf, np.abs(g - v) / np.maximum(1, np.abs(v)))))
+            return "%s differs: at %d got %r want %r (%d values)" % (k, bad, g[bad], v[bad], v.size)
     return None
 
 
@@ -131,8 +134,9 @@ def einsum_case(seed, build, work):
 def rnn_case(seed, build, work):
     r = random.Random(seed)
     rs = np.random.default_rng(seed)
-    lstm = r.random() < 0.5
-    gates = 4 if lstm else 3
+    cell = r.choice(["LSTM", "GRU", "RNN"])
+    lstm = cell == "LSTM"
+    gates = {"LSTM": 4, "GRU": 3, "RNN": 1}[cell]
     seq, batch, inp, hid = r.randint(1, 6), r.randint(1, 3), r.randint(1, 5), r.randint(1, 6)
     direction = r.choice(["forward", "reverse", "bidirectional"])
     dirs = 2 if direction == "bidirectional" else 1
@@ -152,18 +156,55 @@ def rnn_case(seed, build, work):
     while ins[-1] == "":
         ins.pop()
     attrs = {"hidden_size": hid, "direction": direction}
-    if not lstm:
+    if cell == "GRU":
         attrs["linear_before_reset"] = lbr
+    # Activations: the defaults, or random ones with alpha / beta lists in
+    # the order the activations consume them.
+    per_dir = {"LSTM": 3, "GRU": 2, "RNN": 1}[cell]
+    acts = [None] * dirs
+    if r.random() < 0.5:
+        names, alphas, betas = [], [], []
+        for d in range(dirs):
+            fns = []
+            for _ in range(per_dir):
+                name = r.choice(["Relu", "Tanh", "Sigmoid", "Affine", "LeakyRelu",
+                                 "ThresholdedRelu", "ScaledTanh", "HardSigmoid",
+                                 "Elu", "Softsign", "Softplus"])
+                a = bt = None
+                if name in ("Affine", "LeakyRelu", "ThresholdedRelu", "ScaledTanh",
+                            "HardSigmoid", "Elu"):
+                    a = float(F32(r.uniform(0.1, 1.2)))
+                    alphas.append(a)
+                if name in ("Affine", "ScaledTanh", "HardSigmoid"):
+                    bt = float(F32(r.uniform(-0.5, 0.5)))
+                    betas.append(bt)
+                names.append(name)
+                fns.append(oc.rnn_activation(name, a, bt))
+            acts[d] = fns
+        attrs["activations"] = names
+        if alphas:
+            attrs["activation_alpha"] = alphas
+        if betas:
+            attrs["activation_beta"] = betas
+    has_p = lstm and r.random() < 0.4
+    p = rs.uniform(-0.5, 0.5, (dirs, 3 * hid)).astype(F32)
+    if has_p:
+        ins += [""] * (7 - len(ins)) + ["p"]
     ys, hs, cs = [], [], []
     for d in range(dirs):
         reverse = direction == "reverse" or d == 1
         h = h0[d] if has_h else None
         if lstm:
             y, h, c = oc.lstm_f32(x, w[d], rr[d], b[d], reverse=reverse, h=h,
-                                  c=c0[d] if has_c else None)
+                                  c=c0[d] if has_c else None, acts=acts[d],
+                                  p=p[d] if has_p else None)
             cs.append(c)
+        elif cell == "GRU":
+            y, h = oc.gru_f32(x, w[d], rr[d], b[d], lbr, reverse=reverse, h=h,
+                              acts=acts[d])
         else:
-            y, h = oc.gru_f32(x, w[d], rr[d], b[d], lbr, reverse=reverse, h=h)
+            y, h = oc.rnn_f32(x, w[d], rr[d], b[d], (acts[d] or [np.tanh])[0],
+                              reverse=reverse, h=h)
         ys.append(y)
         hs.append(h)
     expected = {"y": np.stack(ys, axis=1), "yh": np.stack(hs)}
@@ -180,13 +221,17 @@ def rnn_case(seed, build, work):
     inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(rr, "r")]
     if has_b:
         inits.append(numpy_helper.from_array(b, "b"))
+    if has_p:
+        inits.append(numpy_helper.from_array(p, "p"))
     prefix = os.path.join(work, "rnn%d" % seed)
-    save_model([helper.make_node("LSTM" if lstm else "GRU", ins, list(expected), **attrs)],
+    save_model([helper.make_node(cell, ins, list(expected), **attrs)],
                inputs, [helper.make_tensor_value_info(k, TensorProto.FLOAT, list(v.shape))
                         for k, v in expected.items()], inits, prefix + ".onnx")
-    problem = compile_and_run(build, prefix, names, arrays, expected, 2e-6)
-    what = "%s %s lbr=%d seq=%d batch=%d input=%d hidden=%d" % (
-        "LSTM" if lstm else "GRU", direction, lbr, seq, batch, inp, hid)
+    problem = compile_and_run(build, prefix, names, arrays, expected, 6e-6)
+    what = "%s %s lbr=%d seq=%d batch=%d input=%d hidden=%d %s%s" % (
+        cell, direction, lbr, seq, batch, inp, hid,
+        attrs.get("activations", "default activations"),
+        " peepholes" if has_p else "")
     return ("fail", "%s: %s" % (what, problem)) if problem else ("ok", "")
 
 

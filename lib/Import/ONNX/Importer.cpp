@@ -562,7 +562,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importArgMax(/*isMax=*/op == "ArgMax");
   if (op == "Einsum")
     return importEinsum();
-  if (op == "LSTM" || op == "GRU")
+  if (op == "LSTM" || op == "GRU" || op == "RNN")
     return importRecurrent();
   if (op == "CumSum")
     return importCumSum();

@@ -1,24 +1,29 @@
-//===- Recurrent.cpp - LSTM and GRU in f32
-//---------------------------------===//
+//===- Recurrent.cpp - RNN, LSTM and GRU in f32 ---------------------------===//
 //
-// ONNX's LSTM and GRU (speech, text and time-series models; torch's nn.LSTM
-// and nn.GRU) with the default activations, in f32 on the dequantized or
-// float input. The input projection x * W^T of every time step is one
-// matmul before the loop; the loop over time is an scf.for carrying H (and
-// C) and the Y being filled, so the IR does not grow with the sequence.
+// ONNX's RNN, LSTM and GRU (speech, text and time-series models; torch's
+// nn.RNN, nn.LSTM and nn.GRU) in f32 on the dequantized or float input. The
+// input projection x * W^T of every time step is one matmul before the
+// loop; the loop over time is an scf.for carrying H (and C) and the Y being
+// filled, so the IR does not grow with the sequence.
 //
-// Each f32 step is ONNX's reference (onnx/backend/test/case/node/lstm.py,
-// gru.py) left to right; every dot product sums from 0 in index order:
-//   LSTM (gates i, o, f, c):
-//     g = (x W^T + h R^T) + (Wb + Rb)          (Wb + Rb folded in f32)
-//     C = sigmoid(g_f) * C + sigmoid(g_i) * tanh(g_c)
-//     H = sigmoid(g_o) * tanh(C)
+// Each f32 step is ONNX's reference (onnx/backend/test/case/node/rnn.py,
+// lstm.py, gru.py) left to right; every dot product sums from 0 in index
+// order; f, g, h are the activations (defaults: RNN Tanh; LSTM Sigmoid,
+// Tanh, Tanh; GRU Sigmoid, Tanh):
+//   RNN:
+//     H = f((x W^T + h R^T) + (Wb + Rb))      (Wb + Rb folded in f32)
+//   LSTM (gates i, o, f, c; peepholes P = p_i, p_o, p_f, zero when absent):
+//     g = (x W^T + h R^T) + (Wb + Rb)
+//     C = f(g_f + p_f * C) * C + f(g_i + p_i * C) * g(g_c)
+//     H = f(g_o + p_o * C) * h(C)
 //   GRU (gates z, r, h):
-//     z, r = sigmoid((x W_zr^T + h R_zr^T) + (Wb_zr + Rb_zr))
-//     linear_before_reset = 0: n = tanh(((x W_h^T + (r * h) R_h^T) + Wb_h) +
-//     Rb_h) linear_before_reset = 1: n = tanh((x W_h^T + r * (h R_h^T + Rb_h))
-//     + Wb_h) H = (1 - z) * n + z * H
-// with sigmoid(x) = 1 / (1 + exp(-x)), as the Sigmoid op.
+//     z, r = f((x W_zr^T + h R_zr^T) + (Wb_zr + Rb_zr))
+//     linear_before_reset = 0: n = g(((x W_h^T + (r * h) R_h^T) + Wb_h) + Rb_h)
+//     linear_before_reset = 1: n = g((x W_h^T + r * (h R_h^T + Rb_h)) + Wb_h)
+//     H = (1 - z) * n + z * H
+// with Sigmoid(x) = 1 / (1 + exp(-x)) and the other activations as the ONNX
+// ops of those names compute them (Affine alpha x + beta, ScaledTanh
+// alpha tanh(beta x)).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +34,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -62,13 +69,50 @@ FailureOr<std::vector<float>> constReals(Importer &im, const ImportedValue &v,
                         "DequantizeLinear of constant codes)");
 }
 
+/// One of the activation functions ONNX's recurrent ops name.
+struct Activation {
+  std::string name;
+  float alpha = 0, beta = 0;
+};
+
+enum class Cell { RNN, LSTM, GRU };
+
 /// The recurrence's shapes and constants, one direction at a time.
 struct Recurrence {
-  bool lstm;
+  Cell cell;
   bool linearBeforeReset = false;
   int64_t seq, batch, input, hidden, gates;
+  /// f, g, h of the current direction (as many as the cell uses).
+  SmallVector<Activation, 3> acts;
+  /// LSTM peepholes p_i, p_o, p_f of the current direction, or empty.
+  ArrayRef<float> peepholes;
 };
 } // namespace
+
+/// Whether activation `name` reads alpha / beta, and their defaults where
+/// the ONNX ops of those names and ONNX Runtime agree (NaN: none, the model
+/// must give it: Affine and ScaledTanh have no op, and ThresholdedRelu's
+/// default is 1.0 for the op but 0 in ONNX Runtime's recurrent kernels).
+static bool usesAlpha(StringRef name) {
+  return name == "Affine" || name == "LeakyRelu" || name == "ThresholdedRelu" ||
+         name == "ScaledTanh" || name == "HardSigmoid" || name == "Elu";
+}
+static bool usesBeta(StringRef name) {
+  return name == "Affine" || name == "ScaledTanh" || name == "HardSigmoid";
+}
+static float defaultAlpha(StringRef name) {
+  return name == "LeakyRelu"     ? 0.01f
+         : name == "HardSigmoid" ? 0.2f
+         : name == "Elu"         ? 1.0f
+                                 : NAN;
+}
+static float defaultBeta(StringRef name) {
+  return name == "HardSigmoid" ? 0.5f : NAN;
+}
+static bool isKnownActivation(StringRef name) {
+  return name == "Relu" || name == "Tanh" || name == "Sigmoid" ||
+         name == "Softsign" || name == "Softplus" || usesAlpha(name);
+}
 
 /// a [M, K] times w^T, w [N, K]: an f32 [M, N] summed from 0 over k in
 /// order, each step a product then an add.
@@ -115,6 +159,67 @@ static Value sigmoid(OpBuilder &nb, Location l, Value x) {
                                arith::AddFOp::create(nb, l, one, e));
 }
 
+/// `act` applied to x, as the ONNX op of that name computes it.
+static Value activate(OpBuilder &nb, Location l, const Activation &act,
+                      Value x) {
+  auto constant = [&](float c) -> Value {
+    return arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(c));
+  };
+  auto mul = [&](Value a, Value b) -> Value {
+    return arith::MulFOp::create(nb, l, a, b);
+  };
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddFOp::create(nb, l, a, b);
+  };
+  auto select = [&](arith::CmpFPredicate p, Value a, Value b, Value t,
+                    Value f) -> Value {
+    return arith::SelectOp::create(nb, l, arith::CmpFOp::create(nb, l, p, a, b),
+                                   t, f);
+  };
+  StringRef name = act.name;
+  if (name == "Sigmoid")
+    return sigmoid(nb, l, x);
+  if (name == "Tanh")
+    return math::TanhOp::create(nb, l, x);
+  if (name == "Relu") // max(x, 0), NaN propagating as numpy's maximum
+    return arith::MaximumFOp::create(nb, l, x, constant(0));
+  if (name == "Affine")
+    return add(mul(constant(act.alpha), x), constant(act.beta));
+  if (name == "LeakyRelu")
+    return select(arith::CmpFPredicate::OLT, x, constant(0),
+                  mul(constant(act.alpha), x), x);
+  if (name == "ThresholdedRelu")
+    return select(arith::CmpFPredicate::OGT, x, constant(act.alpha), x,
+                  constant(0));
+  if (name == "ScaledTanh")
+    return mul(constant(act.alpha),
+               math::TanhOp::create(nb, l, mul(constant(act.beta), x)));
+  if (name == "HardSigmoid")
+    return arith::MaximumFOp::create(
+        nb, l, constant(0),
+        arith::MinimumFOp::create(
+            nb, l, constant(1),
+            add(mul(constant(act.alpha), x), constant(act.beta))));
+  if (name == "Elu")
+    return select(arith::CmpFPredicate::OLT, x, constant(0),
+                  mul(constant(act.alpha),
+                      arith::SubFOp::create(
+                          nb, l, math::ExpOp::create(nb, l, x), constant(1))),
+                  x);
+  if (name == "Softsign")
+    return arith::DivFOp::create(
+        nb, l, x, add(constant(1), math::AbsFOp::create(nb, l, x)));
+  // Softplus, ln(exp(x) + 1), as the Softplus op is imported: x +
+  // log1p(exp(-x)) for x > 0, log1p(exp(x)) otherwise (no overflow).
+  assert(name == "Softplus" && "activation checked at import");
+  Value positive =
+      arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, x, constant(0));
+  Value t = arith::SelectOp::create(nb, l, positive,
+                                    arith::NegFOp::create(nb, l, x), x);
+  Value lp = math::Log1pOp::create(nb, l, math::ExpOp::create(nb, l, t));
+  return arith::SelectOp::create(nb, l, positive, add(x, lp), lp);
+}
+
 /// One direction: the x projection `xw` ([seq, batch, gates * hidden]), the
 /// recurrent weights, the biases; returns Y [seq, batch, hidden], H and C.
 static SmallVector<Value> runDirection(Importer &im, const Recurrence &rc,
@@ -122,15 +227,17 @@ static SmallVector<Value> runDirection(Importer &im, const Recurrence &rc,
                                        ArrayRef<float> r, ArrayRef<float> bias,
                                        Value h0, Value c0) {
   int64_t H = rc.hidden, B = rc.batch, G = rc.gates;
+  bool lstm = rc.cell == Cell::LSTM, gru = rc.cell == Cell::GRU;
   Value rAll = f32Constant(im, {G * H, H}, r);
-  // LSTM: the whole Wb + Rb; GRU: Wb + Rb for z and r, then Wb_h and Rb_h.
+  // RNN, LSTM: the whole Wb + Rb; GRU: Wb + Rb for z and r, then Wb_h and
+  // Rb_h.
   std::vector<float> folded;
-  int64_t foldedGates = rc.lstm ? G : 2;
+  int64_t foldedGates = gru ? 2 : G;
   for (int64_t k = 0; k < foldedGates * H; ++k)
     folded.push_back(bias[k] + bias[G * H + k]);
   Value bFolded = f32Constant(im, {1, foldedGates * H}, folded);
   Value wbH, rbH, rZR, rH;
-  if (!rc.lstm) {
+  if (gru) {
     wbH = f32Constant(im, {1, H}, bias.slice(2 * H, H));
     rbH = f32Constant(im, {1, H}, bias.slice(G * H + 2 * H, H));
     rZR = f32Constant(im, {2 * H, H}, r.take_front(2 * H * H));
@@ -142,8 +249,15 @@ static SmallVector<Value> runDirection(Importer &im, const Recurrence &rc,
   Value hi = arith::ConstantIndexOp::create(im.b, im.loc, rc.seq);
   Value step = arith::ConstantIndexOp::create(im.b, im.loc, 1);
   SmallVector<Value> init = {y0, h0};
-  if (rc.lstm)
+  if (lstm)
     init.push_back(c0);
+  Value peep[3];
+  if (lstm && !rc.peepholes.empty())
+    for (int k = 0; k < 3; ++k)
+      peep[k] = f32Constant(im, {1, H}, rc.peepholes.slice(k * H, H));
+  Activation f = rc.acts[0];
+  Activation g = rc.acts.size() > 1 ? rc.acts[1] : Activation();
+  Activation hAct = rc.acts.size() > 2 ? rc.acts[2] : Activation();
   auto loop = scf::ForOp::create(
       im.b, im.loc, lo, hi, step, init,
       [&](OpBuilder &nb, Location l, Value t, ValueRange carried) {
@@ -165,42 +279,74 @@ static SmallVector<Value> runDirection(Importer &im, const Recurrence &rc,
             im.b.getDenseI64ArrayAttr({1, 1, 1}));
         SmallVector<int64_t> shape = {B, H};
         Value hNew, cNew;
-        if (rc.lstm) {
+        auto gatesOf = [&](int64_t width) {
+          // (x W^T + h R^T) + (Wb + Rb).
           Value hr = matmulTransposed(im, h, rAll);
-          // (x W^T + h R^T) + (Wb + Rb), gates i, o, f, c.
-          Value g = elementwise(
-              im, {xt, hr, bFolded}, {B, G * H},
+          return elementwise(
+              im, {xt, hr, bFolded}, {B, width},
               [](OpBuilder &b, Location l, ValueRange a) -> Value {
                 return arith::AddFOp::create(
                     b, l, arith::AddFOp::create(b, l, a[0], a[1]), a[2]);
               });
-          Value gi = columns(im, g, 0, H), go = columns(im, g, H, H),
-                gf = columns(im, g, 2 * H, H), gc = columns(im, g, 3 * H, H);
+        };
+        if (rc.cell == Cell::RNN) {
+          hNew = elementwise(im, {gatesOf(H)}, shape,
+                             [&](OpBuilder &b, Location l, ValueRange a) {
+                               return activate(b, l, f, a[0]);
+                             });
+        } else if (lstm) {
+          // Gates i, o, f, c.
+          Value gates = gatesOf(G * H);
+          Value gi = columns(im, gates, 0, H), go = columns(im, gates, H, H),
+                gf = columns(im, gates, 2 * H, H),
+                gc = columns(im, gates, 3 * H, H);
+          bool peepholes = !rc.peepholes.empty();
+          // g + p * C where there are peepholes.
+          auto withPeephole = [&](OpBuilder &b, Location l, Value gate, Value p,
+                                  Value c) -> Value {
+            if (!peepholes)
+              return gate;
+            return arith::AddFOp::create(b, l, gate,
+                                         arith::MulFOp::create(b, l, p, c));
+          };
+          SmallVector<Value> cIns = {gf, carried[2], gi, gc};
+          if (peepholes)
+            cIns.append({peep[0], peep[2]});
           cNew = elementwise(
-              im, {gf, carried[2], gi, gc}, shape,
-              [](OpBuilder &b, Location l, ValueRange a) -> Value {
-                Value keep =
-                    arith::MulFOp::create(b, l, sigmoid(b, l, a[0]), a[1]);
+              im, cIns, shape,
+              [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+                Value pi = peepholes ? a[4] : Value(),
+                      pf = peepholes ? a[5] : Value();
+                Value fGate =
+                    activate(b, l, f, withPeephole(b, l, a[0], pf, a[1]));
+                Value iGate =
+                    activate(b, l, f, withPeephole(b, l, a[2], pi, a[1]));
+                Value keep = arith::MulFOp::create(b, l, fGate, a[1]);
                 Value add =
-                    arith::MulFOp::create(b, l, sigmoid(b, l, a[2]),
-                                          math::TanhOp::create(b, l, a[3]));
+                    arith::MulFOp::create(b, l, iGate, activate(b, l, g, a[3]));
                 return arith::AddFOp::create(b, l, keep, add);
               });
+          SmallVector<Value> hIns = {go, cNew};
+          if (peepholes)
+            hIns.push_back(peep[1]);
           hNew = elementwise(
-              im, {go, cNew}, shape,
-              [](OpBuilder &b, Location l, ValueRange a) -> Value {
-                return arith::MulFOp::create(b, l, sigmoid(b, l, a[0]),
-                                             math::TanhOp::create(b, l, a[1]));
+              im, hIns, shape,
+              [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+                Value po = peepholes ? a[2] : Value();
+                Value oGate =
+                    activate(b, l, f, withPeephole(b, l, a[0], po, a[1]));
+                return arith::MulFOp::create(b, l, oGate,
+                                             activate(b, l, hAct, a[1]));
               });
         } else {
           Value hr = matmulTransposed(im, h, rZR);
           Value xzr = columns(im, xt, 0, 2 * H), xh = columns(im, xt, 2 * H, H);
-          // z and r: sigmoid((x W^T + h R^T) + (Wb + Rb)).
+          // z and r: f((x W^T + h R^T) + (Wb + Rb)).
           Value zr = elementwise(
               im, {xzr, hr, bFolded}, {B, 2 * H},
-              [](OpBuilder &b, Location l, ValueRange a) -> Value {
-                return sigmoid(
-                    b, l,
+              [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+                return activate(
+                    b, l, f,
                     arith::AddFOp::create(
                         b, l, arith::AddFOp::create(b, l, a[0], a[1]), a[2]));
               });
@@ -210,12 +356,12 @@ static SmallVector<Value> runDirection(Importer &im, const Recurrence &rc,
             Value hrh = matmulTransposed(im, h, rH);
             n = elementwise(
                 im, {xh, r, hrh, rbH, wbH}, shape,
-                [](OpBuilder &b, Location l, ValueRange a) -> Value {
+                [&](OpBuilder &b, Location l, ValueRange a) -> Value {
                   Value inner = arith::AddFOp::create(b, l, a[2], a[3]);
                   Value sum = arith::AddFOp::create(
                       b, l, a[0], arith::MulFOp::create(b, l, a[1], inner));
-                  return math::TanhOp::create(
-                      b, l, arith::AddFOp::create(b, l, sum, a[4]));
+                  return activate(b, l, g,
+                                  arith::AddFOp::create(b, l, sum, a[4]));
                 });
           } else {
             Value rh = elementwise(
@@ -226,11 +372,11 @@ static SmallVector<Value> runDirection(Importer &im, const Recurrence &rc,
             Value rhr = matmulTransposed(im, rh, rH);
             n = elementwise(
                 im, {xh, rhr, wbH, rbH}, shape,
-                [](OpBuilder &b, Location l, ValueRange a) -> Value {
+                [&](OpBuilder &b, Location l, ValueRange a) -> Value {
                   Value s = arith::AddFOp::create(b, l, a[0], a[1]);
                   s = arith::AddFOp::create(b, l, s, a[2]);
                   s = arith::AddFOp::create(b, l, s, a[3]);
-                  return math::TanhOp::create(b, l, s);
+                  return activate(b, l, g, s);
                 });
           }
           hNew = elementwise(
@@ -250,7 +396,7 @@ static SmallVector<Value> runDirection(Importer &im, const Recurrence &rc,
             im.b.getDenseI64ArrayAttr({1, B, H}),
             im.b.getDenseI64ArrayAttr({1, 1, 1}));
         SmallVector<Value> next = {yNew, hNew};
-        if (rc.lstm)
+        if (lstm)
           next.push_back(cNew);
         scf::YieldOp::create(im.b, l, next);
       });
@@ -259,15 +405,18 @@ static SmallVector<Value> runDirection(Importer &im, const Recurrence &rc,
 
 LogicalResult Importer::importRecurrent() {
   const onnx::NodeProto &n = *node;
-  bool lstm = n.op_type() == "LSTM";
-  if (failed(checkAttrs(
-          lstm ? ArrayRef<StringRef>{"activation_alpha", "activation_beta",
-                                     "activations", "clip", "direction",
-                                     "hidden_size", "input_forget", "layout"}
-               : ArrayRef<StringRef>{"activation_alpha", "activation_beta",
-                                     "activations", "clip", "direction",
-                                     "hidden_size", "layout",
-                                     "linear_before_reset"})))
+  Cell cell = n.op_type() == "LSTM"  ? Cell::LSTM
+              : n.op_type() == "GRU" ? Cell::GRU
+                                     : Cell::RNN;
+  bool lstm = cell == Cell::LSTM;
+  SmallVector<StringRef> known = {
+      "activation_alpha", "activation_beta", "activations", "clip",
+      "direction",        "hidden_size",     "layout"};
+  if (lstm)
+    known.push_back("input_forget");
+  if (cell == Cell::GRU)
+    known.push_back("linear_before_reset");
+  if (failed(checkAttrs(known)))
     return failure();
   std::string direction = attrString("direction").value_or("forward");
   if (direction != "forward" && direction != "reverse" &&
@@ -280,28 +429,55 @@ LogicalResult Importer::importRecurrent() {
     return fail("clip is not supported");
   if (lstm && attrInt("input_forget").value_or(0) != 0)
     return fail("input_forget = 1 is not supported");
-  int64_t lbr = lstm ? 0 : attrInt("linear_before_reset").value_or(0);
+  int64_t lbr =
+      cell == Cell::GRU ? attrInt("linear_before_reset").value_or(0) : 0;
   if (lbr != 0 && lbr != 1)
     return fail("linear_before_reset must be 0 or 1");
-  // Only the default activations, which ONNX writes per direction.
-  for (const auto &a : n.attribute()) {
-    if (a.name() == "activation_alpha" || a.name() == "activation_beta")
-      return fail(a.name() + " is not supported (only the default "
-                             "activations)");
-    if (a.name() != "activations")
-      continue;
-    std::vector<std::string> want =
-        lstm ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
-             : std::vector<std::string>{"Sigmoid", "Tanh"};
-    bool ok = a.type() == onnx::AttributeProto::STRINGS &&
-              a.strings_size() == int(want.size() * dirs);
-    for (int k = 0; ok && k < a.strings_size(); ++k)
-      ok = a.strings(k) == want[k % want.size()];
-    if (!ok)
-      return fail("only the default activations are supported (" +
-                  Twine(lstm ? "Sigmoid, Tanh, Tanh" : "Sigmoid, Tanh") +
-                  " per direction)");
+  // The activations, per direction (f, g, h of the first direction, then of
+  // the second); alpha and beta are consumed in that order by the
+  // activations that take them, defaults as the ONNX ops of those names.
+  SmallVector<StringRef> defaults =
+      lstm                ? SmallVector<StringRef>{"Sigmoid", "Tanh", "Tanh"}
+      : cell == Cell::GRU ? SmallVector<StringRef>{"Sigmoid", "Tanh"}
+                          : SmallVector<StringRef>{"Tanh"};
+  std::vector<std::string> names;
+  for (const auto &a : n.attribute())
+    if (a.name() == "activations")
+      for (const std::string &name : a.strings())
+        names.push_back(name);
+  if (names.empty())
+    for (int64_t d = 0; d < dirs; ++d)
+      names.insert(names.end(), defaults.begin(), defaults.end());
+  if (int64_t(names.size()) != int64_t(defaults.size()) * dirs)
+    return fail("activations must name " + Twine(defaults.size()) +
+                " function(s) per direction, " + Twine(defaults.size() * dirs) +
+                " in all");
+  std::vector<double> alphas =
+      attrFloats("activation_alpha").value_or(std::vector<double>{});
+  std::vector<double> betas =
+      attrFloats("activation_beta").value_or(std::vector<double>{});
+  size_t nextAlpha = 0, nextBeta = 0;
+  SmallVector<Activation> activations;
+  for (const std::string &name : names) {
+    if (!isKnownActivation(name))
+      return fail("unknown activation '" + name + "'");
+    Activation act;
+    act.name = name;
+    if (usesAlpha(name))
+      act.alpha = nextAlpha < alphas.size() ? float(alphas[nextAlpha++])
+                                            : defaultAlpha(name);
+    if (usesBeta(name))
+      act.beta = nextBeta < betas.size() ? float(betas[nextBeta++])
+                                         : defaultBeta(name);
+    if (std::isnan(act.alpha) || std::isnan(act.beta))
+      return fail("activation " + name + " needs its activation_alpha" +
+                  (usesBeta(name) ? " and activation_beta values" : " value") +
+                  " (no default that ONNX and ONNX Runtime agree on)");
+    activations.push_back(act);
   }
+  if (nextAlpha != alphas.size() || nextBeta != betas.size())
+    return fail("more activation_alpha / activation_beta values than the "
+                "activations take");
   unsigned outputs = lstm ? 3 : 2;
   for (int k = outputs; k < n.output_size(); ++k)
     if (!n.output(k).empty())
@@ -314,9 +490,9 @@ LogicalResult Importer::importRecurrent() {
   if (x.shape.size() != 3)
     return fail("X must have rank 3 (sequence, batch, input)");
   Recurrence rc;
-  rc.lstm = lstm;
+  rc.cell = cell;
   rc.linearBeforeReset = lbr == 1;
-  rc.gates = lstm ? 4 : 3;
+  rc.gates = lstm ? 4 : cell == Cell::GRU ? 3 : 1;
   rc.seq = x.shape[0];
   rc.batch = x.shape[1];
   rc.input = x.shape[2];
@@ -392,12 +568,23 @@ LogicalResult Importer::importRecurrent() {
   if (failed(h0))
     return failure();
   FailureOr<Value> c0 = Value();
+  std::vector<float> pData;
   if (lstm) {
-    if (hasInput(7))
-      return fail("peepholes (P) are not supported");
     c0 = initialState(6);
     if (failed(c0))
       return failure();
+    if (hasInput(7)) {
+      auto p = input(7);
+      if (failed(p))
+        return failure();
+      if ((*p)->shape != SmallVector<int64_t>{dirs, 3 * H})
+        return fail("P must have shape [" + Twine(dirs) + ", " + Twine(3 * H) +
+                    "]");
+      auto data = constReals(*this, **p, "P");
+      if (failed(data))
+        return failure();
+      pData = *data;
+    }
   }
   if (x.holdsIntegers())
     return fail("X must be float (or dequantized codes)");
@@ -425,6 +612,10 @@ LogicalResult Importer::importRecurrent() {
           .getResult();
     };
     bool reverse = direction == "reverse" || d == 1;
+    rc.acts.assign(activations.begin() + d * defaults.size(),
+                   activations.begin() + (d + 1) * defaults.size());
+    rc.peepholes = pData.empty() ? ArrayRef<float>()
+                                 : ArrayRef(pData).slice(d * 3 * H, 3 * H);
     SmallVector<Value> res =
         runDirection(*this, rc, reverse, xw,
                      ArrayRef(*rData).slice(d * G * H * H, G * H * H),

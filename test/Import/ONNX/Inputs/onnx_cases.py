@@ -1740,10 +1740,38 @@ def sigmoid_f32(x):
     return (F32(1) / (F32(1) + np.exp(-x))).astype(F32)
 
 
-def lstm_f32(x, w, r, b, reverse=False, h=None, c=None):
-    """One direction of ONNX's LSTM (gates i, o, f, c) in f32, the steps of
-    ONNX's reference (backend/test/case/node/lstm.py) left to right."""
+def rnn_activation(name, alpha=None, beta=None):
+    """An activation of ONNX's recurrent ops in f32, as the ONNX op of that
+    name computes it (Affine: alpha x + beta; ScaledTanh: alpha tanh(beta x))."""
+    a = F32(alpha) if alpha is not None else None
+    b = F32(beta) if beta is not None else None
+    z, one = F32(0), F32(1)
+    fns = {
+        "Sigmoid": sigmoid_f32,
+        "Tanh": np.tanh,
+        "Relu": lambda x: np.maximum(x, z),
+        "Affine": lambda x: a * x + b,
+        "LeakyRelu": lambda x: np.where(x < z, a * x, x),
+        "ThresholdedRelu": lambda x: np.where(x > a, x, z),
+        "ScaledTanh": lambda x: a * np.tanh(b * x),
+        "HardSigmoid": lambda x: np.maximum(z, np.minimum(one, a * x + b)),
+        "Elu": lambda x: np.where(x < z, a * (np.exp(x) - one), x),
+        "Softsign": lambda x: x / (one + np.abs(x)),
+        # ln(exp(x) + 1) without exp's overflow beyond 88, as the importer
+        # evaluates Softplus (docs/ONNXImport.md).
+        "Softplus": lambda x: np.where(x > z, x + np.log1p(np.exp(-np.abs(x))),
+                                       np.log1p(np.exp(np.minimum(x, z)))),
+    }
+    fn = fns[name]
+    return lambda x: np.asarray(fn(x)).astype(F32)
+
+
+def lstm_f32(x, w, r, b, reverse=False, h=None, c=None, acts=None, p=None):
+    """One direction of ONNX's LSTM (gates i, o, f, c; peepholes p = p_i,
+    p_o, p_f) in f32, the steps of ONNX's reference
+    (backend/test/case/node/lstm.py) left to right."""
     hidden = r.shape[1]
+    f_, g_, h_ = acts or (sigmoid_f32, np.tanh, np.tanh)
     h = np.zeros((x.shape[1], hidden), F32) if h is None else h
     c = np.zeros((x.shape[1], hidden), F32) if c is None else c
     bias = (b[:4 * hidden] + b[4 * hidden:]).astype(F32)
@@ -1751,32 +1779,52 @@ def lstm_f32(x, w, r, b, reverse=False, h=None, c=None):
     for t in (reversed(range(x.shape[0])) if reverse else range(x.shape[0])):
         g = ((dot_seq(x[t], w) + dot_seq(h, r)).astype(F32) + bias).astype(F32)
         i, o, f, cc = np.split(g, 4, axis=1)
-        c = (sigmoid_f32(f) * c + sigmoid_f32(i) * np.tanh(cc)).astype(F32)
-        h = (sigmoid_f32(o) * np.tanh(c)).astype(F32)
+        if p is not None:
+            pi, po, pf = np.split(p, 3)
+            i = (i + (pi * c).astype(F32)).astype(F32)
+            f = (f + (pf * c).astype(F32)).astype(F32)
+        c = (f_(f) * c + f_(i) * g_(cc)).astype(F32)
+        if p is not None:
+            o = (o + (po * c).astype(F32)).astype(F32)
+        h = (f_(o) * h_(c)).astype(F32)
         ys[t] = h
     return np.stack(ys), h, c
 
 
-def gru_f32(x, w, r, b, lbr, reverse=False, h=None):
+def rnn_f32(x, w, r, b, act, reverse=False, h=None):
+    """One direction of ONNX's RNN in f32: H = f((x W^T + h R^T) + (Wb + Rb))
+    (backend/test/case/node/rnn.py)."""
+    hidden = r.shape[1]
+    h = np.zeros((x.shape[1], hidden), F32) if h is None else h
+    bias = (b[:hidden] + b[hidden:]).astype(F32)
+    ys = [None] * x.shape[0]
+    for t in (reversed(range(x.shape[0])) if reverse else range(x.shape[0])):
+        h = act(((dot_seq(x[t], w) + dot_seq(h, r)).astype(F32) + bias).astype(F32))
+        ys[t] = h
+    return np.stack(ys), h
+
+
+def gru_f32(x, w, r, b, lbr, reverse=False, h=None, acts=None):
     """One direction of ONNX's GRU (gates z, r, h) in f32, ONNX's reference
     (backend/test/case/node/gru.py) left to right."""
+    f_, g_ = acts or (sigmoid_f32, np.tanh)
     hidden = r.shape[1]
     h = np.zeros((x.shape[1], hidden), F32) if h is None else h
     wb, rb = b[:3 * hidden], b[3 * hidden:]
     bzr = (wb[:2 * hidden] + rb[:2 * hidden]).astype(F32)
     ys = [None] * x.shape[0]
     for t in (reversed(range(x.shape[0])) if reverse else range(x.shape[0])):
-        zr = sigmoid_f32(((dot_seq(x[t], w[:2 * hidden]) +
+        zr = f_(((dot_seq(x[t], w[:2 * hidden]) +
                            dot_seq(h, r[:2 * hidden])).astype(F32) + bzr).astype(F32))
         z, rr = zr[:, :hidden], zr[:, hidden:]
         xh = dot_seq(x[t], w[2 * hidden:])
         if lbr:
             inner = (dot_seq(h, r[2 * hidden:]) + rb[2 * hidden:]).astype(F32)
-            n = np.tanh(((xh + (rr * inner).astype(F32)).astype(F32) +
+            n = g_(((xh + (rr * inner).astype(F32)).astype(F32) +
                          wb[2 * hidden:]).astype(F32))
         else:
             rh = dot_seq((rr * h).astype(F32), r[2 * hidden:])
-            n = np.tanh((((xh + rh).astype(F32) + wb[2 * hidden:]).astype(F32) +
+            n = g_((((xh + rh).astype(F32) + wb[2 * hidden:]).astype(F32) +
                          rb[2 * hidden:]).astype(F32))
         h = (((F32(1) - z) * n).astype(F32) + (z * h).astype(F32)).astype(F32)
         ys[t] = h
@@ -1839,9 +1887,78 @@ def case_recurrent():
     return m, {"x": x, "h0": h0}, expected
 
 
+def case_recurrent_activations():
+    """The rest of ONNX's recurrent ops: a bidirectional RNN (torch's
+    nn.RNN; Relu forward, Tanh in reverse) with biases; a forward RNN with
+    Affine (alpha, beta from the attributes); an LSTM with peepholes and
+    HardSigmoid / LeakyRelu / Softsign (alpha and beta consumed in order by
+    the activations that take them); a reverse GRU with ThresholdedRelu
+    and ScaledTanh; an RNN with Elu (its default alpha) and one
+    with Softplus. numpy models in f32 from ONNX's reference."""
+    r = rng(84)
+    seq, batch, inp, hid = 4, 2, 3, 3
+    x = r.uniform(-1, 1, (seq, batch, inp)).astype(F32)
+    u = lambda *shape: r.uniform(-0.6, 0.6, shape).astype(F32)
+    rw, rr, rb = u(2, hid, inp), u(2, hid, hid), u(2, 2 * hid)
+    aw, ar = u(1, hid, inp), u(1, hid, hid)
+    lw, lr, lb, lp = u(1, 4 * hid, inp), u(1, 4 * hid, hid), u(1, 8 * hid), u(1, 3 * hid)
+    gw, gr, gb = u(1, 3 * hid, inp), u(1, 3 * hid, hid), u(1, 6 * hid)
+    ew, er, sw, sr = u(1, hid, inp), u(1, hid, hid), u(1, hid, inp), u(1, hid, hid)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 1.0 / 64, 128)
+    nodes += [
+        helper.make_node("RNN", ["xd", "rw", "rr", "rb"], ["ry", "rh"],
+                         hidden_size=hid, direction="bidirectional",
+                         activations=["Relu", "Tanh"]),
+        helper.make_node("RNN", ["xd", "aw", "ar"], ["", "ah"], hidden_size=hid,
+                         activations=["Affine"], activation_alpha=[0.5],
+                         activation_beta=[0.125]),
+        helper.make_node("LSTM", ["xd", "lw", "lr", "lb", "", "", "", "lp"],
+                         ["ly", "lh", "lc"], hidden_size=hid,
+                         activations=["HardSigmoid", "LeakyRelu", "Softsign"],
+                         activation_alpha=[0.25, 0.1], activation_beta=[0.4]),
+        helper.make_node("GRU", ["xd", "gw", "gr", "gb"], ["gy", "gh"],
+                         hidden_size=hid, direction="reverse",
+                         activations=["ThresholdedRelu", "ScaledTanh"],
+                         activation_alpha=[0.25, 1.5], activation_beta=[0.5]),
+        helper.make_node("RNN", ["xd", "ew", "er"], ["ey", ""], hidden_size=hid,
+                         activations=["Elu"]),
+        helper.make_node("RNN", ["xd", "sw", "sr"], ["sy", ""], hidden_size=hid,
+                         activations=["Softplus"])]
+    for name, v in (("rw", rw), ("rr", rr), ("rb", rb), ("aw", aw), ("ar", ar),
+                    ("lw", lw), ("lr", lr), ("lb", lb), ("lp", lp), ("gw", gw),
+                    ("gr", gr), ("gb", gb), ("ew", ew), ("er", er), ("sw", sw),
+                    ("sr", sr)):
+        inits.append(init(name, v))
+    xd = dequantize(quantize(x, 1.0 / 64, 128, np.uint8), 1.0 / 64, 128)
+    act = rnn_activation
+    zero = lambda n: np.zeros(n, F32)
+    fy, fh = rnn_f32(xd, rw[0], rr[0], rb[0], act("Relu"))
+    by, bh = rnn_f32(xd, rw[1], rr[1], rb[1], act("Tanh"), reverse=True)
+    _, ah = rnn_f32(xd, aw[0], ar[0], zero(2 * hid), act("Affine", 0.5, 0.125))
+    ly, lh, lc = lstm_f32(xd, lw[0], lr[0], lb[0], p=lp[0],
+                          acts=(act("HardSigmoid", 0.25, 0.4), act("LeakyRelu", 0.1),
+                                act("Softsign")))
+    gy, gh = gru_f32(xd, gw[0], gr[0], gb[0], lbr=0, reverse=True,
+                     acts=(act("ThresholdedRelu", 0.25), act("ScaledTanh", 1.5, 0.5)))
+    ey, _ = rnn_f32(xd, ew[0], er[0], zero(2 * hid), act("Elu", 1.0))
+    sy, _ = rnn_f32(xd, sw[0], sr[0], zero(2 * hid), act("Softplus"))
+    vals = {"ry": np.stack([fy, by], axis=1), "rh": np.stack([fh, bh]),
+            "ah": ah[None], "ly": ly[:, None], "lh": lh[None], "lc": lc[None],
+            "gy": gy[:, None], "gh": gh[None], "ey": ey[:, None], "sy": sy[:, None]}
+    expected, outs = {}, []
+    for name, y in vals.items():
+        sc = 1.0 / 64
+        qdq_out(nodes, inits, name, "y_" + name, sc, 0, np.int8)
+        expected["y_" + name] = ("codes", quantize(y, sc, 0, np.int8), sc, 0)
+        outs.append(tin("y_" + name, list(y.shape)))
+    m = model(nodes, [tin("x", [seq, batch, inp])], outs, inits)
+    return m, {"x": x}, expected
+
+
 def case_bad_lstm_activations():
     return bad_op17("LSTM", ("xd", "w", "r"), x_shape=(2, 1, 4), hidden_size=1,
-                    activations=["Sigmoid", "Relu", "Tanh"],
+                    activations=["Sigmoid", "ThresholdedRelu", "Tanh"],
                     extra=[init("w", np.zeros((1, 4, 4), F32)),
                            init("r", np.zeros((1, 4, 1), F32))])
 
