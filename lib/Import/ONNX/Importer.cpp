@@ -572,6 +572,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importGatherElements();
   if (op == "OneHot")
     return importOneHot();
+  if (op == "GatherND")
+    return importGatherND();
+  if (op == "ScatterND")
+    return importScatterND();
   if (op == "DepthToSpace" || op == "SpaceToDepth")
     return importDepthToSpace(/*toSpace=*/op == "DepthToSpace");
   if (op == "ConvTranspose")

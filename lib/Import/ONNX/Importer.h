@@ -410,6 +410,8 @@ public:
   mlir::LogicalResult importTopK();
   mlir::LogicalResult importGatherElements();
   mlir::LogicalResult importOneHot();
+  mlir::LogicalResult importGatherND();
+  mlir::LogicalResult importScatterND();
   /// VariadicOps.cpp: Sum, Mean, and Max / Min of more than two inputs, as
   /// a chain of binary nodes.
   mlir::LogicalResult importVariadic();

@@ -1,14 +1,16 @@
-//===- IndexOps.cpp - GatherElements and OneHot ---------------------------===//
+//===- IndexOps.cpp - GatherElements, GatherND, ScatterND, OneHot ---------===//
 //
-// Ops that read or write along one axis at run-time positions:
+// Ops that read or write at positions given by an index tensor:
 // GatherElements (torch.gather) reads data[..., index[i, j, ...], ...] per
-// output element; OneHot writes `on` where the position along the new axis
-// equals the index, `off` elsewhere. Both are one linalg.generic over the
-// output. Negative indices count from the end, as ONNX defines. An index
-// outside the axis is an error in ONNX: compile-time ones are diagnosed
-// here; a run-time one reads the nearest end of the axis in GatherElements
-// (a defined read, as in run-time Gather) and sets no position in OneHot
-// (ONNX Runtime's behaviour).
+// output element; GatherND reads data[index[p, 0], ..., index[p, k-1], ...]
+// per prefix p; ScatterND (compile-time indices: in-place slice assignments
+// as exporters write them) replaces those slices by the updates; OneHot
+// writes `on` where the position along the new axis equals the index,
+// `off` elsewhere. Each is one linalg.generic over the output. Negative indices
+// count from the end, as ONNX defines. An index outside the axis is an error in
+// ONNX: compile-time ones are diagnosed here; a run-time one reads the nearest
+// end of the axis in GatherElements (a defined read, as in run-time Gather) and
+// sets no position in OneHot (ONNX Runtime's behaviour).
 //
 //===----------------------------------------------------------------------===//
 
@@ -279,5 +281,238 @@ LogicalResult Importer::importOneHot() {
           })
           .getResult(0);
   setOutput(0, std::move(out));
+  return success();
+}
+
+/// The table a value's elements are read from in logical layout: codes as
+/// storage integers (when `codes`), f32, or run-time integers.
+static FailureOr<Value> elementTable(Importer &im, ImportedValue &v,
+                                     bool codes) {
+  if (codes)
+    return storageInts(im, v, /*nhwc=*/false);
+  if (v.kind == Kind::Int)
+    return logicalIntegers(im, v, Type());
+  if (v.isQuantized() || v.kind == Kind::Float ||
+      (v.kind == Kind::Const && !v.f.empty()) || v.kind == Kind::Pending)
+    return im.floatValue(v, /*nhwc=*/false);
+  return im.fail("unsupported data: float, quantized or run-time integer "
+                 "tensors only");
+}
+
+/// The ImportedValue of a result `value` of `shape` read from `like`'s
+/// elements: the same grid for codes, else f32 or `like`'s integers.
+static ImportedValue resultLike(Importer &im, const ImportedValue &like,
+                                bool codes, Value value,
+                                ArrayRef<int64_t> shape) {
+  ImportedValue out;
+  out.shape.assign(shape.begin(), shape.end());
+  if (codes) {
+    out.kind = like.kind;
+    out.dtype = like.dtype;
+    out.q = like.q;
+    out.value = quant::StorageCastOp::create(im.b, im.loc,
+                                             im.quantTensorType(out), value);
+  } else if (like.kind == Kind::Int) {
+    out.kind = Kind::Int;
+    out.dtype = like.dtype;
+    out.value = value;
+  } else {
+    out.kind = Kind::Float;
+    out.dtype = onnx::TensorProto::FLOAT;
+    out.value = value;
+  }
+  return out;
+}
+
+LogicalResult Importer::importGatherND() {
+  if (failed(checkAttrs({"batch_dims"})))
+    return failure();
+  if (attrInt("batch_dims").value_or(0) != 0)
+    return fail("batch_dims other than 0 is not supported");
+  auto in = input(0);
+  auto idx = failed(in) ? FailureOr<ImportedValue *>(failure()) : input(1);
+  if (failed(in) || failed(idx))
+    return failure();
+  ImportedValue &data = **in;
+  const ImportedValue &indices = **idx;
+  int64_t r = data.shape.size(), q = indices.shape.size();
+  if (r == 0 || q == 0)
+    return fail("GatherND needs data and indices of rank 1 or more");
+  int64_t k = indices.shape[q - 1];
+  if (k < 1 || k > r)
+    return fail("the indices' last dimension (" + Twine(k) +
+                ") must lie in [1, " + Twine(r) + "], the data's rank");
+  // Compile-time indices: each checked against its own dimension.
+  if (indices.kind == Kind::Const && indices.f.empty())
+    for (size_t n = 0; n < indices.i.size(); ++n) {
+      int64_t dim = data.shape[n % k], v = indices.i[n];
+      if (v < -dim || v >= dim)
+        return fail("index " + Twine(v) + " out of range for a dimension of " +
+                    Twine(dim));
+    }
+  Value index = indexTensor(*this, indices, /*dim=*/INT64_MAX);
+  if (!index)
+    return failure();
+  for (int64_t d = 0; d < k; ++d)
+    if (data.shape[d] == 0)
+      return fail("GatherND along an empty dimension");
+  if (failed(settleOrFloat(*this, data)))
+    return failure();
+  bool codes = data.isQuantized() && !data.q.perAxis();
+  auto table = elementTable(*this, data, codes);
+  if (failed(table))
+    return failure();
+  Type elem = cast<RankedTensorType>(table->getType()).getElementType();
+  SmallVector<int64_t> shape(indices.shape.begin(), indices.shape.end() - 1);
+  shape.append(data.shape.begin() + k, data.shape.end());
+  int64_t outRank = shape.size();
+  SmallVector<utils::IteratorType> iters(outRank,
+                                         utils::IteratorType::parallel);
+  Value init = tensor::EmptyOp::create(b, loc, shape, elem);
+  Value gathered =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()}, ValueRange{}, ValueRange{init},
+          SmallVector<AffineMap>{
+              AffineMap::getMultiDimIdentityMap(outRank, ctx)},
+          iters,
+          [&](OpBuilder &nb, Location l, ValueRange) {
+            SmallVector<Value> at, coords;
+            for (int64_t d = 0; d < q - 1; ++d)
+              at.push_back(linalg::IndexOp::create(nb, l, d));
+            for (int64_t j = 0; j < k; ++j) {
+              SmallVector<Value> where(at);
+              where.push_back(arith::ConstantIndexOp::create(nb, l, j));
+              Value i = tensor::ExtractOp::create(nb, l, index, where);
+              coords.push_back(normalizedIndex(nb, l, i, data.shape[j]));
+            }
+            for (int64_t d = q - 1; d < outRank; ++d)
+              coords.push_back(linalg::IndexOp::create(nb, l, d));
+            Value element = tensor::ExtractOp::create(nb, l, *table, coords);
+            linalg::YieldOp::create(nb, l, element);
+          })
+          .getResult(0);
+  setOutput(0, resultLike(*this, data, codes, gathered, shape));
+  return success();
+}
+
+LogicalResult Importer::importScatterND() {
+  if (failed(checkAttrs({"reduction"})))
+    return failure();
+  if (attrString("reduction").value_or("none") != "none")
+    return fail("reduction '" + *attrString("reduction") +
+                "' is not supported (only 'none')");
+  ImportedValue *in[3];
+  for (unsigned n = 0; n < 3; ++n) {
+    auto v = input(n);
+    if (failed(v))
+      return failure();
+    in[n] = *v;
+  }
+  ImportedValue &data = *in[0], &updates = *in[2];
+  const ImportedValue &indices = *in[1];
+  if (indices.kind != Kind::Const || !indices.f.empty())
+    return fail("ScatterND needs compile-time int64 indices");
+  int64_t r = data.shape.size(), q = indices.shape.size();
+  if (r == 0 || q == 0)
+    return fail("ScatterND needs data and indices of rank 1 or more");
+  int64_t k = indices.shape[q - 1];
+  if (k < 1 || k > r)
+    return fail("the indices' last dimension (" + Twine(k) +
+                ") must lie in [1, " + Twine(r) + "], the data's rank");
+  SmallVector<int64_t> updatesShape(indices.shape.begin(),
+                                    indices.shape.end() - 1);
+  updatesShape.append(data.shape.begin() + k, data.shape.end());
+  if (ArrayRef<int64_t>(updates.shape) != ArrayRef<int64_t>(updatesShape))
+    return fail("the updates' shape must be the indices' without its last "
+                "dimension, then the data's from dimension " +
+                Twine(k));
+  // Which update slice each slice of data[:k] takes (-1: none): built here,
+  // the later of duplicate indices winning (ONNX leaves their order open;
+  // ONNX Runtime applies the updates in order).
+  constexpr int64_t kMaxTable = int64_t(1) << 22;
+  int64_t tableSize = 1;
+  for (int64_t d = 0; d < k; ++d) {
+    if (data.shape[d] > 0 && tableSize > kMaxTable / data.shape[d])
+      return fail("more than " + Twine(kMaxTable) +
+                  " indexed positions (the scatter table is built at import)");
+    tableSize *= data.shape[d];
+  }
+  std::vector<int32_t> source(tableSize, -1);
+  int64_t slices = indices.i.size() / k;
+  if (slices >= (int64_t(1) << 31))
+    return fail("too many index tuples");
+  for (int64_t p = 0; p < slices; ++p) {
+    int64_t flat = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t dim = data.shape[j], v = indices.i[p * k + j];
+      if (v < -dim || v >= dim)
+        return fail("index " + Twine(v) + " out of range for a dimension of " +
+                    Twine(dim));
+      flat = flat * dim + (v < 0 ? v + dim : v);
+    }
+    source[flat] = int32_t(p);
+  }
+  if (failed(settleOrFloat(*this, data)) ||
+      failed(settleOrFloat(*this, updates)))
+    return failure();
+  // Codes stay codes when both are on one per-tensor grid; else f32 (or
+  // integers when both hold them).
+  bool codes = data.isQuantized() && updates.isQuantized() &&
+               !data.q.perAxis() && data.q == updates.q &&
+               data.dtype == updates.dtype;
+  bool ints = data.kind == Kind::Int && updates.kind == Kind::Int &&
+              data.dtype == updates.dtype;
+  if ((data.kind == Kind::Int) != (updates.kind == Kind::Int))
+    return fail("ScatterND of integer data with float updates, or back");
+  auto dataTable = elementTable(*this, data, codes);
+  auto updateTable = failed(dataTable) ? FailureOr<Value>(failure())
+                                       : elementTable(*this, updates, codes);
+  if (failed(dataTable) || failed(updateTable))
+    return failure();
+  if (ints && dataTable->getType() != updateTable->getType())
+    return fail("ScatterND of integer tensors of different types");
+  // The updates as [slices, data.shape[k:]...].
+  SmallVector<int64_t> flatUpdates = {slices};
+  flatUpdates.append(data.shape.begin() + k, data.shape.end());
+  Value flatUpdateTable = reshape(*updateTable, flatUpdates);
+  SmallVector<int64_t> tableShape(data.shape.begin(), data.shape.begin() + k);
+  auto tableType = RankedTensorType::get(tableShape, b.getI32Type());
+  Value sourceTable = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(tableType, ArrayRef<int32_t>(source)));
+  SmallVector<AffineExpr> prefix;
+  for (int64_t d = 0; d < k; ++d)
+    prefix.push_back(getAffineDimExpr(d, ctx));
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(r, ctx),
+                                 AffineMap::get(r, 0, prefix, ctx),
+                                 AffineMap::getMultiDimIdentityMap(r, ctx)};
+  SmallVector<utils::IteratorType> iters(r, utils::IteratorType::parallel);
+  Type elem = cast<RankedTensorType>(dataTable->getType()).getElementType();
+  Value init = tensor::EmptyOp::create(b, loc, data.shape, elem);
+  Value scattered =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()},
+          ValueRange{*dataTable, sourceTable}, ValueRange{init}, maps, iters,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value p = args[1];
+            Value zero =
+                arith::ConstantOp::create(nb, l, nb.getI32IntegerAttr(0));
+            Value none = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                               p, zero);
+            // Read slice 0 where there is no update: in bounds, discarded.
+            Value slice = arith::IndexCastOp::create(
+                nb, l, nb.getIndexType(),
+                arith::SelectOp::create(nb, l, none, zero, p));
+            SmallVector<Value> coords = {slice};
+            for (int64_t d = k; d < r; ++d)
+              coords.push_back(linalg::IndexOp::create(nb, l, d));
+            Value update =
+                tensor::ExtractOp::create(nb, l, flatUpdateTable, coords);
+            linalg::YieldOp::create(
+                nb, l,
+                arith::SelectOp::create(nb, l, none, args[0], update)
+                    .getResult());
+          })
+          .getResult(0);
+  setOutput(0, resultLike(*this, data, codes, scattered, data.shape));
   return success();
 }

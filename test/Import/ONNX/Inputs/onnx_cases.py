@@ -2175,6 +2175,75 @@ def case_gather_elements_one_hot():
         "h2": ("int", one_hot(hot, 4, 0, -1, 7))}
 
 
+def case_gather_scatter_nd():
+    """GatherND (batch_dims 0) of f32 with run-time int64 index pairs
+    (negative from the end) and of int8 codes through DequantizeLinear with
+    compile-time index triples (codes stay codes); ScatterND with
+    compile-time indices: whole rows of a run-time f32 tensor (index 2
+    twice: the later update wins, as ONNX's reference and ONNX Runtime apply
+    them in order), rows of codes on one grid, and YOLO-style single
+    elements (y[..., 0:2] = ...). numpy loops of ONNX's reference."""
+    r = rng(85)
+    grid = lambda *shape: (np.round(r.uniform(-4, 4, shape) * 8) / 8).astype(F32)
+    f = grid(2, 3, 4)
+    fi = np.array([[0, -1], [1, 0]], np.int64)
+    q = r.integers(-128, 128, (2, 3, 4)).astype(np.int8)
+    qi = np.array([[1, 2, 3], [0, 0, -1], [-2, 1, 0]], np.int64)
+    d = grid(4, 3)
+    u = grid(3, 3)
+    di = np.array([[2], [0], [2]], np.int64)
+    dq = r.integers(-128, 128, (4, 3)).astype(np.int8)
+    uq = r.integers(-128, 128, (2, 3)).astype(np.int8)
+    dqi = np.array([[3], [1]], np.int64)
+    y = grid(1, 3, 4)
+    yu = grid(1, 3, 2)
+    yi = np.array([[[[0, a, b] for b in range(2)] for a in range(3)]], np.int64)
+    nodes = [helper.make_node("GatherND", ["f", "fi"], ["g1"]),
+             helper.make_node("DequantizeLinear", ["q", "s", "z"], ["qd"]),
+             helper.make_node("GatherND", ["qd", "qi"], ["g2"]),
+             helper.make_node("ScatterND", ["d", "di", "u"], ["s1"]),
+             helper.make_node("DequantizeLinear", ["dq", "s", "z"], ["dqd"]),
+             helper.make_node("DequantizeLinear", ["uq", "s", "z"], ["uqd"]),
+             helper.make_node("ScatterND", ["dqd", "dqi", "uqd"], ["s2"]),
+             helper.make_node("ScatterND", ["y", "yi", "yu"], ["s3"])]
+    inits = [init("qi", qi), init("s", F32(0.5)), init("z", np.int8(1)),
+             init("di", di), init("dqi", dqi), init("yi", yi)]
+    m = model(nodes, [tin("f", [2, 3, 4]), tin("fi", [2, 2], TensorProto.INT64),
+                      tin("q", [2, 3, 4], TensorProto.INT8), tin("d", [4, 3]),
+                      tin("u", [3, 3]), tin("dq", [4, 3], TensorProto.INT8),
+                      tin("uq", [2, 3], TensorProto.INT8), tin("y", [1, 3, 4]),
+                      tin("yu", [1, 3, 2])],
+              [tin("g1", [2, 4]), tin("g2", [3]), tin("s1", [4, 3]),
+               tin("s2", [4, 3]), tin("s3", [1, 3, 4])], inits)
+
+    def gather_nd(data, idx):
+        out = [data[tuple(idx[p])] for p in np.ndindex(idx.shape[:-1])]
+        return np.stack(out).reshape(idx.shape[:-1] + data.shape[idx.shape[-1]:])
+
+    def scatter_nd(data, idx, upd):
+        out = data.copy()
+        for p in np.ndindex(idx.shape[:-1]):
+            out[tuple(idx[p])] = upd[p]
+        return out
+
+    deq = lambda c: dequantize(c.astype(np.int64), 0.5, 1)
+    return m, {"f": f, "fi": fi, "q": q, "d": d, "u": u, "dq": dq, "uq": uq,
+               "y": y, "yu": yu}, {
+        "g1": ("float", gather_nd(f, fi)), "g2": ("float", gather_nd(deq(q), qi)),
+        "s1": ("float", scatter_nd(d, di, u)),
+        "s2": ("float", scatter_nd(deq(dq), dqi, deq(uq))),
+        "s3": ("float", scatter_nd(y, yi, yu))}
+
+
+def case_bad_scatter_nd_runtime_indices():
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.1, 128)
+    nodes.append(helper.make_node("ScatterND", ["xd", "idx", "upd"], ["y"],
+                                  name="norm"))
+    return model(nodes, [tin("x", [4, 2]), tin("idx", [1, 1], TensorProto.INT64),
+                         tin("upd", [1, 2])], [tin("y", [4, 2])], inits), {}, {}
+
+
 def case_bad_gather_elements_index():
     return bad_op17("GatherElements", ("xd", "idx"),
                     extra=[init("idx", np.array([[0, 4, 1, 2]], np.int64))],
