@@ -292,6 +292,8 @@ static Value binaryFloat(OpBuilder &nb, Location l, StringRef op, Value x,
     return arith::SubFOp::create(nb, l, x, y);
   if (op == "Mul")
     return arith::MulFOp::create(nb, l, x, y);
+  if (op == "Mod") // fmod = 1: C's fmod (LLVM's frem)
+    return arith::RemFOp::create(nb, l, x, y);
   return arith::DivFOp::create(nb, l, x, y);
 }
 
@@ -311,6 +313,8 @@ static float binaryFloat(StringRef op, float x, float y) {
     return x - y;
   if (op == "Mul")
     return x * y;
+  if (op == "Mod")
+    return std::fmod(x, y);
   return x / y;
 }
 
@@ -329,8 +333,9 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
   for (int64_t d : *shape)
     count = d > 0 && count <= kMaxFolded / d ? count * d : kMaxFolded + 1;
   bool floats = !a.f.empty() && !c.f.empty();
-  bool ints = !a.i.empty() && !c.i.empty() &&
-              (op == "Add" || op == "Sub" || op == "Mul" || op == "Div");
+  bool ints =
+      !a.i.empty() && !c.i.empty() &&
+      (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Mod");
   if (a.kind == Kind::Const && c.kind == Kind::Const && (floats || ints) &&
       count <= kMaxFolded) {
     out.kind = Kind::Const;
@@ -353,6 +358,17 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
         if (x == std::numeric_limits<int64_t>::min() && y == -1)
           return fail("Div of integer constants overflows int64");
         out.i.push_back(x / y);
+        continue;
+      }
+      if (op == "Mod") {
+        if (y == 0)
+          return fail("Mod of integer constants divides by zero");
+        int64_t rem = y == -1 ? 0 : x % y;
+        // fmod = 0: the remainder takes the divisor's sign.
+        if (attrInt("fmod").value_or(0) == 0 && rem != 0 &&
+            (rem < 0) != (y < 0))
+          rem += y;
+        out.i.push_back(rem);
         continue;
       }
       bool overflow = op == "Add"   ? llvm::AddOverflow(x, y, r)
@@ -405,11 +421,16 @@ LogicalResult Importer::importIntegerBinary(ImportedValue &a, ImportedValue &c,
                                             StringRef op,
                                             ArrayRef<int64_t> shape) {
   // ONNX's integer Add, Sub and Mul wrap around in the element type (as
-  // ONNX Runtime's C++ arithmetic does); Div would divide by a run-time
-  // zero, which has no defined result.
-  if (op != "Add" && op != "Sub" && op != "Mul")
-    return fail(op + " of run-time integer tensors is not supported (Add, "
-                     "Sub and Mul are)");
+  // ONNX Runtime's C++ arithmetic does). Div and Mod need a compile-time
+  // divisor without zeros: a zero has no defined result.
+  bool division = op == "Div" || op == "Mod";
+  if (op != "Add" && op != "Sub" && op != "Mul" && !division)
+    return fail(op + " of run-time integer tensors is not supported");
+  if (division &&
+      (c.kind != Kind::Const || llvm::is_contained(c.i, int64_t(0))))
+    return fail(op + " of run-time integers needs a compile-time divisor "
+                     "without zeros (a zero has no defined result)");
+  bool cMod = attrInt("fmod").value_or(0) != 0;
   Type elem;
   for (ImportedValue *v : {&a, &c}) {
     if (v->kind != Kind::Int)
@@ -437,11 +458,61 @@ LogicalResult Importer::importIntegerBinary(ImportedValue &a, ImportedValue &c,
           return arith::AddIOp::create(nb, l, v[0], v[1]);
         if (op == "Sub")
           return arith::SubIOp::create(nb, l, v[0], v[1]);
-        return arith::MulIOp::create(nb, l, v[0], v[1]);
+        if (op == "Mul")
+          return arith::MulIOp::create(nb, l, v[0], v[1]);
+        // Toward zero (Div) and C's remainder, with the minimum divided by
+        // -1 (undefined in C) defined by wrap-around: x / -1 = 0 - x,
+        // x % -1 = 0.
+        auto constant = [&](int64_t c) -> Value {
+          return arith::ConstantOp::create(nb, l, nb.getIntegerAttr(elem, c));
+        };
+        Value minusOne = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                               v[1], constant(-1));
+        Value divisor =
+            arith::SelectOp::create(nb, l, minusOne, constant(1), v[1]);
+        if (op == "Div")
+          return arith::SelectOp::create(
+              nb, l, minusOne, arith::SubIOp::create(nb, l, constant(0), v[0]),
+              arith::DivSIOp::create(nb, l, v[0], divisor));
+        Value rem = arith::SelectOp::create(
+            nb, l, minusOne, constant(0),
+            arith::RemSIOp::create(nb, l, v[0], divisor));
+        if (cMod)
+          return rem;
+        // fmod = 0: the remainder takes the divisor's sign (Python's %).
+        Value remNegative = arith::CmpIOp::create(
+            nb, l, arith::CmpIPredicate::slt, rem, constant(0));
+        Value divisorNegative = arith::CmpIOp::create(
+            nb, l, arith::CmpIPredicate::slt, v[1], constant(0));
+        Value nonzero = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ne,
+                                              rem, constant(0));
+        Value adjust = arith::AndIOp::create(
+            nb, l, nonzero,
+            arith::XOrIOp::create(nb, l, remNegative, divisorNegative));
+        return arith::SelectOp::create(
+            nb, l, adjust, arith::AddIOp::create(nb, l, rem, v[1]), rem);
       },
       elem);
   setOutput(0, std::move(out));
   return success();
+}
+
+LogicalResult Importer::importMod() {
+  if (failed(checkAttrs({"fmod"})))
+    return failure();
+  auto a = input(0);
+  auto c = failed(a) ? FailureOr<ImportedValue *>(failure()) : input(1);
+  if (failed(a) || failed(c))
+    return failure();
+  int64_t fmod = attrInt("fmod").value_or(0);
+  if (fmod != 0 && fmod != 1)
+    return fail("fmod must be 0 or 1");
+  // Floats take C's fmod only; ONNX calls fmod = 0 on floats an error.
+  if (fmod == 0 && (!(*a)->holdsIntegers() || !(*c)->holdsIntegers()))
+    return fail("Mod of floats needs fmod = 1");
+  if ((*a)->holdsIntegers() != (*c)->holdsIntegers())
+    return fail("Mod of an integer and a float tensor");
+  return importFloatBinary(**a, **c, "Mod");
 }
 
 LogicalResult Importer::importFloatArithmetic() {

@@ -618,6 +618,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   if (op == "Mul" || op == "Sub" || op == "Div" || op == "Max" || op == "Min" ||
       op == "PRelu")
     return importFloatArithmetic();
+  if (op == "Mod")
+    return importMod();
   if (op == "Expand" || op == "Tile")
     return importExpandOrTile();
   if (op == "Equal" || op == "Greater" || op == "Less" ||

@@ -439,6 +439,7 @@ public:
   /// Mul, Sub, Div, Max, Min, PRelu nodes: always float (no quantized
   /// form).
   mlir::LogicalResult importFloatArithmetic();
+  mlir::LogicalResult importMod();
   /// GridOps.cpp: Expand (broadcast to a constant shape) and Tile
   /// (constant repeats), on codes, f32 or integers; folded on compile-time
   /// data.

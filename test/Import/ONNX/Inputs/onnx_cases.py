@@ -2250,6 +2250,63 @@ def case_bad_gather_elements_index():
                     axis=1)
 
 
+def case_int_div_mod():
+    """Div and Mod of run-time integers by compile-time divisors: Div
+    toward zero, Mod with fmod = 0 taking the divisor's sign (Python's %)
+    and with fmod = 1 the dividend's (C's %); the int64 minimum divided by
+    -1 wraps around (0 - x; remainder 0), which C leaves undefined. Mod of
+    f32 with fmod = 1 is C's fmod. Mod of two constants (7 mod -3 = -2)
+    folds at import and is added to the ids."""
+    lo = np.iinfo(np.int64).min
+    ids = np.array([[7, -7, 7, -7], [lo, lo, 13, -13]], np.int64)
+    dv = np.array([3, -1, -2, 5], np.int64)
+    small = np.array([5, -5, 0, 9], np.int32)
+    f = np.array([5.5, -5.5, 0.625, -0.0, 3.0, -1.25], F32)
+    nodes = [helper.make_node("Div", ["ids", "dv"], ["q"]),
+             helper.make_node("Mod", ["ids", "dv"], ["m0"]),
+             helper.make_node("Mod", ["ids", "dv"], ["m1"], fmod=1),
+             helper.make_node("Div", ["small", "two"], ["h"]),
+             helper.make_node("Mod", ["f", "quarter3"], ["fm"], fmod=1),
+             helper.make_node("Mod", ["seven", "mthree"], ["k"]),
+             helper.make_node("Add", ["ids", "k"], ["shifted"])]
+    inits = [init("dv", dv), init("two", np.int32(2)),
+             init("quarter3", F32(0.75)), init("seven", np.int64(7)),
+             init("mthree", np.int64(-3))]
+    m = model(nodes, [tin("ids", [2, 4], TensorProto.INT64),
+                      tin("small", [4], TensorProto.INT32), tin("f", [6])],
+              [tin("q", [2, 4], TensorProto.INT64), tin("m0", [2, 4], TensorProto.INT64),
+               tin("m1", [2, 4], TensorProto.INT64), tin("h", [4], TensorProto.INT32),
+               tin("fm", [6]), tin("shifted", [2, 4], TensorProto.INT64)], inits)
+
+    def wrap(v):
+        return (v + (1 << 63)) % (1 << 64) - (1 << 63)
+
+    def tdiv(x, y):
+        q = abs(x) // abs(y)
+        return wrap(q if (x < 0) == (y < 0) else -q)
+
+    def cmod(x, y):
+        return wrap(x - y * tdiv(x, y)) if y != -1 else 0
+
+    def pymod(x, y):
+        return x % y
+
+    pairs = [(int(x), int(y)) for x, y in zip(ids.reshape(-1), np.tile(dv, 2))]
+    grid = lambda fn: np.array([fn(x, y) for x, y in pairs], np.int64).reshape(2, 4)
+    return m, {"ids": ids, "small": small, "f": f}, {
+        "q": ("int", grid(tdiv)), "m0": ("int", grid(pymod)),
+        "m1": ("int", grid(cmod)),
+        "h": ("int", np.array([tdiv(int(v), 2) for v in small], np.int64)),
+        "fm": ("float", np.fmod(f, F32(0.75))),
+        "shifted": ("int", np.array([[wrap(int(v) - 2) for v in row] for row in ids], np.int64))}
+
+
+def case_bad_int_div_runtime():
+    nodes = [helper.make_node("Div", ["a", "b"], ["y"], name="div")]
+    return model(nodes, [tin("a", [3], TensorProto.INT64), tin("b", [3], TensorProto.INT64)],
+                 [tin("y", [3], TensorProto.INT64)], []), {}, {}
+
+
 def case_bad_cumsum_axis():
     return bad_op17("CumSum", ("xd", "axis"), extra=[init("axis", np.int64(2))])
 
