@@ -18,8 +18,8 @@ element), Add / Mul / Sub (numpy broadcasting), MaxPool / AveragePool
 (dilations, count_include_pad, ceil_mode), GlobalAveragePool / ReduceMean
 over H and W / GlobalMaxPool, Concat, Relu / Clip, DQ -> Q to another grid,
 DQ with other parameters, Reshape / Flatten / Transpose / Squeeze /
-Unsqueeze / Slice / Pad / DepthToSpace / SpaceToDepth on floats and on the
-codes themselves; int8, uint8
+Unsqueeze / Slice / Pad / DepthToSpace / SpaceToDepth / TopK /
+GatherElements / GatherND / ScatterND on floats and on the codes themselves; int8, uint8
 and (through com.microsoft Q / DQ, ONNX Runtime's 16-bit QDQ) int16
 activations, per-tensor or per-channel weights (nonzero zero points, uint8
 now and then), scales from subnormal to huge, zero points anywhere in range,
@@ -1573,6 +1573,75 @@ class Case:
         name = self.node("SpaceToDepth", [x.name], "s2d", blocksize=b)
         return self.moved(x, name, y, "SpaceToDepth b%d" % b)
 
+    def op_index_codes(self, v, last):
+        """Ops that pick elements by position, on codes or floats (the
+        values move on their grid): TopK's values (a stable sort by value,
+        the lower index first among equals: the values do not depend on
+        it), GatherElements and GatherND with compile-time indices, and
+        ScatterND of a GatherND of the same tensor (compile-time indices;
+        the later of repeated positions wins)."""
+        r = self.r
+        x = self.shape_input(v)
+        codes = v.codes
+        rank = v.rank
+        op = r.choice(["topk", "gather_elements", "gather_nd", "scatter_nd"])
+        if op == "topk":
+            axis = r.randrange(rank)
+            n = codes.shape[axis]
+            k = r.randint(1, n)
+            largest = r.randint(0, 1)
+            moved = np.moveaxis(codes, axis, -1)
+            index = np.indices(moved.shape)[-1]
+            order = np.lexsort((index, -moved if largest else moved), axis=-1)[..., :k]
+            y = np.moveaxis(np.take_along_axis(moved, order, -1), -1, axis)
+            kname = self.init(np.array([k], np.int64), "k")
+            spec = axis - rank if self.chance(0.3) else axis
+            name = self.node("TopK", [x.name, kname], "topk",
+                             outputs=[self.fresh("topk"), self.fresh("topk_i")],
+                             axis=spec, largest=None if largest else 0)
+            return self.moved(x, name, y, "TopK axis %d k %d largest %d" % (spec, k, largest))
+        if op == "gather_elements":
+            axis = r.randrange(rank)
+            shape = [r.randint(1, d) if a != axis else r.randint(1, 4)
+                     for a, d in enumerate(codes.shape)]
+            dim = codes.shape[axis]
+            idx = self.nr.integers(-dim, dim, shape).astype(np.int64)
+            y = np.take_along_axis(codes[tuple(slice(0, s) if a != axis else slice(None)
+                                               for a, s in enumerate(shape))],
+                                   np.where(idx < 0, idx + dim, idx), axis)
+            name = self.node("GatherElements", [x.name, self.init(idx, "idx")],
+                             "gather_el", axis=axis - rank if self.chance(0.3) else axis)
+            return self.moved(x, name, y, "GatherElements axis %d indices %s" % (axis, shape))
+        kk = r.randint(1, rank)
+
+        def tuples(count):
+            t = np.stack([self.nr.integers(-codes.shape[j], codes.shape[j], count)
+                          for j in range(kk)], axis=-1).astype(np.int64)
+            return t
+
+        def gather_nd(idx):
+            norm = np.where(idx < 0, idx + np.array(codes.shape[:kk]), idx)
+            out = [codes[tuple(norm[p])] for p in np.ndindex(idx.shape[:-1])]
+            return np.stack(out).reshape(idx.shape[:-1] + codes.shape[kk:])
+
+        if op == "gather_nd":
+            lead = [r.randint(1, 3) for _ in range(r.randint(1, 2))]
+            idx = tuples(int(np.prod(lead))).reshape(lead + [kk])
+            if np.prod(lead) * np.prod(codes.shape[kk:]) > 4000:
+                raise Skip
+            name = self.node("GatherND", [x.name, self.init(idx, "idx")], "gather_nd")
+            return self.moved(x, name, gather_nd(idx), "GatherND k %d indices %s" % (kk, lead))
+        m = r.randint(1, 4)
+        src, dst = tuples(m), tuples(m)
+        upd = self.node("GatherND", [x.name, self.init(src, "idx")], "upd")
+        name = self.node("ScatterND", [x.name, self.init(dst, "idx"), upd], "scatter_nd")
+        y = codes.copy()
+        slices = gather_nd(src)
+        norm = np.where(dst < 0, dst + np.array(codes.shape[:kk]), dst)
+        for p in range(m):
+            y[tuple(norm[p])] = slices[p]
+        return self.moved(x, name, y, "ScatterND k %d of %d slices" % (kk, m))
+
     def op_squeeze(self, v, last):
         ones = [i for i, d in enumerate(v.shape) if d == 1]
         if not ones or len(ones) == v.rank:
@@ -1688,7 +1757,7 @@ class Case:
            ("reshape", 1.5), ("flatten", 1), ("transpose", 1), ("squeeze", 0.6),
            ("unsqueeze", 0.6), ("slice", 1), ("pad", 1), ("pad_codes", 0.6),
            ("concat_codes", 0.6), ("relu_codes", 0.6), ("conv_transpose", 1.2),
-           ("depth_to_space", 1)]
+           ("depth_to_space", 1), ("index_codes", 1)]
     GROWING = ("pad", "pad_codes", "concat", "conv", "unsqueeze", "conv_transpose")
 
     def snapshot(self):
@@ -1718,7 +1787,8 @@ class Case:
               ["maxpool", "conv", "squeeze"], ["conv", "avgpool", "conv", "concat"],
               ["concat_codes", "relu_codes", "reshape"], ["concat_codes", "maxpool", "conv"],
               ["conv", "conv_transpose", "add"], ["conv", "depth_to_space", "conv"],
-              ["conv_transpose", "relu", "conv_transpose"]]
+              ["conv_transpose", "relu", "conv_transpose"],
+              ["conv", "index_codes", "conv"], ["conv", "index_codes", "flatten", "gemm"]]
 
     MOTIF_BASE = {"conv_same": "conv", "add_residual": "add"}
 

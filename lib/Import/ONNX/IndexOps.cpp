@@ -460,16 +460,18 @@ LogicalResult Importer::importScatterND() {
   bool codes = data.isQuantized() && updates.isQuantized() &&
                !data.q.perAxis() && data.q == updates.q &&
                data.dtype == updates.dtype;
-  bool ints = data.kind == Kind::Int && updates.kind == Kind::Int &&
-              data.dtype == updates.dtype;
-  if ((data.kind == Kind::Int) != (updates.kind == Kind::Int))
-    return fail("ScatterND of integer data with float updates, or back");
+  if ((data.kind == Kind::Int || updates.kind == Kind::Int) &&
+      (data.kind != updates.kind || data.dtype != updates.dtype))
+    return fail("ScatterND needs data and updates of one element type");
+  bool ints = data.kind == Kind::Int;
   auto dataTable = elementTable(*this, data, codes);
   auto updateTable = failed(dataTable) ? FailureOr<Value>(failure())
                                        : elementTable(*this, updates, codes);
   if (failed(dataTable) || failed(updateTable))
     return failure();
-  if (ints && dataTable->getType() != updateTable->getType())
+  if (ints &&
+      cast<RankedTensorType>(dataTable->getType()).getElementType() !=
+          cast<RankedTensorType>(updateTable->getType()).getElementType())
     return fail("ScatterND of integer tensors of different types");
   // The updates as [slices, data.shape[k:]...].
   SmallVector<int64_t> flatUpdates = {slices};
