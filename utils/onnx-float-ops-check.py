@@ -4,8 +4,8 @@ compiled and run, compared with numpy.
 
   onnx-float-ops-check.py --build-dir build --seeds 0 150 [--ops einsum rnn topk]
 
-Einsum: one or two operands of ranks 0-3 over a few labels, with and
-without an explicit output, with ellipses; operands on a grid of 1/8 below
+Einsum: one to four operands of ranks 0-3 over a few labels, with and
+without an explicit output, with ellipses (one or two operands); operands on a grid of 1/8 below
 2 in magnitude, so every f32 product and sum is exact and numpy's float64
 einsum is the exact result. RNN / LSTM / GRU: random sizes, directions,
 linear_before_reset, optional bias and initial states, random activations
@@ -86,8 +86,8 @@ def einsum_case(seed, build, work):
     rs = np.random.default_rng(seed)
     letters = "abcde"
     size = {l: r.randint(1, 3) for l in letters}
-    nops = r.choice([1, 2, 2, 2])
-    ellipsis = r.random() < 0.25
+    nops = r.choice([1, 2, 2, 2, 3, 4])
+    ellipsis = nops <= 2 and r.random() < 0.25
     edims = [r.randint(1, 3) for _ in range(2)]
     terms, shapes = [], []
     for _ in range(nops):

@@ -1,7 +1,9 @@
 //===- Einsum.cpp - Einsum as Transpose, Reshape, MatMul, ReduceSum -------===//
 //
 // An Einsum of one or two operands without repeated labels is a sum over
-// some labels followed by a batched matrix product and a permutation. The
+// some labels followed by a batched matrix product and a permutation (three
+// or more operands: two-operand Einsums from the left, as ONNX Runtime
+// contracts them). The
 // importer writes it as those standard nodes (Expansion.h), so a constant
 // operand folds, a quantized one keeps its codes through the moves, and the
 // product is whichever MatMul the operands allow (the f32 batched matmul for
@@ -162,13 +164,63 @@ static int64_t product(ArrayRef<int64_t> v) {
   return std::accumulate(v.begin(), v.end(), int64_t(1), std::multiplies<>());
 }
 
+static char labelLetter(Label l) { return l < 26 ? 'A' + l : 'a' + (l - 26); }
+
+static std::string termOf(ArrayRef<Label> labels) {
+  std::string term;
+  for (Label l : labels)
+    term += labelLetter(l);
+  return term;
+}
+
+/// Three or more operands: two at a time from the left, as ONNX Runtime
+/// contracts them. Each step keeps the labels a later operand or the output
+/// uses (in the order they first appear) and sums the others; the last step
+/// writes the output's order. Each step is a two-operand Einsum node.
+static LogicalResult expandPairwise(Importer &im, const onnx::NodeProto &n,
+                                    const Equation &eq, Expansion &e) {
+  for (const auto &labels : eq.inputs)
+    if (llvm::any_of(labels, [](Label l) { return l >= 100; }))
+      return im.fail("Einsum of three or more operands with an ellipsis is "
+                     "not supported");
+  std::string current = n.input(0);
+  SmallVector<Label> have = eq.inputs[0];
+  int count = n.input_size();
+  for (int i = 1; i < count; ++i) {
+    bool last = i == count - 1;
+    SmallVector<Label> keep;
+    if (last) {
+      keep = eq.output;
+    } else {
+      auto later = [&](Label l) {
+        if (llvm::is_contained(eq.output, l))
+          return true;
+        for (int j = i + 1; j < count; ++j)
+          if (llvm::is_contained(eq.inputs[j], l))
+            return true;
+        return false;
+      };
+      for (Label l : llvm::concat<const Label>(have, eq.inputs[i]))
+        if (later(l) && !llvm::is_contained(keep, l))
+          keep.push_back(l);
+    }
+    std::string out = last ? n.output(0) : e.fresh("pair");
+    onnx::NodeProto &step = e.add("Einsum", {current, n.input(i)}, out);
+    Expansion::setString(step, "equation",
+                         termOf(have) + "," + termOf(eq.inputs[i]) + "->" +
+                             termOf(keep));
+    current = out;
+    have = keep;
+  }
+  return im.importExpansion(n, e.nodes);
+}
+
 LogicalResult Importer::importEinsum() {
   if (failed(checkAttrs({"equation"})))
     return failure();
   const onnx::NodeProto &n = *node;
-  if (n.input_size() < 1 || n.input_size() > 2)
-    return fail("Einsum of " + Twine(n.input_size()) +
-                " operands is not supported (one or two)");
+  if (n.input_size() < 1)
+    return fail("Einsum needs an operand");
   auto equation = attrString("equation");
   if (!equation)
     return fail("the attribute 'equation' is required");
@@ -202,6 +254,8 @@ LogicalResult Importer::importEinsum() {
   auto inOutput = [&](Label l) { return llvm::is_contained(eq->output, l); };
 
   Expansion e(*this, n);
+  if (n.input_size() > 2)
+    return expandPairwise(*this, n, *eq, e);
   // The value named `value` with labels `have`, moved to the order `want`.
   auto permuteTo = [&](std::string value, ArrayRef<Label> have,
                        ArrayRef<Label> want, std::string out = "") {

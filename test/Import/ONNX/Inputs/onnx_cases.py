@@ -1440,11 +1440,12 @@ def pow2_scale(y):
 
 
 def case_einsum():
-    """Einsum of one and two operands: attention's bhqd,bhkd->bhqk, the
+    """Einsum of one to three operands: attention's bhqd,bhkd->bhqk, the
     implicit output of ij,jk, a weight transposed (ij,kj->ik, int8 codes
     into the integer matmul), an ellipsis, an outer product, sums over
     labels of one operand only (ijk->ki, ij,jk->i), a batched matrix-vector
-    product and an output order that interleaves the operands' labels. The
+    product, an output order that interleaves the operands' labels and a
+    chain of three operands (ij,jk,k->i, two at a time from the left). The
     float operands are codes on a grid of 1/8 below 4 in magnitude, so
     every product and partial sum is exact in f32 and numpy's float64
     einsum is the exact result; the weight's results are the integer
@@ -1467,7 +1468,8 @@ def case_einsum():
                  ("summed", "ijk->ki", ["t"]),
                  ("rowsum", "ij,jk->i", ["a", "b2"]),
                  ("matvec", "bij,bj->bi", ["m3", "v2"]),
-                 ("mixed", "abc,cd->dba", ["t3", "r"])]
+                 ("mixed", "abc,cd->dba", ["t3", "r"]),
+                 ("chain", "ij,jk,k->i", ["a", "b2", "v"])]
     expected, outs = {}, []
     for name, eq, operands in equations:
         nodes.append(helper.make_node("Einsum", [o + "d" for o in operands],
@@ -2317,8 +2319,8 @@ def case_bad_einsum_diagonal():
 
 
 def case_bad_einsum_three():
-    return bad_op17("Einsum", ("xd", "xd", "xd"), x_shape=(4, 4),
-                    equation="ij,jk,kl->il")
+    return bad_op17("Einsum", ("xd", "xd", "xd"), x_shape=(2, 4, 4),
+                    equation="...ij,...jk,...kl->...il")
 
 
 def case_bad_einsum_sizes():
