@@ -611,158 +611,156 @@ LogicalResult Importer::importFloatActivation() {
   auto in = input(0);
   if (failed(in))
     return failure();
-  return setFloatUnary(
-      *this, **in, op, [&](OpBuilder &nb, Location l, Value x) -> Value {
-        auto constant = [&](float c) -> Value {
-          return arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(c));
-        };
-        if (op == "Sigmoid") {
-          // 1 / (1 + exp(-x)).
-          Value e = math::ExpOp::create(nb, l, arith::NegFOp::create(nb, l, x));
-          return arith::DivFOp::create(
-              nb, l, constant(1), arith::AddFOp::create(nb, l, constant(1), e));
-        }
-        if (op == "Tanh")
-          return math::TanhOp::create(nb, l, x);
-        if (op == "Erf")
-          return math::ErfOp::create(nb, l, x);
-        if (op == "Sqrt")
-          return math::SqrtOp::create(nb, l, x);
-        if (op == "Exp")
-          return math::ExpOp::create(nb, l, x);
-        if (op == "Log")
-          return math::LogOp::create(nb, l, x);
-        if (op == "Neg")
-          return arith::NegFOp::create(nb, l, x);
-        if (op == "Abs")
-          return math::AbsFOp::create(nb, l, x);
-        if (op == "Reciprocal")
-          return arith::DivFOp::create(nb, l, constant(1), x);
-        if (op == "Elu") {
-          // x < 0 ? alpha * (exp(x) - 1) : x.
-          Value negative = arith::CmpFOp::create(
-              nb, l, arith::CmpFPredicate::OLT, x, constant(0));
-          Value em1 = arith::SubFOp::create(
-              nb, l, math::ExpOp::create(nb, l, x), constant(1));
-          return arith::SelectOp::create(
-              nb, l, negative,
-              arith::MulFOp::create(nb, l, constant(alpha), em1), x);
-        }
-        if (op == "Softplus") {
-          // ln(exp(x) + 1) as x + log1p(exp(-x)) for x > 0 and
-          // log1p(exp(x)) otherwise: the same function, without exp's
-          // overflow to infinity for x > 88 (torch and ONNX Runtime also
-          // return about x there).
-          Value positive = arith::CmpFOp::create(
-              nb, l, arith::CmpFPredicate::OGT, x, constant(0));
-          Value t = arith::SelectOp::create(nb, l, positive,
-                                            arith::NegFOp::create(nb, l, x), x);
-          Value lp =
-              math::Log1pOp::create(nb, l, math::ExpOp::create(nb, l, t));
-          return arith::SelectOp::create(
-              nb, l, positive, arith::AddFOp::create(nb, l, x, lp), lp);
-        }
-        auto cmp = [&](arith::CmpFPredicate pred, Value a, Value b) {
-          return arith::CmpFOp::create(nb, l, pred, a, b);
-        };
-        auto add = [&](Value a, Value b) -> Value {
-          return arith::AddFOp::create(nb, l, a, b);
-        };
-        auto sub = [&](Value a, Value b) -> Value {
-          return arith::SubFOp::create(nb, l, a, b);
-        };
-        auto mul = [&](Value a, Value b) -> Value {
-          return arith::MulFOp::create(nb, l, a, b);
-        };
-        auto select = [&](Value c, Value a, Value b) -> Value {
-          return arith::SelectOp::create(nb, l, c, a, b);
-        };
-        if (op == "Floor")
-          return math::FloorOp::create(nb, l, x);
-        if (op == "Ceil")
-          return math::CeilOp::create(nb, l, x);
-        if (op == "Round") // half to even
-          return math::RoundEvenOp::create(nb, l, x);
-        if (op == "Sin")
-          return math::SinOp::create(nb, l, x);
-        if (op == "Cos")
-          return math::CosOp::create(nb, l, x);
-        if (op == "Tan")
-          return math::TanOp::create(nb, l, x);
-        if (op == "Asin")
-          return math::AsinOp::create(nb, l, x);
-        if (op == "Acos")
-          return math::AcosOp::create(nb, l, x);
-        if (op == "Atan")
-          return math::AtanOp::create(nb, l, x);
-        if (op == "Sinh")
-          return math::SinhOp::create(nb, l, x);
-        if (op == "Cosh")
-          return math::CoshOp::create(nb, l, x);
-        if (op == "Asinh")
-          return math::AsinhOp::create(nb, l, x);
-        if (op == "Acosh")
-          return math::AcoshOp::create(nb, l, x);
-        if (op == "Atanh")
-          return math::AtanhOp::create(nb, l, x);
-        if (op == "Sign") {
-          // 1, -1, or x itself for +-0 and NaN (numpy's sign, the ONNX
-          // reference's).
-          return select(cmp(arith::CmpFPredicate::OGT, x, constant(0)),
-                        constant(1),
-                        select(cmp(arith::CmpFPredicate::OLT, x, constant(0)),
-                               constant(-1), x));
-        }
-        if (op == "Softsign") // x / (1 + |x|)
-          return arith::DivFOp::create(
-              nb, l, x, add(constant(1), math::AbsFOp::create(nb, l, x)));
-        if (op == "ThresholdedRelu") // x > alpha ? x : 0
-          return select(cmp(arith::CmpFPredicate::OGT, x, constant(alpha)), x,
-                        constant(0));
-        if (op == "Selu") // (x > 0 ? x : exp(x) * alpha - alpha) * gamma
-          return mul(
-              select(cmp(arith::CmpFPredicate::OGT, x, constant(0)), x,
-                     sub(mul(math::ExpOp::create(nb, l, x), constant(alpha)),
-                         constant(alpha))),
-              constant(beta));
-        if (op == "Celu") {
-          // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
-          Value e = math::ExpOp::create(
-              nb, l, arith::DivFOp::create(nb, l, x, constant(alpha)));
-          return add(arith::MaximumFOp::create(nb, l, constant(0), x),
-                     arith::MinimumFOp::create(
-                         nb, l, constant(0),
-                         mul(constant(alpha), sub(e, constant(1)))));
-        }
-        if (op == "Shrink") // x < -lambd ? x + bias : x > lambd ? x - bias : 0
-          return select(
-              cmp(arith::CmpFPredicate::OLT, x, constant(-alpha)),
-              add(x, constant(beta)),
-              select(cmp(arith::CmpFPredicate::OGT, x, constant(alpha)),
-                     sub(x, constant(beta)), constant(0)));
-        if (op == "Gelu") {
-          // 0.5 * x * (1 + erf(x / sqrt(2)))
-          Value inner = math::ErfOp::create(
-              nb, l,
-              arith::DivFOp::create(nb, l, x, constant(float(std::sqrt(2.0)))));
-          return mul(mul(constant(0.5f), x), add(constant(1), inner));
-        }
-        if (op == "LeakyRelu") {
-          Value negative = arith::CmpFOp::create(
-              nb, l, arith::CmpFPredicate::OLT, x, constant(0));
-          return arith::SelectOp::create(
-              nb, l, negative, arith::MulFOp::create(nb, l, x, constant(alpha)),
-              x);
-        }
-        // max(0, min(1, alpha * x + beta)), times x for HardSwish.
-        Value h = arith::AddFOp::create(
-            nb, l, arith::MulFOp::create(nb, l, x, constant(alpha)),
-            constant(beta));
-        h = arith::MaximumFOp::create(
-            nb, l, arith::MinimumFOp::create(nb, l, h, constant(1)),
-            constant(0));
-        return op == "HardSwish" ? arith::MulFOp::create(nb, l, x, h) : h;
-      });
+  return setFloatUnary(*this, **in, op,
+                       [&](OpBuilder &nb, Location l, Value x) -> Value {
+                         return floatUnaryOp(nb, l, op, alpha, beta, x);
+                       });
+}
+
+Value quantopt::onnx_import::detail::floatUnaryOp(OpBuilder &nb, Location l,
+                                                  StringRef op, float alpha,
+                                                  float beta, Value x) {
+  auto constant = [&](float c) -> Value {
+    return arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(c));
+  };
+  if (op == "Sigmoid") {
+    // 1 / (1 + exp(-x)).
+    Value e = math::ExpOp::create(nb, l, arith::NegFOp::create(nb, l, x));
+    return arith::DivFOp::create(nb, l, constant(1),
+                                 arith::AddFOp::create(nb, l, constant(1), e));
+  }
+  if (op == "Tanh")
+    return math::TanhOp::create(nb, l, x);
+  if (op == "Erf")
+    return math::ErfOp::create(nb, l, x);
+  if (op == "Sqrt")
+    return math::SqrtOp::create(nb, l, x);
+  if (op == "Exp")
+    return math::ExpOp::create(nb, l, x);
+  if (op == "Log")
+    return math::LogOp::create(nb, l, x);
+  if (op == "Neg")
+    return arith::NegFOp::create(nb, l, x);
+  if (op == "Abs")
+    return math::AbsFOp::create(nb, l, x);
+  if (op == "Reciprocal")
+    return arith::DivFOp::create(nb, l, constant(1), x);
+  if (op == "Elu") {
+    // x < 0 ? alpha * (exp(x) - 1) : x.
+    Value negative =
+        arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT, x, constant(0));
+    Value em1 = arith::SubFOp::create(nb, l, math::ExpOp::create(nb, l, x),
+                                      constant(1));
+    return arith::SelectOp::create(
+        nb, l, negative, arith::MulFOp::create(nb, l, constant(alpha), em1), x);
+  }
+  if (op == "Softplus") {
+    // ln(exp(x) + 1) as x + log1p(exp(-x)) for x > 0 and
+    // log1p(exp(x)) otherwise: the same function, without exp's
+    // overflow to infinity for x > 88 (torch and ONNX Runtime also
+    // return about x there).
+    Value positive =
+        arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, x, constant(0));
+    Value t = arith::SelectOp::create(nb, l, positive,
+                                      arith::NegFOp::create(nb, l, x), x);
+    Value lp = math::Log1pOp::create(nb, l, math::ExpOp::create(nb, l, t));
+    return arith::SelectOp::create(nb, l, positive,
+                                   arith::AddFOp::create(nb, l, x, lp), lp);
+  }
+  auto cmp = [&](arith::CmpFPredicate pred, Value a, Value b) {
+    return arith::CmpFOp::create(nb, l, pred, a, b);
+  };
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddFOp::create(nb, l, a, b);
+  };
+  auto sub = [&](Value a, Value b) -> Value {
+    return arith::SubFOp::create(nb, l, a, b);
+  };
+  auto mul = [&](Value a, Value b) -> Value {
+    return arith::MulFOp::create(nb, l, a, b);
+  };
+  auto select = [&](Value c, Value a, Value b) -> Value {
+    return arith::SelectOp::create(nb, l, c, a, b);
+  };
+  if (op == "Floor")
+    return math::FloorOp::create(nb, l, x);
+  if (op == "Ceil")
+    return math::CeilOp::create(nb, l, x);
+  if (op == "Round") // half to even
+    return math::RoundEvenOp::create(nb, l, x);
+  if (op == "Sin")
+    return math::SinOp::create(nb, l, x);
+  if (op == "Cos")
+    return math::CosOp::create(nb, l, x);
+  if (op == "Tan")
+    return math::TanOp::create(nb, l, x);
+  if (op == "Asin")
+    return math::AsinOp::create(nb, l, x);
+  if (op == "Acos")
+    return math::AcosOp::create(nb, l, x);
+  if (op == "Atan")
+    return math::AtanOp::create(nb, l, x);
+  if (op == "Sinh")
+    return math::SinhOp::create(nb, l, x);
+  if (op == "Cosh")
+    return math::CoshOp::create(nb, l, x);
+  if (op == "Asinh")
+    return math::AsinhOp::create(nb, l, x);
+  if (op == "Acosh")
+    return math::AcoshOp::create(nb, l, x);
+  if (op == "Atanh")
+    return math::AtanhOp::create(nb, l, x);
+  if (op == "Sign") {
+    // 1, -1, or x itself for +-0 and NaN (numpy's sign, the ONNX
+    // reference's).
+    return select(cmp(arith::CmpFPredicate::OGT, x, constant(0)), constant(1),
+                  select(cmp(arith::CmpFPredicate::OLT, x, constant(0)),
+                         constant(-1), x));
+  }
+  if (op == "Softsign") // x / (1 + |x|)
+    return arith::DivFOp::create(
+        nb, l, x, add(constant(1), math::AbsFOp::create(nb, l, x)));
+  if (op == "ThresholdedRelu") // x > alpha ? x : 0
+    return select(cmp(arith::CmpFPredicate::OGT, x, constant(alpha)), x,
+                  constant(0));
+  if (op == "Selu") // (x > 0 ? x : exp(x) * alpha - alpha) * gamma
+    return mul(select(cmp(arith::CmpFPredicate::OGT, x, constant(0)), x,
+                      sub(mul(math::ExpOp::create(nb, l, x), constant(alpha)),
+                          constant(alpha))),
+               constant(beta));
+  if (op == "Celu") {
+    // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+    Value e = math::ExpOp::create(
+        nb, l, arith::DivFOp::create(nb, l, x, constant(alpha)));
+    return add(
+        arith::MaximumFOp::create(nb, l, constant(0), x),
+        arith::MinimumFOp::create(nb, l, constant(0),
+                                  mul(constant(alpha), sub(e, constant(1)))));
+  }
+  if (op == "Shrink") // x < -lambd ? x + bias : x > lambd ? x - bias : 0
+    return select(cmp(arith::CmpFPredicate::OLT, x, constant(-alpha)),
+                  add(x, constant(beta)),
+                  select(cmp(arith::CmpFPredicate::OGT, x, constant(alpha)),
+                         sub(x, constant(beta)), constant(0)));
+  if (op == "Gelu") {
+    // 0.5 * x * (1 + erf(x / sqrt(2)))
+    Value inner = math::ErfOp::create(
+        nb, l,
+        arith::DivFOp::create(nb, l, x, constant(float(std::sqrt(2.0)))));
+    return mul(mul(constant(0.5f), x), add(constant(1), inner));
+  }
+  if (op == "LeakyRelu") {
+    Value negative =
+        arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT, x, constant(0));
+    return arith::SelectOp::create(
+        nb, l, negative, arith::MulFOp::create(nb, l, x, constant(alpha)), x);
+  }
+  // max(0, min(1, alpha * x + beta)), times x for HardSwish.
+  Value h = arith::AddFOp::create(
+      nb, l, arith::MulFOp::create(nb, l, x, constant(alpha)), constant(beta));
+  h = arith::MaximumFOp::create(
+      nb, l, arith::MinimumFOp::create(nb, l, h, constant(1)), constant(0));
+  return op == "HardSwish" ? arith::MulFOp::create(nb, l, x, h) : h;
 }
 
 bool Importer::isQuantizable(ImportedValue &v) {

@@ -283,6 +283,57 @@ FailureOr<Value> quantopt::onnx_import::detail::storageInts(Importer &im,
       .getResult();
 }
 
+FailureOr<Value> quantopt::onnx_import::detail::elementTable(Importer &im,
+                                                             ImportedValue &v,
+                                                             bool codes) {
+  if (codes)
+    return storageInts(im, v, /*nhwc=*/false);
+  if (v.kind == Kind::Int)
+    return logicalIntegers(im, v, Type());
+  if (v.isQuantized() || v.kind == Kind::Float ||
+      (v.kind == Kind::Const && !v.f.empty()))
+    return im.floatValue(v, /*nhwc=*/false);
+  return im.fail(im.node->op_type() +
+                 " needs float, quantized or run-time integer data");
+}
+
+ImportedValue quantopt::onnx_import::detail::resultLike(
+    Importer &im, const ImportedValue &like, bool codes, Value value,
+    ArrayRef<int64_t> shape) {
+  ImportedValue out;
+  out.shape.assign(shape.begin(), shape.end());
+  if (codes) {
+    out.kind = like.kind;
+    out.dtype = like.dtype;
+    out.q = like.q;
+    out.value = quant::StorageCastOp::create(im.b, im.loc,
+                                             im.quantTensorType(out), value);
+  } else if (like.kind == Kind::Int) {
+    out.kind = Kind::Int;
+    out.dtype = like.dtype;
+    out.value = value;
+  } else {
+    out.kind = Kind::Float;
+    out.dtype = onnx::TensorProto::FLOAT;
+    out.value = value;
+  }
+  return out;
+}
+
+Value quantopt::onnx_import::detail::normalizedIndex(OpBuilder &b, Location loc,
+                                                     Value i, int64_t dim) {
+  i = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, index(0));
+  i = arith::SelectOp::create(b, loc, negative,
+                              arith::AddIOp::create(b, loc, i, index(dim)), i);
+  i = arith::MaxSIOp::create(b, loc, i, index(0));
+  return arith::MinSIOp::create(b, loc, i, index(dim - 1));
+}
+
 /// A new tensor of `shape` whose element at index d is `src`'s element at
 /// `read(d)`: ops that only move elements (nearest Resize, Expand, Tile).
 static Value copyThroughMap(Importer &im, Value src, ArrayRef<int64_t> shape,
@@ -1089,16 +1140,7 @@ LogicalResult Importer::importRuntimeGather(ImportedValue &data,
     return fail("Gather from a per-axis quantized tensor is not supported");
   // The table in logical layout: the codes as storage integers, f32, or
   // run-time integers (token ids, masks).
-  FailureOr<Value> table = failure();
-  if (data.isQuantized())
-    table = storageInts(*this, data, /*nhwc=*/false);
-  else if (data.kind == Kind::Float ||
-           (data.kind == Kind::Const && !data.f.empty()))
-    table = floatValue(data, /*nhwc=*/false);
-  else if (data.kind == Kind::Int)
-    table = logicalIntegers(*this, data, Type());
-  else
-    return fail("Gather needs float, quantized or run-time integer data");
+  auto table = elementTable(*this, data, data.isQuantized());
   if (failed(table))
     return failure();
   Type elem = cast<RankedTensorType>(table->getType()).getElementType();
@@ -1125,18 +1167,7 @@ LogicalResult Importer::importRuntimeGather(ImportedValue &data,
             // ONNX's negative indices count from the end. Out-of-range ones
             // are an error at run time in ONNX Runtime; here they clamp to
             // the table (a defined read, never out of bounds).
-            Value i =
-                arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[0]);
-            auto index = [&](int64_t v) -> Value {
-              return arith::ConstantIndexOp::create(nb, l, v);
-            };
-            Value negative = arith::CmpIOp::create(
-                nb, l, arith::CmpIPredicate::slt, i, index(0));
-            i = arith::SelectOp::create(
-                nb, l, negative, arith::AddIOp::create(nb, l, i, index(dim)),
-                i);
-            i = arith::MaxSIOp::create(nb, l, i, index(0));
-            i = arith::MinSIOp::create(nb, l, i, index(dim - 1));
+            Value i = normalizedIndex(nb, l, args[0], dim);
             SmallVector<Value> coords;
             for (int64_t d = 0; d < axis; ++d)
               coords.push_back(linalg::IndexOp::create(nb, l, d));
@@ -1147,24 +1178,7 @@ LogicalResult Importer::importRuntimeGather(ImportedValue &data,
             linalg::YieldOp::create(nb, l, v);
           })
           .getResult(0);
-  ImportedValue out = data;
-  out.shape = shape;
-  out.nhwc = false;
-  out.flattenedFromNhwc.clear();
-  out.codes.reset();
-  out.i.clear();
-  out.f.clear();
-  if (data.isQuantized()) {
-    out.value =
-        quant::StorageCastOp::create(b, loc, quantTensorType(out), gathered);
-  } else if (data.kind == Kind::Int) {
-    out.value = gathered;
-  } else {
-    out.kind = Kind::Float;
-    out.dtype = onnx::TensorProto::FLOAT;
-    out.value = gathered;
-  }
-  setOutput(0, std::move(out));
+  setOutput(0, resultLike(*this, data, data.isQuantized(), gathered, shape));
   return success();
 }
 

@@ -572,6 +572,13 @@ mlir::Value sumOfProducts(Importer &im, mlir::Value a, mlir::Value b,
 mlir::Value withLeadingOnes(Importer &im, mlir::Value value,
                             llvm::ArrayRef<int64_t> shape, int64_t rank);
 
+/// ONNX's elementwise float op `op` (Sigmoid, Tanh, LeakyRelu, Elu,
+/// HardSigmoid, Softplus, ...) on x, with the op's alpha and beta (Selu's
+/// gamma and Shrink's bias as beta, Shrink's lambd as alpha).
+mlir::Value floatUnaryOp(mlir::OpBuilder &nb, mlir::Location l,
+                         llvm::StringRef op, float alpha, float beta,
+                         mlir::Value x);
+
 /// A pending result either settles on its grid or runs as a float island.
 mlir::LogicalResult settleOrFloat(Importer &im, ImportedValue &v);
 
@@ -579,6 +586,24 @@ mlir::LogicalResult settleOrFloat(Importer &im, ImportedValue &v);
 /// NHWC or logical layout: ops that only move codes work on these.
 mlir::FailureOr<mlir::Value> storageInts(Importer &im, ImportedValue &v,
                                          bool nhwc);
+
+/// The tensor ops that pick elements by position (Gather, GatherElements,
+/// GatherND, ScatterND, TopK) read `v` from, in logical layout: its codes
+/// as storage integers (`codes`), run-time integers, or f32; a diagnostic
+/// for anything else.
+mlir::FailureOr<mlir::Value> elementTable(Importer &im, ImportedValue &v,
+                                          bool codes);
+
+/// The result of such an op: `value` (of `shape`, read from `like`'s
+/// table) as codes on `like`'s grid, `like`'s integers, or f32.
+ImportedValue resultLike(Importer &im, const ImportedValue &like, bool codes,
+                         mlir::Value value, llvm::ArrayRef<int64_t> shape);
+
+/// Index `i` (an integer of any width) into an axis of `dim`: negative ones
+/// count from the end, then clamped to [0, dim) (a defined read where ONNX
+/// calls the index an error).
+mlir::Value normalizedIndex(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value i, int64_t dim);
 
 /// The integers of `v` as a tensor of `elem` in logical layout: compile-time
 /// data as a constant, run-time integers as they are (transposed back from

@@ -18,7 +18,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -52,21 +51,6 @@ static Value indexTensor(Importer &im, const ImportedValue &indices,
       return nullptr;
     }
   return intConstant(im, indices, im.b.getI64Type());
-}
-
-/// `i` (an integer of any width) as an index into an axis of `dim`:
-/// negative counts from the end, then clamped to [0, dim).
-static Value normalizedIndex(OpBuilder &b, Location loc, Value i, int64_t dim) {
-  i = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value negative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, index(0));
-  i = arith::SelectOp::create(b, loc, negative,
-                              arith::AddIOp::create(b, loc, i, index(dim)), i);
-  i = arith::MaxSIOp::create(b, loc, i, index(0));
-  return arith::MinSIOp::create(b, loc, i, index(dim - 1));
 }
 
 LogicalResult Importer::importGatherElements() {
@@ -103,19 +87,7 @@ LogicalResult Importer::importGatherElements() {
   if (data.isQuantized() && data.q.perAxis())
     return fail("GatherElements from a per-axis quantized tensor is not "
                 "supported");
-  // The table in logical layout: codes as storage integers, f32 or
-  // run-time integers.
-  FailureOr<Value> table = failure();
-  if (data.isQuantized())
-    table = storageInts(*this, data, /*nhwc=*/false);
-  else if (data.kind == Kind::Float ||
-           (data.kind == Kind::Const && !data.f.empty()))
-    table = floatValue(data, /*nhwc=*/false);
-  else if (data.kind == Kind::Int)
-    table = logicalIntegers(*this, data, Type());
-  else
-    return fail("GatherElements needs float, quantized or run-time integer "
-                "data");
+  auto table = elementTable(*this, data, data.isQuantized());
   if (failed(table))
     return failure();
   Type elem = cast<RankedTensorType>(table->getType()).getElementType();
@@ -135,24 +107,8 @@ LogicalResult Importer::importGatherElements() {
             linalg::YieldOp::create(nb, l, element);
           })
           .getResult(0);
-  ImportedValue out = data;
-  out.shape = indices.shape;
-  out.nhwc = false;
-  out.flattenedFromNhwc.clear();
-  out.codes.reset();
-  out.i.clear();
-  out.f.clear();
-  if (data.isQuantized()) {
-    out.value =
-        quant::StorageCastOp::create(b, loc, quantTensorType(out), gathered);
-  } else if (data.kind == Kind::Int) {
-    out.value = gathered;
-  } else {
-    out.kind = Kind::Float;
-    out.dtype = onnx::TensorProto::FLOAT;
-    out.value = gathered;
-  }
-  setOutput(0, std::move(out));
+  setOutput(
+      0, resultLike(*this, data, data.isQuantized(), gathered, indices.shape));
   return success();
 }
 
@@ -282,46 +238,6 @@ LogicalResult Importer::importOneHot() {
           .getResult(0);
   setOutput(0, std::move(out));
   return success();
-}
-
-/// The table a value's elements are read from in logical layout: codes as
-/// storage integers (when `codes`), f32, or run-time integers.
-static FailureOr<Value> elementTable(Importer &im, ImportedValue &v,
-                                     bool codes) {
-  if (codes)
-    return storageInts(im, v, /*nhwc=*/false);
-  if (v.kind == Kind::Int)
-    return logicalIntegers(im, v, Type());
-  if (v.isQuantized() || v.kind == Kind::Float ||
-      (v.kind == Kind::Const && !v.f.empty()) || v.kind == Kind::Pending)
-    return im.floatValue(v, /*nhwc=*/false);
-  return im.fail("unsupported data: float, quantized or run-time integer "
-                 "tensors only");
-}
-
-/// The ImportedValue of a result `value` of `shape` read from `like`'s
-/// elements: the same grid for codes, else f32 or `like`'s integers.
-static ImportedValue resultLike(Importer &im, const ImportedValue &like,
-                                bool codes, Value value,
-                                ArrayRef<int64_t> shape) {
-  ImportedValue out;
-  out.shape.assign(shape.begin(), shape.end());
-  if (codes) {
-    out.kind = like.kind;
-    out.dtype = like.dtype;
-    out.q = like.q;
-    out.value = quant::StorageCastOp::create(im.b, im.loc,
-                                             im.quantTensorType(out), value);
-  } else if (like.kind == Kind::Int) {
-    out.kind = Kind::Int;
-    out.dtype = like.dtype;
-    out.value = value;
-  } else {
-    out.kind = Kind::Float;
-    out.dtype = onnx::TensorProto::FLOAT;
-    out.value = value;
-  }
-  return out;
 }
 
 LogicalResult Importer::importGatherND() {

@@ -85,10 +85,6 @@ static Value maskConstant(Importer &im, const ImportedValue &cond) {
   return intConstant(im, cond, im.b.getI1Type());
 }
 
-static bool isRuntimeMask(const ImportedValue &v) {
-  return v.kind == Kind::Int && v.dtype == onnx::TensorProto::BOOL;
-}
-
 LogicalResult Importer::runtimeMaskOp(ArrayRef<ImportedValue *> operands,
                                       ArrayRef<int64_t> shape) {
   StringRef op = node->op_type();

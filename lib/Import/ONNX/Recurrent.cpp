@@ -152,72 +152,26 @@ static Value f32Constant(Importer &im, ArrayRef<int64_t> shape,
                                    DenseElementsAttr::get(type, data));
 }
 
-static Value sigmoid(OpBuilder &nb, Location l, Value x) {
-  Value one = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(1));
-  Value e = math::ExpOp::create(nb, l, arith::NegFOp::create(nb, l, x));
-  return arith::DivFOp::create(nb, l, one,
-                               arith::AddFOp::create(nb, l, one, e));
-}
-
-/// `act` applied to x, as the ONNX op of that name computes it.
+/// `act` applied to x, as the ONNX op of that name computes it (the float
+/// islands' floatUnaryOp); Relu, Affine and ScaledTanh are no such op here.
 static Value activate(OpBuilder &nb, Location l, const Activation &act,
                       Value x) {
   auto constant = [&](float c) -> Value {
     return arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(c));
   };
-  auto mul = [&](Value a, Value b) -> Value {
-    return arith::MulFOp::create(nb, l, a, b);
-  };
-  auto add = [&](Value a, Value b) -> Value {
-    return arith::AddFOp::create(nb, l, a, b);
-  };
-  auto select = [&](arith::CmpFPredicate p, Value a, Value b, Value t,
-                    Value f) -> Value {
-    return arith::SelectOp::create(nb, l, arith::CmpFOp::create(nb, l, p, a, b),
-                                   t, f);
-  };
   StringRef name = act.name;
-  if (name == "Sigmoid")
-    return sigmoid(nb, l, x);
-  if (name == "Tanh")
-    return math::TanhOp::create(nb, l, x);
   if (name == "Relu") // max(x, 0), NaN propagating as numpy's maximum
     return arith::MaximumFOp::create(nb, l, x, constant(0));
   if (name == "Affine")
-    return add(mul(constant(act.alpha), x), constant(act.beta));
-  if (name == "LeakyRelu")
-    return select(arith::CmpFPredicate::OLT, x, constant(0),
-                  mul(constant(act.alpha), x), x);
-  if (name == "ThresholdedRelu")
-    return select(arith::CmpFPredicate::OGT, x, constant(act.alpha), x,
-                  constant(0));
+    return arith::AddFOp::create(
+        nb, l, arith::MulFOp::create(nb, l, constant(act.alpha), x),
+        constant(act.beta));
   if (name == "ScaledTanh")
-    return mul(constant(act.alpha),
-               math::TanhOp::create(nb, l, mul(constant(act.beta), x)));
-  if (name == "HardSigmoid")
-    return arith::MaximumFOp::create(
-        nb, l, constant(0),
-        arith::MinimumFOp::create(
-            nb, l, constant(1),
-            add(mul(constant(act.alpha), x), constant(act.beta))));
-  if (name == "Elu")
-    return select(arith::CmpFPredicate::OLT, x, constant(0),
-                  mul(constant(act.alpha),
-                      arith::SubFOp::create(
-                          nb, l, math::ExpOp::create(nb, l, x), constant(1))),
-                  x);
-  if (name == "Softsign")
-    return arith::DivFOp::create(
-        nb, l, x, add(constant(1), math::AbsFOp::create(nb, l, x)));
-  // Softplus, ln(exp(x) + 1), as the Softplus op is imported: x +
-  // log1p(exp(-x)) for x > 0, log1p(exp(x)) otherwise (no overflow).
-  assert(name == "Softplus" && "activation checked at import");
-  Value positive =
-      arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, x, constant(0));
-  Value t = arith::SelectOp::create(nb, l, positive,
-                                    arith::NegFOp::create(nb, l, x), x);
-  Value lp = math::Log1pOp::create(nb, l, math::ExpOp::create(nb, l, t));
-  return arith::SelectOp::create(nb, l, positive, add(x, lp), lp);
+    return arith::MulFOp::create(
+        nb, l, constant(act.alpha),
+        math::TanhOp::create(
+            nb, l, arith::MulFOp::create(nb, l, constant(act.beta), x)));
+  return floatUnaryOp(nb, l, name, act.alpha, act.beta, x);
 }
 
 /// One direction: the x projection `xw` ([seq, batch, gates * hidden]), the

@@ -23,7 +23,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -112,41 +111,23 @@ LogicalResult Importer::importTopK() {
   if (failed(settleOrFloat(*this, v)))
     return failure();
 
-  // The comparison keys, and the elements the values are taken from.
-  Value keys, elements;
-  bool unsignedInts = false;
-  ImportedValue values = v;
-  values.nhwc = false;
-  values.flattenedFromNhwc.clear();
-  values.codes.reset();
-  values.i.clear();
-  values.f.clear();
-  if (v.kind == Kind::Int) {
-    if (v.dtype == onnx::TensorProto::BOOL)
-      return fail("TopK of a boolean tensor");
-    keys = elements = logicalIntegers(*this, v, Type());
-    unsignedInts = isUnsigned(v.dtype);
-  } else if (v.isQuantized() || v.kind == Kind::Float ||
-             (v.kind == Kind::Const && !v.f.empty())) {
-    auto f = floatValue(v, /*nhwc=*/false);
-    if (failed(f))
-      return failure();
-    keys = elements = *f;
-    if (v.kind == Kind::Quant && v.q.perAxis())
-      return fail("TopK of per-axis quantized codes is not supported");
-    if (v.isQuantized() && !v.q.perAxis()) {
-      // The codes themselves: the values stay on the input's grid.
-      auto codes = storageInts(*this, v, /*nhwc=*/false);
-      if (failed(codes))
-        return failure();
-      elements = *codes;
-    } else {
-      values.kind = Kind::Float;
-      values.dtype = onnx::TensorProto::FLOAT;
-    }
-  } else {
+  if (v.kind == Kind::Int && v.dtype == onnx::TensorProto::BOOL)
+    return fail("TopK of a boolean tensor");
+  if (v.kind == Kind::Quant && v.q.perAxis())
+    return fail("TopK of per-axis quantized codes is not supported");
+  if (v.kind != Kind::Int && !v.isQuantized() && v.kind != Kind::Float &&
+      !(v.kind == Kind::Const && !v.f.empty()))
     return fail("TopK needs run-time float, quantized or integer data");
-  }
+  // The comparison keys (integers, or f32 reals), and the elements the values
+  // are taken from: the codes themselves where they share one grid, so the
+  // values stay on the input's grid.
+  bool codes = v.isQuantized() && !v.q.perAxis();
+  bool unsignedInts = v.kind == Kind::Int && isUnsigned(v.dtype);
+  auto keys = elementTable(*this, v, /*codes=*/false);
+  auto elements =
+      failed(keys) || !codes ? keys : elementTable(*this, v, /*codes=*/true);
+  if (failed(elements))
+    return failure();
 
   // The rank of each element: loops d0..d(rank-1) over the elements,
   // d(rank) = j over the other elements of the slice.
@@ -168,7 +149,7 @@ LogicalResult Importer::importTopK() {
   Value rankInit = filled(v.shape, i64, b.getI64IntegerAttr(0));
   Value ranks =
       linalg::GenericOp::create(
-          b, loc, TypeRange{rankInit.getType()}, ValueRange{keys, keys},
+          b, loc, TypeRange{rankInit.getType()}, ValueRange{*keys, *keys},
           ValueRange{rankInit},
           SmallVector<AffineMap>{outer, AffineMap::get(rank + 1, 0, other, ctx),
                                  outer},
@@ -189,13 +170,13 @@ LogicalResult Importer::importTopK() {
   SmallVector<int64_t> outShape(v.shape);
   outShape[axis] = k;
   AffineMap source = AffineMap::get(rank + 1, 0, other, ctx);
-  Type elem = cast<RankedTensorType>(elements.getType()).getElementType();
+  Type elem = cast<RankedTensorType>(elements->getType()).getElementType();
   Value valueInit =
       filled(outShape, elem, cast<mlir::TypedAttr>(b.getZeroAttr(elem)));
   Value indexInit = filled(outShape, i64, b.getI64IntegerAttr(0));
   auto select = linalg::GenericOp::create(
       b, loc, TypeRange{valueInit.getType(), indexInit.getType()},
-      ValueRange{ranks, elements}, ValueRange{valueInit, indexInit},
+      ValueRange{ranks, *elements}, ValueRange{valueInit, indexInit},
       SmallVector<AffineMap>{source, source, outer, outer}, iters,
       [&](OpBuilder &nb, Location l, ValueRange a) {
         Value r = arith::IndexCastOp::create(
@@ -210,12 +191,7 @@ LogicalResult Importer::importTopK() {
                        arith::SelectOp::create(nb, l, here, i, a[3])});
       });
 
-  values.shape = outShape;
-  values.value = select.getResult(0);
-  if (values.isQuantized())
-    values.value = quant::StorageCastOp::create(b, loc, quantTensorType(values),
-                                                values.value);
-  setOutput(0, std::move(values));
+  setOutput(0, resultLike(*this, v, codes, select.getResult(0), outShape));
   ImportedValue indices;
   indices.kind = Kind::Int;
   indices.dtype = onnx::TensorProto::INT64;
