@@ -131,6 +131,11 @@ LogicalResult Importer::importOneHot() {
   if (depth < 1 || depth > kMaxDepth)
     return fail("depth " + Twine(depth) + " outside [1, " + Twine(kMaxDepth) +
                 "]");
+  // As Expand and Tile: the result's element count stays below 2^31 (and
+  // its product with the depth cannot overflow).
+  constexpr int64_t kMaxElements = int64_t(1) << 31;
+  if (indices.numElements() > kMaxElements / depth)
+    return fail("the result would have more than 2^31 elements");
   if (values.kind != Kind::Const || values.numElements() != 2)
     return fail("the values [off, on] must be a compile-time tensor of two "
                 "elements");

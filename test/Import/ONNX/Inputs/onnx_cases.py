@@ -2246,6 +2246,17 @@ def case_bad_scatter_nd_runtime_indices():
                          tin("upd", [1, 2])], [tin("y", [4, 2])], inits), {}, {}
 
 
+def case_bad_one_hot_huge():
+    """2^32 indices x depth 2: the result's element count is diagnosed (the
+    indices alone are a valid input)."""
+    nodes = [helper.make_node("OneHot", ["idx", "depth", "vals"], ["y"],
+                              name="norm")]
+    inits = [init("depth", np.array([2], np.int64)),
+             init("vals", np.array([0.0, 1.0], np.float32))]
+    return model(nodes, [tin("idx", [65536, 65536], TensorProto.INT64)],
+                 [tin("y", [65536, 65536, 2])], inits), {}, {}
+
+
 def case_bad_gather_elements_index():
     return bad_op17("GatherElements", ("xd", "idx"),
                     extra=[init("idx", np.array([[0, 4, 1, 2]], np.int64))],
