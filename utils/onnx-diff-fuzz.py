@@ -65,6 +65,7 @@ the way to run past a known, not yet fixed finding.
 """
 import argparse
 import concurrent.futures
+import copy
 import importlib.util
 import math
 import os
@@ -1577,14 +1578,16 @@ class Case:
         """Ops that pick elements by position, on codes or floats (the
         values move on their grid): TopK's values (a stable sort by value,
         the lower index first among equals: the values do not depend on
-        it), GatherElements and GatherND with compile-time indices, and
-        ScatterND of a GatherND of the same tensor (compile-time indices;
-        the later of repeated positions wins)."""
+        it), GatherElements and GatherND with compile-time indices,
+        ScatterND of a GatherND of the same tensor and ScatterElements of a
+        GatherElements of it (compile-time indices; the later of repeated
+        positions wins), Compress by a constant condition."""
         r = self.r
         x = self.shape_input(v)
         codes = v.codes
         rank = v.rank
-        op = r.choice(["topk", "gather_elements", "gather_nd", "scatter_nd"])
+        op = r.choice(["topk", "gather_elements", "gather_nd", "scatter_nd",
+                       "scatter_elements", "compress"])
         if op == "topk":
             axis = r.randrange(rank)
             n = codes.shape[axis]
@@ -1612,6 +1615,40 @@ class Case:
             name = self.node("GatherElements", [x.name, self.init(idx, "idx")],
                              "gather_el", axis=axis - rank if self.chance(0.3) else axis)
             return self.moved(x, name, y, "GatherElements axis %d indices %s" % (axis, shape))
+        if op == "scatter_elements":
+            # Updates gathered from the same tensor (so on its grid) by
+            # GatherElements, scattered back at other positions.
+            axis = r.randrange(rank)
+            dim = codes.shape[axis]
+            shape = [r.randint(1, d) if a != axis else r.randint(1, 4)
+                     for a, d in enumerate(codes.shape)]
+            src = self.nr.integers(-dim, dim, shape).astype(np.int64)
+            dst = self.nr.integers(-dim, dim, shape).astype(np.int64)
+            spec = axis - rank if self.chance(0.3) else axis
+            upd = self.node("GatherElements", [x.name, self.init(src, "idx")],
+                            "upd", axis=spec)
+            name = self.node("ScatterElements", [x.name, self.init(dst, "idx"), upd],
+                             "scatter_el", axis=spec)
+            part = codes[tuple(slice(0, s) if a != axis else slice(None)
+                               for a, s in enumerate(shape))]
+            slices = np.take_along_axis(part, src % dim, axis)
+            y = codes.copy()
+            for pos in np.ndindex(*shape):
+                target = list(pos)
+                target[axis] = dst[pos] % dim
+                y[tuple(target)] = slices[pos]
+            return self.moved(x, name, y, "ScatterElements axis %d indices %s" % (spec, shape))
+        if op == "compress":
+            flat = self.chance(0.3)
+            axis = None if flat else r.randrange(rank)
+            length = codes.size if flat else codes.shape[axis]
+            cond = self.nr.random(r.randint(1, length)) < 0.6
+            if not cond.any():
+                cond[r.randrange(cond.size)] = True
+            name = self.node("Compress", [x.name, self.init(cond, "cond")], "compress",
+                             axis=axis)
+            y = np.compress(cond, codes, axis=axis)
+            return self.moved(x, name, y, "Compress axis %s of %d" % (axis, cond.size))
         kk = r.randint(1, rank)
 
         def tuples(count):
@@ -1750,6 +1787,86 @@ class Case:
             pads, code, " (default)" if u < 0.4 else "", list(y.shape)))
         return Val(name, "q", y, v.dt, v.s, v.z)
 
+    # -- control flow --------------------------------------------------------
+    def wrap_in_control_flow(self, outs):
+        """Now and then moves the nodes from a random point on into an If
+        branch or a Loop body, which must give the same outputs: an If on a
+        compile-time condition (only the branch taken is imported), an If
+        on a run-time one (max(x) == max(x), true but known only at run
+        time: both branches are imported, here two copies of the nodes, and
+        each output selected), or a Loop of one iteration whose scan outputs
+        are squeezed back. Draws from its own stream, so the graphs of
+        earlier seeds are unchanged."""
+        r = random.Random("control-flow:%d:%d" % (self.seed, self.index))
+        if not self.nodes or r.random() >= 0.12:
+            return
+        k = r.randrange(len(self.nodes))
+        moved = self.nodes[k:]
+        defined = {o for n in moved for o in n.output if o}
+        escaping = [o for o in outs if o.name in defined]
+        if not escaping:
+            return
+        del self.nodes[k:]
+
+        def subgraph(suffix, inputs, extra_nodes, extra_outputs):
+            nodes = []
+            for n in moved:
+                c = copy.deepcopy(n)
+                c.name += suffix
+                for i, name in enumerate(c.input):
+                    if name in defined:
+                        c.input[i] = name + suffix
+                for i, name in enumerate(c.output):
+                    if name in defined:
+                        c.output[i] = name + suffix
+                nodes.append(c)
+            results = []
+            for o in escaping:
+                vi = copy.deepcopy(o)
+                vi.name += suffix
+                results.append(vi)
+            return helper.make_graph(nodes + extra_nodes, "cf" + suffix, inputs,
+                                     extra_outputs + results)
+
+        kind = r.choice(["if_static", "if_runtime", "loop"])
+        if kind == "loop":
+            body = subgraph("_body", [
+                helper.make_tensor_value_info("cf_i", TensorProto.INT64, []),
+                helper.make_tensor_value_info("cf_c", TensorProto.BOOL, [])],
+                [helper.make_node("Identity", ["cf_c"], ["cf_c_out"])],
+                [helper.make_tensor_value_info("cf_c_out", TensorProto.BOOL, [])])
+            stacked = [self.fresh(o.name + "_stacked") for o in escaping]
+            self.node("Loop", [self.init(np.int64(1), "trip_count"), ""], "loop",
+                      outputs=stacked, body=body)
+            for o, st in zip(escaping, stacked):
+                if self.opset >= 13:
+                    self.node("Squeeze", [st, self.init(np.array([0], np.int64), "axes")],
+                              outputs=[o.name])
+                else:
+                    self.node("Squeeze", [st], outputs=[o.name], axes=[0])
+            self.log.append("the last %d nodes in the body of a Loop of one "
+                            "iteration (scan outputs squeezed)" % len(moved))
+            return
+        taken = r.random() < 0.5
+        if kind == "if_static":
+            cond = self.init(np.array(taken), "cond")
+        else:
+            first = self.inputs[0].name
+            f = self.node("Cast", [first], "cf_float", to=TensorProto.FLOAT)
+            m = self.node("ReduceMax", [f], "cf_max", keepdims=0)
+            cond = self.node("Equal", [m, m], "cf_cond")
+            if not taken:
+                cond = self.node("Not", [cond], "cf_not")
+        real = subgraph("_taken", [], [], [])
+        other = subgraph("_other", [], [], [])
+        self.node("If", [cond], "if", outputs=[o.name for o in escaping],
+                  then_branch=real if taken else other,
+                  else_branch=other if taken else real)
+        self.log.append("the last %d nodes in both branches of an If on a %s "
+                        "condition (%s)" % (
+                            len(moved), "compile-time" if kind == "if_static"
+                            else "run-time", "true" if taken else "false"))
+
     # -- the whole graph ---------------------------------------------------
     OPS = [("conv", 4), ("matmul", 2), ("gemm", 2), ("add", 3), ("mul", 1), ("sub", 0.4),
            ("avgpool", 2.5), ("gavgpool", 1), ("maxpool", 2), ("gmaxpool", 0.4),
@@ -1866,6 +1983,8 @@ class Case:
         mids = [h for h in self.history[1:-1] if h.name not in self.feeds]
         if mids and r.random() < 0.2:
             add_output(r.choice(mids))
+        if "control_flow" not in self.exclude:
+            self.wrap_in_control_flow(outs)
         graph = helper.make_graph(self.nodes, "onnx_diff_fuzz", self.inputs, outs, self.inits)
         opsets = [helper.make_opsetid("", self.opset)]
         if self.ms:

@@ -30,6 +30,7 @@ import math
 import multiprocessing
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -293,7 +294,8 @@ def mut_op_type(m, rnd):
         "Reciprocal", "Pow", "LRN", "Dropout", "BatchNormalization",
         "LayerNormalization", "InstanceNormalization", "PRelu", "Max", "Min",
         "ReduceSum", "ReduceMax", "ReduceMin", "Expand", "Tile", "Where",
-        "Equal", "Greater", "Less", "Not", "Elu", "Softplus", "GlobalMaxPool"] +
+        "Equal", "Greater", "Less", "Not", "Elu", "Softplus", "GlobalMaxPool",
+        "If", "Loop", "Scan"] +
         MICROSOFT_OPS)
     # ONNX Runtime's QOperator ops live in the com.microsoft domain.
     if n.op_type in MICROSOFT_OPS:
@@ -378,13 +380,37 @@ def redeclare_outputs(m):
     return changed
 
 
+def subgraphs(g):
+    """The If branches, Loop and Scan bodies under graph `g`, nested ones
+    included."""
+    for n in g.node:
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.GRAPH:
+                yield a.g
+                yield from subgraphs(a.g)
+
+
+class SubgraphView:
+    """A model whose `graph` is one of its subgraphs: the mutations above
+    then change that subgraph."""
+
+    def __init__(self, model, graph):
+        self.graph = graph
+        self.opset_import = model.opset_import
+
+
 def mutate(model, rnd):
     m = copy.deepcopy(model)
     applied = []
+    inner = list(subgraphs(m.graph))
     for _ in range(rnd.choice([1, 1, 2, 3])):
         f = rnd.choice(MUTATIONS)
-        if f(m, rnd):
-            applied.append(f.__name__[4:])
+        # Models with control flow: half the mutations go into a subgraph.
+        target, where = m, ""
+        if inner and rnd.random() < 0.5:
+            target, where = SubgraphView(m, rnd.choice(inner)), "@subgraph"
+        if f(target, rnd):
+            applied.append(f.__name__[4:] + where)
     # A quarter of the mutants keep their declarations, so the check of
     # declared outputs is fuzzed too.
     if rnd.random() < 0.75 and redeclare_outputs(m):
@@ -484,12 +510,19 @@ def main():
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
                     help="cases checked at once, in worker processes")
     ap.add_argument("--out", default="onnx-fuzz-findings")
+    ap.add_argument("--seed-models", default=None, metavar="REGEX",
+                    help="mutate only the seed models whose name matches "
+                         "(e.g. 'if_|loop|scan' for control flow)")
     args = ap.parse_args()
     if args.seed is None:
         args.seed = random.SystemRandom().randrange(1 << 31)
     args.build_dir = os.path.abspath(args.build_dir)
     print("onnx-mutate-fuzz: seed %d" % args.seed, flush=True)
     seeds = load_cases()
+    if args.seed_models:
+        seeds = [(n, m) for n, m in seeds if re.search(args.seed_models, n)]
+        if not seeds:
+            ap.error("no seed model matches --seed-models")
     indices = [args.case] if args.case is not None else range(args.cases)
     findings = imported = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -508,8 +541,10 @@ def main():
                         i, what, problem, " ".join(cmd),
                         "\n".join(err.splitlines()[-15:])), flush=True)
     print("onnx-mutate-fuzz: %d cases, %d imported and compiled, "
-          "%d findings (seed %d)" % (len(indices), imported, findings,
-                                     args.seed))
+          "%d findings (seed %d%s)" % (
+              len(indices), imported, findings, args.seed,
+              ", --seed-models '%s'" % args.seed_models if args.seed_models
+              else ""))
     return 1 if findings else 0
 
 

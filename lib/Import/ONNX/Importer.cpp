@@ -143,6 +143,13 @@ const onnx::TensorProto *Importer::attrTensor(StringRef name) const {
   return nullptr;
 }
 
+const onnx::GraphProto *Importer::attrGraph(StringRef name) const {
+  if (const auto *a = findAttr(node, name))
+    if (a->type() == onnx::AttributeProto::GRAPH)
+      return &a->g();
+  return nullptr;
+}
+
 LogicalResult Importer::checkAttrs(ArrayRef<StringRef> known) {
   for (const auto &a : node->attribute())
     if (!llvm::is_contained(known, StringRef(a.name())))
@@ -562,6 +569,12 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importArgMax(/*isMax=*/op == "ArgMax");
   if (op == "Einsum")
     return importEinsum();
+  if (op == "If")
+    return importIf();
+  if (op == "Loop")
+    return importLoop();
+  if (op == "Scan")
+    return importScan();
   if (op == "LSTM" || op == "GRU" || op == "RNN")
     return importRecurrent();
   if (op == "CumSum")
@@ -576,6 +589,12 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importGatherND();
   if (op == "ScatterND")
     return importScatterND();
+  if (op == "ScatterElements" || op == "Scatter")
+    return importScatterElements();
+  if (op == "NonZero")
+    return importNonZero();
+  if (op == "Compress")
+    return importCompress();
   if (op == "DepthToSpace" || op == "SpaceToDepth")
     return importDepthToSpace(/*toSpace=*/op == "DepthToSpace");
   if (op == "ConvTranspose")
@@ -715,6 +734,30 @@ LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &out,
   return failure();
 }
 
+/// Every value name `g` and its subgraphs (If branches, Loop and Scan
+/// bodies) mention.
+static void collectGraphNames(const onnx::GraphProto &g,
+                              llvm::StringSet<> &names) {
+  for (const auto &in : g.input())
+    names.insert(in.name());
+  for (const auto &t : g.initializer())
+    names.insert(t.name());
+  for (const auto &n : g.node()) {
+    for (const std::string &name : n.input())
+      names.insert(name);
+    for (const std::string &name : n.output())
+      names.insert(name);
+    for (const auto &a : n.attribute()) {
+      if (a.has_g())
+        collectGraphNames(a.g(), names);
+      for (const auto &sub : a.graphs())
+        collectGraphNames(sub, names);
+    }
+  }
+  for (const auto &out : g.output())
+    names.insert(out.name());
+}
+
 OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   for (const auto &imp : model.opset_import())
     if (imp.domain().empty() || imp.domain() == "ai.onnx")
@@ -723,18 +766,7 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   b.setInsertionPointToEnd(module->getBody());
 
-  for (const auto &in : graph.input())
-    graphNames.insert(in.name());
-  for (const auto &t : graph.initializer())
-    graphNames.insert(t.name());
-  for (const auto &n : graph.node()) {
-    for (const std::string &name : n.input())
-      graphNames.insert(name);
-    for (const std::string &name : n.output())
-      graphNames.insert(name);
-  }
-  for (const auto &out : graph.output())
-    graphNames.insert(out.name());
+  collectGraphNames(graph, graphNames);
 
   // Initializers first: they are the compile-time constants.
   for (const auto &t : graph.initializer()) {

@@ -204,6 +204,7 @@ public:
   std::optional<std::vector<double>> attrFloats(llvm::StringRef name) const;
   std::optional<std::string> attrString(llvm::StringRef name) const;
   const onnx::TensorProto *attrTensor(llvm::StringRef name) const;
+  const onnx::GraphProto *attrGraph(llvm::StringRef name) const;
   /// Fails on any attribute not in `known`.
   mlir::LogicalResult checkAttrs(llvm::ArrayRef<llvm::StringRef> known);
   /// Fails when graph output `out` declares an element type or a static
@@ -412,6 +413,37 @@ public:
   mlir::LogicalResult importOneHot();
   mlir::LogicalResult importGatherND();
   mlir::LogicalResult importScatterND();
+  // Selection.cpp: ops whose result depends on which elements are set, on
+  // compile-time masks and indices.
+  mlir::LogicalResult importNonZero();
+  mlir::LogicalResult importCompress();
+  /// ScatterElements (and the older Scatter) as the ScatterND it equals.
+  mlir::LogicalResult importScatterElements();
+
+  // ControlFlow.cpp: If, Loop and Scan as straight-line code.
+  mlir::LogicalResult importIf();
+  mlir::LogicalResult importLoop();
+  mlir::LogicalResult importScan();
+  /// Imports subgraph `g` (the `what` of the current node) with its inputs
+  /// bound to `inputs`; its outputs. Its names hide the enclosing graph's
+  /// while it is imported.
+  mlir::FailureOr<std::vector<ImportedValue>>
+  importSubgraph(const onnx::GraphProto &g,
+                 llvm::ArrayRef<ImportedValue> inputs, llvm::StringRef what);
+  /// Output `idx` of an If whose i1 condition `cond` is known only at run
+  /// time: `a` (then) or `b` (else), element by element.
+  mlir::FailureOr<ImportedValue> selectAtRunTime(mlir::Value cond, unsigned idx,
+                                                 ImportedValue a,
+                                                 ImportedValue b);
+  /// Output `idx` of the current node: `parts` stacked along a new `axis`.
+  mlir::LogicalResult stackOutputs(std::vector<ImportedValue> parts,
+                                   int64_t axis, unsigned idx);
+  /// How many subgraph nodes one model may import in all (unrolled
+  /// iterations and nested subgraphs counted each time); what is left.
+  static constexpr int64_t kMaxSubgraphNodes = int64_t(1) << 16;
+  int64_t subgraphNodeBudget = kMaxSubgraphNodes;
+  int subgraphDepth = 0;
+
   /// VariadicOps.cpp: Sum, Mean, and Max / Min of more than two inputs, as
   /// a chain of binary nodes.
   mlir::LogicalResult importVariadic();
@@ -604,6 +636,13 @@ ImportedValue resultLike(Importer &im, const ImportedValue &like, bool codes,
 /// calls the index an error).
 mlir::Value normalizedIndex(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value i, int64_t dim);
+
+/// GatherElements' and ScatterElements' rule: `indices` (of the data's
+/// rank) may be shorter than `data` but not longer, except along `axis`.
+mlir::LogicalResult checkElementIndices(Importer &im,
+                                        llvm::ArrayRef<int64_t> indices,
+                                        llvm::ArrayRef<int64_t> data,
+                                        int64_t axis);
 
 /// The integers of `v` as a tensor of `elem` in logical layout: compile-time
 /// data as a constant, run-time integers as they are (transposed back from

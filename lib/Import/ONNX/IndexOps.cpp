@@ -53,6 +53,17 @@ static Value indexTensor(Importer &im, const ImportedValue &indices,
   return intConstant(im, indices, im.b.getI64Type());
 }
 
+LogicalResult quantopt::onnx_import::detail::checkElementIndices(
+    Importer &im, ArrayRef<int64_t> indices, ArrayRef<int64_t> data,
+    int64_t axis) {
+  for (int64_t d = 0; d < int64_t(data.size()); ++d)
+    if (d != axis && indices[d] > data[d])
+      return im.fail("the indices' dimension " + Twine(d) + " (" +
+                     Twine(indices[d]) + ") exceeds the data's (" +
+                     Twine(data[d]) + ")");
+  return success();
+}
+
 LogicalResult Importer::importGatherElements() {
   if (failed(checkAttrs({"axis"})))
     return failure();
@@ -71,11 +82,8 @@ LogicalResult Importer::importGatherElements() {
   if (failed(normalized))
     return failure();
   int64_t axis = *normalized;
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != axis && indices.shape[d] > data.shape[d])
-      return fail("the indices' dimension " + Twine(d) + " (" +
-                  Twine(indices.shape[d]) + ") exceeds the data's (" +
-                  Twine(data.shape[d]) + ")");
+  if (failed(checkElementIndices(*this, indices.shape, data.shape, axis)))
+    return failure();
   int64_t dim = data.shape[axis];
   if (dim == 0)
     return fail("GatherElements along an empty axis");
