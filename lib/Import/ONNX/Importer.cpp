@@ -593,6 +593,16 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importScatterElements();
   if (op == "NonZero")
     return importNonZero();
+  if (op == "MeanVarianceNormalization")
+    return importMeanVarianceNormalization();
+  if (op == "LpNormalization")
+    return importLpNormalization();
+  if (op == "Hardmax")
+    return importHardmax();
+  if (op == "GlobalLpPool")
+    return importGlobalLpPool();
+  if (op == "ReverseSequence")
+    return importReverseSequence();
   if (op == "Compress")
     return importCompress();
   if (op == "DepthToSpace" || op == "SpaceToDepth")

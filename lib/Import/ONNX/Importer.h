@@ -420,6 +420,14 @@ public:
   /// ScatterElements (and the older Scatter) as the ScatterND it equals.
   mlir::LogicalResult importScatterElements();
 
+  // ComposedOps.cpp: ops imported as the nodes ONNX (or ONNX Runtime)
+  // defines them by.
+  mlir::LogicalResult importMeanVarianceNormalization();
+  mlir::LogicalResult importLpNormalization();
+  mlir::LogicalResult importHardmax();
+  mlir::LogicalResult importGlobalLpPool();
+  mlir::LogicalResult importReverseSequence();
+
   // ControlFlow.cpp: If, Loop and Scan as straight-line code.
   mlir::LogicalResult importIf();
   mlir::LogicalResult importLoop();

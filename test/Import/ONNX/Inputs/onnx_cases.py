@@ -2548,6 +2548,117 @@ def case_bad_compress_runtime():
                  [init("zero", F32(0))]), {}, {}
 
 
+def f32_sum(values):
+    """Sum of f32 values in index order, in f32."""
+    acc = F32(0)
+    for v in np.asarray(values, F32).reshape(-1):
+        acc = F32(acc + v)
+    return acc
+
+
+def case_composed_ops():
+    """Ops imported as the nodes they are defined by: MeanVarianceNormalization
+    (ONNX's function body: axes 0, 2, 3); LpNormalization p = 2 along axis 1
+    and p = 1 along axis 0 (ONNX Runtime's kernel: a zero norm gives zeros,
+    values divided by the largest magnitude first, so 3e30 and 4e30 do not
+    overflow); Hardmax along the last axis (the first maximum wins a tie);
+    GlobalLpPool with p = 2 and p = 3; ReverseSequence (time axis 0, batch
+    axis 1). The numpy models follow the same definitions, in f32, sums in
+    index order."""
+    r = rng(95)
+    x = (r.integers(-8, 8, (2, 3, 2, 2)) / 4).astype(F32)
+    m = np.array([[3e30, 4e30, 0, 0], [0, 0, 0, 0], [1, -2, 2, 0.5]], F32)
+    h = (r.integers(-3, 3, (2, 3, 4)) / 2).astype(F32)
+    h[0, 0] = [1.0, 2.0, 2.0, -1.0]  # a tie
+    sq = (r.integers(-8, 8, (4, 2, 3)) / 4).astype(F32)
+    nodes = [helper.make_node("MeanVarianceNormalization", ["x"], ["mvn"]),
+             helper.make_node("LpNormalization", ["m"], ["l2"], axis=1, p=2),
+             helper.make_node("LpNormalization", ["m"], ["l1"], axis=0, p=1),
+             helper.make_node("Hardmax", ["h"], ["hm"]),
+             helper.make_node("GlobalLpPool", ["x"], ["gp2"]),
+             helper.make_node("GlobalLpPool", ["x"], ["gp3"], p=3),
+             helper.make_node("ReverseSequence", ["sq", "lens"], ["rev"],
+                              time_axis=0, batch_axis=1)]
+    inits = [init("lens", np.array([4, 2], np.int64))]
+    outs = (("mvn", "y0", 1 / 32), ("l2", "y1", 1 / 64), ("l1", "y2", 1 / 64),
+            ("hm", "y3", 1.0), ("gp2", "y4", 1 / 16), ("gp3", "y5", 1 / 16),
+            ("rev", "y6", 0.25))
+    for src, name, s in outs:
+        qdq_out(nodes, inits, src, name, s, 0, np.int8)
+
+    # MeanVarianceNormalization: ONNX's function body.
+    count = F32(2 * 2 * 2)
+    mean = np.zeros((1, 3, 1, 1), F32)
+    mean_sq = np.zeros((1, 3, 1, 1), F32)
+    for c in range(3):
+        mean[0, c] = F32(f32_sum(x[:, c]) / count)
+        mean_sq[0, c] = F32(f32_sum(x[:, c] * x[:, c]) / count)
+    std = np.sqrt(mean_sq - mean * mean)
+    mvn = (x - mean) / (std + F32(1e-9))
+
+    def lp(a, p):
+        out = np.zeros_like(a)
+        for i, row in enumerate(a):
+            scale = np.max(np.abs(row))
+            if scale == 0:
+                continue
+            y = row / scale
+            n = f32_sum(np.abs(y)) if p == 1 else np.sqrt(f32_sum(y * y))
+            out[i] = y / n
+        return out
+
+    l2 = lp(m, 2)
+    l1 = lp(m.T, 1).T
+    hm = np.zeros_like(h)
+    for pos in np.ndindex(*h.shape[:-1]):
+        hm[pos + (int(np.argmax(h[pos])),)] = 1
+    gp2 = np.zeros((2, 3, 1, 1), F32)
+    gp3 = np.zeros((2, 3, 1, 1), F32)
+    for n_, c in np.ndindex(2, 3):
+        v = x[n_, c]
+        gp2[n_, c] = np.sqrt(f32_sum(v * v))
+        gp3[n_, c] = np.power(f32_sum(np.power(np.abs(v), F32(3))),
+                              F32(1.0 / 3.0))
+    rev = sq.copy()
+    for b, n_ in enumerate([4, 2]):
+        rev[:n_, b] = sq[:n_, b][::-1]
+    model_ = model(nodes, [tin("x", [2, 3, 2, 2]), tin("m", [3, 4]),
+                           tin("h", [2, 3, 4]), tin("sq", [4, 2, 3])],
+                   [tin(name, list(v.shape)) for (_, name, _), v in
+                    zip(outs, (mvn, l2, l1, hm, gp2, gp3, rev))], inits)
+    return model_, {"x": x, "m": m, "h": h, "sq": sq}, {
+        name: ("codes", quantize(v, s, 0, np.int8), s, 0)
+        for (_, name, s), v in zip(outs, (mvn, l2, l1, hm, gp2, gp3, rev))}
+
+
+def case_hardmax_opset11():
+    """Hardmax before opset 13: over the input flattened to 2-D at axis 1."""
+    h = np.array([[[1, 5], [2, 5], [0, -1]], [[3, 3], [-1, 0], [3, 2]]], F32)
+    nodes = [helper.make_node("Hardmax", ["h"], ["hm"], axis=1)]
+    inits = []
+    qdq_out(nodes, inits, "hm", "y", 1.0, 0, np.int8)
+    m = model(nodes, [tin("h", [2, 3, 2])], [tin("y", [2, 3, 2])], inits,
+              opset=11)
+    flat = h.reshape(2, 6)
+    want = np.zeros_like(flat)
+    want[np.arange(2), np.argmax(flat, axis=1)] = 1
+    return m, {"h": h}, {"y": ("codes", want.reshape(2, 3, 2).astype(np.int64),
+                               1.0, 0)}
+
+
+def case_bad_reverse_sequence_lens():
+    nodes = [helper.make_node("ReverseSequence", ["x", "lens"], ["y"],
+                              name="norm")]
+    return model(nodes, [tin("x", [3, 2]), tin("lens", [2], TensorProto.INT64)],
+                 [tin("y", [3, 2])], []), {}, {}
+
+
+def case_bad_lp_normalization_p():
+    nodes = [helper.make_node("LpNormalization", ["x"], ["y"], p=3,
+                              name="norm")]
+    return model(nodes, [tin("x", [3, 2])], [tin("y", [3, 2])], []), {}, {}
+
+
 def case_bad_one_hot_huge():
     """2^32 indices x depth 2: the result's element count is diagnosed (the
     indices alone are a valid input)."""
@@ -2820,7 +2931,7 @@ def qdq_input(nodes, inits, name="x"):
 def case_bad_unsupported_op():
     nodes, inits = [], []
     qdq_input(nodes, inits)
-    nodes.append(helper.make_node("Hardmax", ["xd"], ["y"], name="the_hardmax"))
+    nodes.append(helper.make_node("Unique", ["xd"], ["y"], name="the_unique"))
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
 
 

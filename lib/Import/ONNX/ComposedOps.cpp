@@ -1,0 +1,231 @@
+//===- ComposedOps.cpp - ops imported as the nodes they are made of -------===//
+//
+// Ops that ONNX (or ONNX Runtime) defines through other ops, imported as
+// those nodes (Expansion.h), so they share their rules and diagnostics:
+//
+// - MeanVarianceNormalization: ONNX's function body, step by step.
+// - LpNormalization (p = 1 or 2): ONNX Runtime's kernel, which ONNX's
+//   reference does not match (it drops the absolute value for p = 1 and
+//   divides 0 by 0): a zero norm gives zeros, and finite inputs are first
+//   divided by the largest magnitude so that the norm cannot overflow or
+//   underflow; an infinity or a NaN divides by the plain norm.
+// - Hardmax: the OneHot of the ArgMax (the first maximum), over the axis
+//   from opset 13, over the input flattened to 2-D at the axis before.
+// - GlobalLpPool: the p-norm over the spatial axes (ReduceL1, ReduceL2, or
+//   Pow of the ReduceSum of Pow of Abs for another p).
+// - ReverseSequence with compile-time lengths: a GatherElements along the
+//   time axis whose indices reverse each batch entry's first `len` steps.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Expansion.h"
+#include "Importer.h"
+
+using namespace mlir;
+using namespace quantopt::onnx_import::detail;
+
+namespace {
+/// Nodes for the expansions below; reduce() writes `axes` as the opset
+/// wants it (an attribute, or an input from opset 18; ReduceSum from 13).
+struct Composer : Expansion {
+  Composer(Importer &im, const onnx::NodeProto &n) : Expansion(im, n) {}
+
+  std::string op(llvm::StringRef type, llvm::ArrayRef<std::string> inputs,
+                 std::string out = {}) {
+    if (out.empty())
+      out = fresh(type.lower());
+    add(type, inputs, out);
+    return out;
+  }
+
+  std::string reduce(llvm::StringRef type, const std::string &x,
+                     llvm::ArrayRef<int64_t> axes, bool keepdims = true,
+                     std::string out = {}) {
+    if (out.empty())
+      out = fresh(type.lower());
+    bool axesInput = im.opset >= (type == "ReduceSum" ? 13 : 18);
+    onnx::NodeProto &node = axesInput
+                                ? add(type, {x, constInts("axes", axes)}, out)
+                                : add(type, {x}, out);
+    if (!axesInput)
+      setInts(node, "axes", axes);
+    setInt(node, "keepdims", keepdims);
+    return out;
+  }
+
+  std::string scalar(float v) { return constFloats("c", {v}); }
+};
+} // namespace
+
+LogicalResult Importer::importMeanVarianceNormalization() {
+  if (failed(checkAttrs({"axes"})))
+    return failure();
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  std::vector<int64_t> axes =
+      attrInts("axes").value_or(std::vector<int64_t>{0, 2, 3});
+  Composer e(*this, *node);
+  std::string in = node->input(0), two = e.scalar(2.0f);
+  std::string mean = e.reduce("ReduceMean", in, axes);
+  std::string meanSquared = e.op("Pow", {mean, two});
+  std::string squares = e.op("Pow", {in, two});
+  std::string meanOfSquares = e.reduce("ReduceMean", squares, axes);
+  std::string variance = e.op("Sub", {meanOfSquares, meanSquared});
+  std::string deviation = e.op("Sqrt", {variance});
+  std::string centered = e.op("Sub", {in, mean});
+  std::string denominator = e.op("Add", {deviation, e.scalar(1e-9f)});
+  e.op("Div", {centered, denominator}, node->output(0));
+  return importExpansion(*node, e.nodes);
+}
+
+LogicalResult Importer::importLpNormalization() {
+  if (failed(checkAttrs({"axis", "p"})))
+    return failure();
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  int64_t p = attrInt("p").value_or(2);
+  if (p != 1 && p != 2)
+    return fail("p = " + Twine(p) + " (ONNX allows 1 and 2)");
+  auto axis = normalizedAxis(attrInt("axis").value_or(-1), (*x)->shape.size());
+  if (failed(axis))
+    return failure();
+  Composer e(*this, *node);
+  StringRef norm = p == 1 ? "ReduceL1" : "ReduceL2";
+  std::string in = node->input(0), zero = e.scalar(0.0f);
+  std::string scale = e.reduce("ReduceMax", e.op("Abs", {in}), {*axis});
+  std::string scaled = e.op("Div", {in, scale});
+  std::string viaScale = e.op("Div", {scaled, e.reduce(norm, scaled, {*axis})});
+  std::string direct = e.op("Div", {in, e.reduce(norm, in, {*axis})});
+  std::string nonFinite =
+      e.op("Or", {e.op("IsInf", {scale}), e.op("IsNaN", {scale})});
+  std::string normalized = e.op("Where", {nonFinite, direct, viaScale});
+  e.op("Where", {e.op("Equal", {scale, zero}), zero, normalized},
+       node->output(0));
+  return importExpansion(*node, e.nodes);
+}
+
+LogicalResult Importer::importHardmax() {
+  if (failed(checkAttrs({"axis"})))
+    return failure();
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  SmallVector<int64_t> shape = (*x)->shape;
+  int64_t rank = shape.size();
+  auto axis =
+      normalizedAxis(attrInt("axis").value_or(opset >= 13 ? -1 : 1), rank);
+  if (failed(axis))
+    return failure();
+  Composer e(*this, *node);
+  std::string in = node->input(0);
+  int64_t along = *axis;
+  if (opset < 13) {
+    // Hardmax-1 / -11: over the input coerced to [outer, inner] at axis.
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      (d < *axis ? outer : inner) *= shape[d];
+    in = e.op("Reshape", {in, e.constInts("shape", {outer, inner})});
+    shape = {outer, inner};
+    along = 1;
+  }
+  std::string argmax = e.fresh("argmax");
+  onnx::NodeProto &am = e.add("ArgMax", {in}, argmax);
+  Expansion::setInt(am, "axis", along);
+  Expansion::setInt(am, "keepdims", 0);
+  bool reshapeBack = opset < 13;
+  std::string hot = reshapeBack ? e.fresh("onehot") : node->output(0);
+  Expansion::setInt(e.add("OneHot",
+                          {argmax, e.constInts("depth", {shape[along]}),
+                           e.constFloats("values", {0.0, 1.0})},
+                          hot),
+                    "axis", along);
+  if (reshapeBack)
+    e.op("Reshape", {hot, e.constInts("shape", (*x)->shape)}, node->output(0));
+  return importExpansion(*node, e.nodes);
+}
+
+LogicalResult Importer::importGlobalLpPool() {
+  if (failed(checkAttrs({"p"})))
+    return failure();
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = (*x)->shape.size();
+  if (rank < 3)
+    return fail("GlobalLpPool needs an input of rank 3 or more (N, C, ...)");
+  int64_t p = attrInt("p").value_or(2);
+  if (p < 1)
+    return fail("p = " + Twine(p) + " must be positive");
+  std::vector<int64_t> spatial;
+  for (int64_t d = 2; d < rank; ++d)
+    spatial.push_back(d);
+  Composer e(*this, *node);
+  std::string in = node->input(0), out = node->output(0);
+  if (p == 1 || p == 2) {
+    e.reduce(p == 1 ? "ReduceL1" : "ReduceL2", in, spatial, true, out);
+  } else {
+    std::string powered = e.op("Pow", {e.op("Abs", {in}), e.scalar(float(p))});
+    e.op("Pow",
+         {e.reduce("ReduceSum", powered, spatial),
+          e.scalar(float(1.0 / double(p)))},
+         out);
+  }
+  return importExpansion(*node, e.nodes);
+}
+
+LogicalResult Importer::importReverseSequence() {
+  if (failed(checkAttrs({"batch_axis", "time_axis"})))
+    return failure();
+  auto x = input(0);
+  auto lensIn = failed(x) ? x : input(1);
+  if (failed(lensIn))
+    return failure();
+  const std::vector<int64_t> shape((*x)->shape.begin(), (*x)->shape.end());
+  const ImportedValue &lens = **lensIn;
+  if (shape.size() < 2)
+    return fail("ReverseSequence needs an input of rank 2 or more");
+  int64_t batchAxis = attrInt("batch_axis").value_or(1);
+  int64_t timeAxis = attrInt("time_axis").value_or(0);
+  if (!((batchAxis == 0 && timeAxis == 1) || (batchAxis == 1 && timeAxis == 0)))
+    return fail("batch_axis and time_axis must be 0 and 1, in either order");
+  if (lens.kind != Kind::Const || !lens.f.empty())
+    return fail("ReverseSequence needs compile-time sequence_lens");
+  int64_t batch = shape[batchAxis], steps = shape[timeAxis];
+  if (lens.shape.size() != 1 || lens.shape[0] != batch)
+    return fail("sequence_lens must hold one length per batch entry (" +
+                Twine(batch) + ")");
+  for (int64_t len : lens.i)
+    if (len < 0 || len > steps)
+      return fail("sequence length " + Twine(len) + " outside [0, " +
+                  Twine(steps) + "]");
+  int64_t count = (*x)->numElements();
+  constexpr int64_t kMaxIndices = int64_t(1) << 22;
+  if (count > kMaxIndices)
+    return fail("more than " + Twine(kMaxIndices) +
+                " elements (the index table is built at import)");
+  // Index of each element along the time axis: the first len steps of its
+  // batch entry reversed, the rest in place.
+  std::vector<int64_t> index(count);
+  int64_t inner = count / (shape[0] * shape[1]);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t outerPos = n / inner;
+    int64_t t = timeAxis == 0 ? outerPos / shape[1] : outerPos % shape[1];
+    int64_t b = batchAxis == 0 ? outerPos / shape[1] : outerPos % shape[1];
+    int64_t len = lens.i[b];
+    index[n] = t < len ? len - 1 - t : t;
+  }
+  ImportedValue table;
+  table.kind = Kind::Const;
+  table.dtype = onnx::TensorProto::INT64;
+  table.shape.assign(shape.begin(), shape.end());
+  table.i = std::move(index);
+  Composer e(*this, *node);
+  Expansion::setInt(
+      e.add("GatherElements",
+            {node->input(0), e.bind("reversed", std::move(table))},
+            node->output(0)),
+      "axis", timeAxis);
+  return importExpansion(*node, e.nodes);
+}
