@@ -323,7 +323,7 @@ def mut_output(m, rnd):
 def mut_opset(m, rnd):
     if not m.opset_import:
         return False
-    m.opset_import[0].version = rnd.choice([1, 7, 10, 13, 19, 21, 99, 0])
+    m.opset_import[0].version = rnd.choice([1, 7, 10, 13, 18, 19, 20, 21, 22, 99, 0])
     return True
 
 

@@ -15,6 +15,10 @@
 //   Pow of the ReduceSum of Pow of Abs for another p).
 // - ReverseSequence with compile-time lengths: a GatherElements along the
 //   time axis whose indices reverse each batch entry's first `len` steps.
+// - GroupNormalization: InstanceNormalization of the input reshaped to
+//   [N, groups, -1], reshaped back, times the scale plus the bias (one per
+//   group in opsets 18-20, one per channel from opset 21), as ONNX's
+//   function body computes it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -227,5 +231,73 @@ LogicalResult Importer::importReverseSequence() {
             {node->input(0), e.bind("reversed", std::move(table))},
             node->output(0)),
       "axis", timeAxis);
+  return importExpansion(*node, e.nodes);
+}
+
+LogicalResult Importer::importGroupNormalization() {
+  if (failed(checkAttrs({"epsilon", "num_groups", "stash_type"})))
+    return failure();
+  if (attrInt("stash_type").value_or(1) != 1)
+    return fail("stash_type must be 1 (float)");
+  auto x = input(0);
+  auto scaleIn = failed(x) ? x : input(1);
+  auto biasIn = failed(scaleIn) ? scaleIn : input(2);
+  if (failed(biasIn))
+    return failure();
+  SmallVector<int64_t> shape = (*x)->shape;
+  int64_t rank = shape.size();
+  auto groups = attrInt("num_groups");
+  if (!groups)
+    return fail("num_groups is required");
+  if (rank < 3)
+    return fail("GroupNormalization needs an input of rank 3 or more");
+  int64_t channels = shape[1];
+  if (*groups < 1 || channels % *groups != 0)
+    return fail("num_groups = " + Twine(*groups) + " does not divide the " +
+                Twine(channels) + " channels");
+  // One scale and bias per group before opset 21, per channel from it.
+  bool perGroup = opset < 21;
+  int64_t expected = perGroup ? *groups : channels;
+  std::vector<double> perChannel[2];
+  ImportedValue *params[] = {*scaleIn, *biasIn};
+  for (auto [k, v] : llvm::enumerate(params)) {
+    if (v->kind != Kind::Const || v->f.empty() ||
+        v->shape != SmallVector<int64_t>{expected})
+      return fail("scale and bias must be compile-time floats, one per " +
+                  Twine(perGroup ? "group" : "channel") + " (" +
+                  Twine(expected) + ")");
+    for (int64_t c = 0; c < channels; ++c)
+      perChannel[k].push_back(v->f[perGroup ? c / (channels / *groups) : c]);
+  }
+  Composer e(*this, *node);
+  float epsilon = attrFloat("epsilon").value_or(1e-5f);
+  std::string grouped =
+      e.op("Reshape",
+           {node->input(0), e.constInts("shape", {shape[0], *groups, -1})});
+  std::string normalized = e.fresh("normalized");
+  onnx::NodeProto &in =
+      e.add("InstanceNormalization",
+            {grouped, e.constFloats("ones", std::vector<double>(*groups, 1.0)),
+             e.constFloats("zeros", std::vector<double>(*groups, 0.0))},
+            normalized);
+  onnx::AttributeProto *eps = in.add_attribute();
+  eps->set_name("epsilon");
+  eps->set_type(onnx::AttributeProto::FLOAT);
+  eps->set_f(epsilon);
+  std::string back = e.op("Reshape", {normalized, e.constInts("shape", shape)});
+  // [C, 1, ...]: broadcast along the channel axis of [N, C, ...].
+  SmallVector<int64_t> channelShape(rank - 1, 1);
+  channelShape[0] = channels;
+  auto channelConstant = [&](StringRef what, ArrayRef<double> values) {
+    ImportedValue c;
+    c.kind = Kind::Const;
+    c.f.assign(values.begin(), values.end());
+    c.shape = channelShape;
+    return e.bind(what, std::move(c));
+  };
+  e.op("Add",
+       {e.op("Mul", {back, channelConstant("scale", perChannel[0])}),
+        channelConstant("bias", perChannel[1])},
+       node->output(0));
   return importExpansion(*node, e.nodes);
 }

@@ -595,9 +595,11 @@ LogicalResult Importer::importFloatActivation() {
     // ONNX Runtime's com.microsoft Gelu is the exact form; the standard op
     // (opset 20) is newer than the ONNX checker Debian 12 ships.
     std::string approximate = attrString("approximate").value_or("none");
-    if (approximate != "none")
+    if (approximate == "tanh")
+      op = "GeluTanh";
+    else if (approximate != "none")
       return fail("Gelu with approximate = '" + approximate +
-                  "' is not supported");
+                  "' (ONNX allows 'none' and 'tanh')");
   } else {
     if (failed(checkAttrs({})))
       return failure();
@@ -653,6 +655,26 @@ Value quantopt::onnx_import::detail::floatUnaryOp(OpBuilder &nb, Location l,
                                       constant(1));
     return arith::SelectOp::create(
         nb, l, negative, arith::MulFOp::create(nb, l, constant(alpha), em1), x);
+  }
+  if (op == "Mish") // x * tanh(softplus(x)), ONNX's function body
+    return arith::MulFOp::create(
+        nb, l, x,
+        math::TanhOp::create(nb, l,
+                             floatUnaryOp(nb, l, "Softplus", alpha, beta, x)));
+  if (op == "GeluTanh") {
+    // 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))), x^3 as
+    // x * x * x.
+    Value cube =
+        arith::MulFOp::create(nb, l, arith::MulFOp::create(nb, l, x, x), x);
+    Value inner = arith::AddFOp::create(
+        nb, l, x, arith::MulFOp::create(nb, l, constant(0.044715f), cube));
+    Value t = math::TanhOp::create(
+        nb, l,
+        arith::MulFOp::create(
+            nb, l, constant(float(std::sqrt(2.0 / llvm::numbers::pi))), inner));
+    return arith::MulFOp::create(
+        nb, l, arith::MulFOp::create(nb, l, constant(0.5f), x),
+        arith::AddFOp::create(nb, l, constant(1), t));
   }
   if (op == "Softplus") {
     // ln(exp(x) + 1) as x + log1p(exp(-x)) for x > 0 and

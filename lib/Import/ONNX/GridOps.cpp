@@ -1038,10 +1038,12 @@ LogicalResult Importer::importPad() {
 }
 
 LogicalResult Importer::importSplit() {
-  // split: an input since opset 13, an attribute before.
+  // split: an input since opset 13, an attribute before; num_outputs since
+  // opset 18.
   bool asInput = opset >= 13;
-  if (failed(checkAttrs(asInput ? ArrayRef<StringRef>{"axis"}
-                                : ArrayRef<StringRef>{"axis", "split"})))
+  if (failed(checkAttrs(opset >= 18 ? ArrayRef<StringRef>{"axis", "num_outputs"}
+                        : asInput   ? ArrayRef<StringRef>{"axis"}
+                                    : ArrayRef<StringRef>{"axis", "split"})))
     return failure();
   auto in = input(0);
   if (failed(in))
@@ -1062,6 +1064,14 @@ LogicalResult Importer::importSplit() {
     sizes = std::move(*c);
   } else if (auto a = attrInts("split"); !asInput && a) {
     sizes = std::move(*a);
+  } else if (auto parts = attrInt("num_outputs")) {
+    // Chunks of ceil(dim / num_outputs), the last one smaller.
+    if (*parts != outputs)
+      return fail("num_outputs = " + Twine(*parts) + " for " + Twine(outputs) +
+                  " outputs");
+    int64_t dim = v->shape[axis], chunk = (dim + outputs - 1) / outputs;
+    for (int64_t k = 0; k < outputs; ++k)
+      sizes.push_back(std::min(chunk, dim - k * chunk));
   } else {
     if (v->shape[axis] % outputs != 0)
       return fail("dimension " + Twine(v->shape[axis]) +

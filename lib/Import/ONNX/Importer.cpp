@@ -670,8 +670,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
       op == "Round" || op == "Sign" || op == "Sin" || op == "Cos" ||
       op == "Tan" || op == "Asin" || op == "Acos" || op == "Atan" ||
       op == "Sinh" || op == "Cosh" || op == "Asinh" || op == "Acosh" ||
-      op == "Atanh")
+      op == "Atanh" || op == "Mish")
     return importFloatActivation();
+  if (op == "GroupNormalization")
+    return importGroupNormalization();
   if (op == "Pow")
     return importFloatPow();
   if (op == "LRN")

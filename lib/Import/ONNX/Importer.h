@@ -427,6 +427,7 @@ public:
   mlir::LogicalResult importHardmax();
   mlir::LogicalResult importGlobalLpPool();
   mlir::LogicalResult importReverseSequence();
+  mlir::LogicalResult importGroupNormalization();
 
   // ControlFlow.cpp: If, Loop and Scan as straight-line code.
   mlir::LogicalResult importIf();

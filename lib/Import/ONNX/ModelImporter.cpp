@@ -56,6 +56,119 @@ void quantopt::onnx_import::registerImportDialects(DialectRegistry &registry) {
                   tensor::TensorDialect, qnt::QntDialect>();
 }
 
+namespace {
+/// A standard op whose inputs or attributes changed (or that appeared) in
+/// `opset`, after ONNX 1.12's newest opset 17. Changes of the element types
+/// alone (float8 in 19, int4 in 21, bfloat16 in 22) are left out: the
+/// older schema checks such a node's structure as well.
+struct SchemaChange {
+  llvm::StringLiteral op;
+  int opset;
+};
+} // namespace
+
+static constexpr SchemaChange kSchemaChanges[] = {
+    // Opset 18: axes as an input, num_outputs, Resize's antialias and axes,
+    // LpPool's ceil_mode; new ops.
+    {"Pad", 18},
+    {"ReduceL1", 18},
+    {"ReduceL2", 18},
+    {"ReduceLogSum", 18},
+    {"ReduceLogSumExp", 18},
+    {"ReduceMax", 18},
+    {"ReduceMean", 18},
+    {"ReduceMin", 18},
+    {"ReduceProd", 18},
+    {"ReduceSumSquare", 18},
+    {"Resize", 18},
+    {"Split", 18},
+    {"LpPool", 18},
+    {"BitwiseAnd", 18},
+    {"BitwiseNot", 18},
+    {"BitwiseOr", 18},
+    {"BitwiseXor", 18},
+    {"CenterCropPad", 18},
+    {"Col2Im", 18},
+    {"GroupNormalization", 18},
+    {"Mish", 18},
+    {"OptionalGetElement", 18},
+    {"OptionalHasElement", 18},
+    // Opset 19: AveragePool's dilations, Cast's and QuantizeLinear's
+    // saturate; DeformConv.
+    {"AveragePool", 19},
+    {"Cast", 19},
+    {"CastLike", 19},
+    {"QuantizeLinear", 19},
+    {"DeformConv", 19},
+    // Opset 20: DFT's axis as an input; new ops.
+    {"DFT", 20},
+    {"AffineGrid", 20},
+    {"Gelu", 20},
+    {"ImageDecoder", 20},
+    {"RegexFullMatch", 20},
+    {"StringConcat", 20},
+    {"StringSplit", 20},
+    // Opset 21: block quantization (block_size, output_dtype),
+    // GroupNormalization's stash_type.
+    {"QuantizeLinear", 21},
+    {"DequantizeLinear", 21},
+    {"GroupNormalization", 21},
+};
+
+/// The newest standard opset whose schema changes kSchemaChanges lists.
+static constexpr int kNewestKnownOpset = 22;
+
+/// The domain the copy checked below gives the nodes whose schema the
+/// checker does not know: the checker verifies no schema for a custom
+/// domain but still checks everything else about the node.
+static constexpr llvm::StringLiteral kUncheckedDomain = "quant-opt.unchecked";
+
+/// Marks the nodes of `g` (and of its subgraphs) whose op changed after
+/// `checkerOpset` and by `opset` as unchecked.
+static void markUnchecked(onnx::GraphProto &g, int checkerOpset, int opset) {
+  for (onnx::NodeProto &n : *g.mutable_node()) {
+    bool standard = n.domain().empty() || n.domain() == "ai.onnx";
+    if (standard && llvm::any_of(kSchemaChanges, [&](const SchemaChange &c) {
+          return c.op == n.op_type() && c.opset > checkerOpset &&
+                 c.opset <= opset;
+        }))
+      n.set_domain(kUncheckedDomain.str());
+    for (onnx::AttributeProto &a : *n.mutable_attribute()) {
+      if (a.has_g())
+        markUnchecked(*a.mutable_g(), checkerOpset, opset);
+      for (onnx::GraphProto &sub : *a.mutable_graphs())
+        markUnchecked(sub, checkerOpset, opset);
+    }
+  }
+}
+
+/// Runs the ONNX checker. A model of a newer standard opset than the
+/// checker knows is checked as a copy: its opset (and IR version) lowered to
+/// the checker's, and the nodes whose schema changed since then moved to a
+/// custom domain, whose schema the checker does not verify (their importers
+/// check what they read). Throws the checker's errors.
+static void checkModel(const onnx::ModelProto &model, int opset) {
+  int checkerOpset = onnx::OpSchemaRegistry::DomainToVersionRange::Instance()
+                         .Map()
+                         .at(onnx::ONNX_DOMAIN)
+                         .second;
+  if (opset <= checkerOpset) {
+    onnx::checker::check_model(model);
+    return;
+  }
+  onnx::ModelProto copy = model;
+  if (copy.ir_version() > onnx::Version::IR_VERSION)
+    copy.set_ir_version(onnx::Version::IR_VERSION);
+  for (onnx::OperatorSetIdProto &imp : *copy.mutable_opset_import())
+    if (imp.domain().empty() || imp.domain() == "ai.onnx")
+      imp.set_version(checkerOpset);
+  onnx::OperatorSetIdProto *unchecked = copy.add_opset_import();
+  unchecked->set_domain(kUncheckedDomain.str());
+  unchecked->set_version(1);
+  markUnchecked(*copy.mutable_graph(), checkerOpset, opset);
+  onnx::checker::check_model(copy);
+}
+
 OwningOpRef<ModuleOp>
 quantopt::onnx_import::importModel(MLIRContext *context, StringRef bytes,
                                    StringRef fileName,
@@ -81,8 +194,18 @@ quantopt::onnx_import::importModel(MLIRContext *context, StringRef bytes,
     emitError(loc) << "not a valid ONNX model: no graph";
     return nullptr;
   }
+  int opset = 0;
+  for (const auto &imp : model.opset_import())
+    if (imp.domain().empty() || imp.domain() == "ai.onnx")
+      opset = imp.version();
+  if (opset > kNewestKnownOpset) {
+    emitError(loc) << "opset " << opset
+                   << " is newer than the importer knows (at most "
+                   << kNewestKnownOpset << ")";
+    return nullptr;
+  }
   try {
-    onnx::checker::check_model(model);
+    checkModel(model, opset);
   } catch (const std::exception &e) {
     std::string what = e.what();
     // The checker appends its context on extra lines.
