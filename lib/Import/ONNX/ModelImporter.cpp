@@ -22,7 +22,10 @@
 
 #include <onnx/checker.h>
 
+#include "llvm/ADT/StringSwitch.h"
+
 #include <exception>
+#include <stdexcept>
 
 using namespace mlir;
 using namespace quantopt::onnx_import;
@@ -123,16 +126,45 @@ static constexpr int kNewestKnownOpset = 22;
 /// domain but still checks everything else about the node.
 static constexpr llvm::StringLiteral kUncheckedDomain = "quant-opt.unchecked";
 
+/// The types of the attributes the ops of kSchemaChanges have: without
+/// their schema, a mistyped attribute would read as absent.
+static std::optional<onnx::AttributeProto::AttributeType>
+attributeType(llvm::StringRef name) {
+  using A = onnx::AttributeProto;
+  return llvm::StringSwitch<std::optional<A::AttributeType>>(name)
+      .Cases({"axis", "keepdims", "noop_with_empty_axes", "num_outputs",
+              "saturate", "block_size", "output_dtype", "num_groups",
+              "stash_type", "to", "antialias", "exclude_outside", "ceil_mode",
+              "count_include_pad", "p", "onesided", "inverse"},
+             A::INT)
+      .Cases({"epsilon", "cubic_coeff_a", "extrapolation_value"}, A::FLOAT)
+      .Cases({"mode", "approximate", "coordinate_transformation_mode",
+              "nearest_mode", "keep_aspect_ratio_policy", "auto_pad"},
+             A::STRING)
+      .Cases({"axes", "kernel_shape", "strides", "pads", "dilations"}, A::INTS)
+      .Default(std::nullopt);
+}
+
 /// Marks the nodes of `g` (and of its subgraphs) whose op changed after
-/// `checkerOpset` and by `opset` as unchecked.
+/// `checkerOpset` and by `opset` as unchecked, after checking the types of
+/// their attributes.
 static void markUnchecked(onnx::GraphProto &g, int checkerOpset, int opset) {
   for (onnx::NodeProto &n : *g.mutable_node()) {
     bool standard = n.domain().empty() || n.domain() == "ai.onnx";
     if (standard && llvm::any_of(kSchemaChanges, [&](const SchemaChange &c) {
           return c.op == n.op_type() && c.opset > checkerOpset &&
                  c.opset <= opset;
-        }))
+        })) {
+      for (const onnx::AttributeProto &a : n.attribute()) {
+        auto type = attributeType(a.name());
+        if (type && a.type() != *type)
+          throw std::runtime_error(
+              "attribute '" + a.name() + "' of node '" + n.name() + "' (" +
+              n.op_type() + ") must be of type " +
+              onnx::AttributeProto::AttributeType_Name(*type));
+      }
       n.set_domain(kUncheckedDomain.str());
+    }
     for (onnx::AttributeProto &a : *n.mutable_attribute()) {
       if (a.has_g())
         markUnchecked(*a.mutable_g(), checkerOpset, opset);

@@ -2767,6 +2767,15 @@ def case_bad_opset18_relu_attr():
     return model(nodes, [tin("x", [2])], [tin("y", [2])], [], opset=18), {}, {}
 
 
+def case_bad_opset18_attr_type():
+    """A mistyped attribute of an op the checker cannot verify at opset 18
+    is diagnosed, not read as absent."""
+    nodes = [helper.make_node("ReduceMean", ["x", "axes"], ["y"], keepdims=0.0,
+                              name="norm")]
+    return model(nodes, [tin("x", [2, 3])], [tin("y", [2])],
+                 [init("axes", np.array([1], np.int64))], opset=18), {}, {}
+
+
 def case_bad_one_hot_huge():
     """2^32 indices x depth 2: the result's element count is diagnosed (the
     indices alone are a valid input)."""
