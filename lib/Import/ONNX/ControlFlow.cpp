@@ -165,6 +165,9 @@ static bool sameConstant(const ImportedValue &a, const ImportedValue &b) {
 FailureOr<ImportedValue> Importer::selectAtRunTime(Value cond, unsigned idx,
                                                    ImportedValue a,
                                                    ImportedValue b) {
+  if (a.kind == Kind::Sequence || b.kind == Kind::Sequence)
+    return fail("output " + Twine(idx) +
+                " is a sequence, which needs a compile-time condition");
   if (failed(settleOrFloat(*this, a)) || failed(settleOrFloat(*this, b)))
     return failure();
   if (a.shape != b.shape)
@@ -293,15 +296,24 @@ LogicalResult Importer::stackOutputs(std::vector<ImportedValue> parts,
   if (parts.empty())
     return fail("scan output " + Twine(idx) +
                 " would be empty (no iteration ran), which is not supported");
+  return concatenate(std::move(parts), axis, /*newAxis=*/true, idx);
+}
+
+LogicalResult Importer::concatenate(std::vector<ImportedValue> parts,
+                                    int64_t axis, bool newAxis, unsigned idx) {
   Expansion e(*this, *node);
-  int64_t rank = parts[0].shape.size() + 1;
+  int64_t rank = parts[0].shape.size() + (newAxis ? 1 : 0);
   auto normalized = normalizedAxis(axis, rank);
   if (failed(normalized))
     return failure();
   std::string axes = e.constInts("axes", {*normalized});
   std::vector<std::string> pieces;
   for (ImportedValue &part : parts) {
-    std::string name = e.bind("scan", std::move(part));
+    std::string name = e.bind("part", std::move(part));
+    if (!newAxis) {
+      pieces.push_back(name);
+      continue;
+    }
     pieces.push_back(e.fresh("stacked"));
     onnx::NodeProto &unsqueeze =
         opset >= 13 ? e.add("Unsqueeze", {name, axes}, pieces.back())

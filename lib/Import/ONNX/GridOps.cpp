@@ -181,6 +181,8 @@ LogicalResult Importer::setReshapedOutput(ImportedValue v,
     out.value = reshape(*f, shape);
     break;
   }
+  case Kind::Sequence:
+    return fail("reshaping a sequence");
   }
   setOutput(0, std::move(out));
   return success();

@@ -81,6 +81,11 @@ FailureOr<ImportedValue *> Importer::input(unsigned idx) {
   if (it == values.end())
     return fail("input '" + node->input(idx) +
                 "' is not defined before its use");
+  StringRef op = node->op_type();
+  if (it->second.kind == Kind::Sequence && !op.starts_with("Sequence") &&
+      op != "ConcatFromSequence" && op != "Identity" && op != "Loop")
+    return fail("input '" + node->input(idx) + "' is a sequence, which " + op +
+                " does not take");
   return &it->second;
 }
 
@@ -469,6 +474,8 @@ FailureOr<Value> Importer::floatValue(ImportedValue &v, bool nhwc) {
   case Kind::Int:
     return fail("integer tensor where a float tensor is expected (no "
                 "DequantizeLinear or Cast before it)");
+  case Kind::Sequence:
+    return fail("a sequence where a float tensor is expected");
   case Kind::Pending: {
     if (succeeded(settle(v)))
       return floatValue(v, nhwc);
@@ -569,6 +576,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importArgMax(/*isMax=*/op == "ArgMax");
   if (op == "Einsum")
     return importEinsum();
+  if (op.starts_with("Sequence") || op == "ConcatFromSequence" ||
+      op == "SplitToSequence")
+    return importSequenceOp();
   if (op == "If")
     return importIf();
   if (op == "Loop")
@@ -895,6 +905,12 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
       return nullptr;
     }
     ImportedValue &v = it->second;
+    if (v.kind == Kind::Sequence) {
+      emitError(loc) << "graph output '" << out.name()
+                     << "' is a sequence, which the compiled function cannot "
+                        "return";
+      return nullptr;
+    }
     if (failed(checkDeclaredOutput(out, v)))
       return nullptr;
     Value r;

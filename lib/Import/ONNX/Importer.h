@@ -69,6 +69,10 @@ enum class Kind {
   Int,
   /// A float result on quantized operands that waits for its QuantizeLinear.
   Pending,
+  /// An ONNX sequence of tensors (`elements`), known element by element at
+  /// compile time. Only the sequence ops, Identity and control flow take
+  /// one (Importer::input).
+  Sequence,
 };
 
 enum class PendingOp { Contraction, Add, AvgPool, Concat, Clamp };
@@ -140,6 +144,9 @@ struct ImportedValue {
   }
 
   std::shared_ptr<PendingInfo> pending;
+
+  /// Sequence: its tensors, in order (shared; sequence ops make new ones).
+  std::shared_ptr<const std::vector<ImportedValue>> elements;
 
   bool isQuantized() const {
     return kind == Kind::Quant || kind == Kind::Dequant;
@@ -447,6 +454,14 @@ public:
   /// Output `idx` of the current node: `parts` stacked along a new `axis`.
   mlir::LogicalResult stackOutputs(std::vector<ImportedValue> parts,
                                    int64_t axis, unsigned idx);
+  /// Output `idx` of the current node: the nonempty `parts` concatenated
+  /// along `axis`, or stacked along a new one (`newAxis`).
+  mlir::LogicalResult concatenate(std::vector<ImportedValue> parts,
+                                  int64_t axis, bool newAxis, unsigned idx);
+
+  // Sequences.cpp: ONNX's sequences of tensors, whose lengths and positions
+  // are compile-time.
+  mlir::LogicalResult importSequenceOp();
   /// How many subgraph nodes one model may import in all (unrolled
   /// iterations and nested subgraphs counted each time); what is left.
   static constexpr int64_t kMaxSubgraphNodes = int64_t(1) << 16;

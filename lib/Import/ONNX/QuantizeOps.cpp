@@ -340,6 +340,8 @@ LogicalResult Importer::importQuantizeLinear() {
   }
   case Kind::Int:
     return fail("QuantizeLinear of an integer tensor");
+  case Kind::Sequence:
+    return fail("QuantizeLinear of a sequence");
   }
   setOutput(0, std::move(out));
   return success();
@@ -417,6 +419,8 @@ LogicalResult Importer::importDequantizeLinear() {
   case Kind::Float:
   case Kind::Pending:
     return fail("DequantizeLinear of a float tensor");
+  case Kind::Sequence:
+    return fail("DequantizeLinear of a sequence");
   }
   setOutput(0, std::move(out));
   return success();

@@ -2776,6 +2776,74 @@ def case_bad_opset18_attr_type():
                  [init("axes", np.array([1], np.int64))], opset=18), {}, {}
 
 
+def case_sequences():
+    """Sequences of tensors, as scripted exports write Python lists: a list
+    grown in a Loop (SequenceEmpty, SequenceInsert of x * (i + 1)), its
+    length (SequenceLength), an element (SequenceAt -2), the list without
+    its last element concatenated (SequenceErase, ConcatFromSequence along
+    axis 0) and all of it stacked (new_axis = 1, axis 1);
+    SplitToSequence into columns (keepdims = 0) and into chunks of 2 (a
+    scalar split, the last chunk smaller), concatenated again;
+    SequenceConstruct then SequenceAt."""
+    x = (rng(98).integers(-8, 8, (2, 3)) / 4).astype(F32)
+    body = graph("body", [
+        helper.make_node("Cast", ["i"], ["fi"], to=TensorProto.FLOAT),
+        helper.make_node("Add", ["fi", "one"], ["k"]),
+        helper.make_node("Mul", ["x", "k"], ["t"]),
+        helper.make_node("SequenceInsert", ["s", "t"], ["s_out"]),
+        helper.make_node("Identity", ["c"], ["c_out"])],
+        [tin("i", [], TensorProto.INT64), tin("c", [], TensorProto.BOOL),
+         helper.make_tensor_sequence_value_info("s", TensorProto.FLOAT, None)],
+        [tin("c_out", [], TensorProto.BOOL),
+         helper.make_tensor_sequence_value_info("s_out", TensorProto.FLOAT,
+                                                None)])
+    nodes = [helper.make_node("SequenceEmpty", [], ["empty"],
+                              dtype=TensorProto.FLOAT),
+             helper.make_node("Loop", ["m", "yes", "empty"], ["seq"],
+                              body=body),
+             helper.make_node("SequenceLength", ["seq"], ["len"]),
+             helper.make_node("Cast", ["len"], ["flen"], to=TensorProto.FLOAT),
+             helper.make_node("Mul", ["x", "flen"], ["scaled"]),
+             helper.make_node("SequenceAt", ["seq", "minus2"], ["at"]),
+             helper.make_node("SequenceErase", ["seq"], ["erased"]),
+             helper.make_node("ConcatFromSequence", ["erased"], ["cat"],
+                              axis=0),
+             helper.make_node("ConcatFromSequence", ["seq"], ["stack"],
+                              axis=1, new_axis=1),
+             helper.make_node("SplitToSequence", ["x"], ["cols"], axis=1,
+                              keepdims=0),
+             helper.make_node("ConcatFromSequence", ["cols"], ["flat"],
+                              axis=0),
+             helper.make_node("SplitToSequence", ["x", "two"], ["chunks"],
+                              axis=1),
+             helper.make_node("ConcatFromSequence", ["chunks"], ["again"],
+                              axis=1),
+             helper.make_node("SequenceConstruct", ["x", "scaled"], ["pair"]),
+             helper.make_node("SequenceAt", ["pair", "one_i"], ["second"])]
+    inits = [init("m", np.int64(3)), init("yes", np.array(True)),
+             init("one", F32(1)), init("minus2", np.int64(-2)),
+             init("two", np.int64(2)), init("one_i", np.int64(1))]
+    parts = [x * F32(k) for k in (1, 2, 3)]
+    values = (x * 3, parts[1], np.concatenate(parts[:2], axis=0),
+              np.stack(parts, axis=1), x.T.reshape(-1), x, x * 3)
+    names = ("scaled", "at", "cat", "stack", "flat", "again", "second")
+    outs = [(src, "y%d" % k, 0.25) for k, src in enumerate(names)]
+    for src, name, sc in outs:
+        qdq_out(nodes, inits, src, name, sc, 0, np.int8)
+    m = model(nodes, [tin("x", [2, 3])],
+              [tin(name, list(v.shape)) for (_, name, _), v in
+               zip(outs, values)], inits)
+    return m, {"x": x}, {
+        name: ("codes", quantize(v, sc, 0, np.int8), sc, 0)
+        for (_, name, sc), v in zip(outs, values)}
+
+
+def case_bad_sequence_output():
+    nodes = [helper.make_node("SequenceConstruct", ["x", "x"], ["s"]),
+             helper.make_node("Relu", ["s"], ["y"], name="norm")]
+    return model(nodes, [tin("x", [2])], [tin("y", [2])], []), {}, {}
+
+
 def case_bad_one_hot_huge():
     """2^32 indices x depth 2: the result's element count is diagnosed (the
     indices alone are a valid input)."""
