@@ -135,27 +135,6 @@ Importer::importSubgraph(const onnx::GraphProto &g,
   return outputs;
 }
 
-/// The MLIR integer type of an ONNX integer or boolean element type.
-static Type integerElement(Importer &im, const ImportedValue &v) {
-  if (v.kind == Kind::Int)
-    return cast<RankedTensorType>(v.value.getType()).getElementType();
-  switch (v.dtype) {
-  case onnx::TensorProto::BOOL:
-    return im.b.getI1Type();
-  case onnx::TensorProto::INT8:
-  case onnx::TensorProto::UINT8:
-    return im.b.getI8Type();
-  case onnx::TensorProto::INT16:
-  case onnx::TensorProto::UINT16:
-    return im.b.getI16Type();
-  case onnx::TensorProto::INT32:
-  case onnx::TensorProto::UINT32:
-    return im.b.getI32Type();
-  default:
-    return im.b.getI64Type();
-  }
-}
-
 /// Equal compile-time data: a run-time If needs no select for it.
 static bool sameConstant(const ImportedValue &a, const ImportedValue &b) {
   return a.kind == Kind::Const && b.kind == Kind::Const && a.dtype == b.dtype &&
@@ -184,7 +163,7 @@ FailureOr<ImportedValue> Importer::selectAtRunTime(Value cond, unsigned idx,
     if (!a.holdsIntegers() || !b.holdsIntegers() || a.dtype != b.dtype)
       return fail("output " + Twine(idx) +
                   " has different element types in the two branches");
-    Type elem = integerElement(*this, a);
+    Type elem = integerElementType(*this, a);
     Value x = logicalIntegers(*this, a, elem);
     Value y = logicalIntegers(*this, b, elem);
     ImportedValue out;

@@ -668,6 +668,10 @@ mlir::LogicalResult checkElementIndices(Importer &im,
                                         llvm::ArrayRef<int64_t> data,
                                         int64_t axis);
 
+/// The MLIR integer type of run-time integers `v`, or of compile-time ones
+/// of its ONNX element type (i1 for booleans).
+mlir::Type integerElementType(Importer &im, const ImportedValue &v);
+
 /// The integers of `v` as a tensor of `elem` in logical layout: compile-time
 /// data as a constant, run-time integers as they are (transposed back from
 /// NHWC where held so).

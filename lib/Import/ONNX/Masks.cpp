@@ -70,6 +70,27 @@ Value quantopt::onnx_import::detail::withLeadingOnes(Importer &im, Value value,
   return im.reshape(value, full);
 }
 
+Type quantopt::onnx_import::detail::integerElementType(Importer &im,
+                                                       const ImportedValue &v) {
+  if (v.kind == Kind::Int)
+    return cast<RankedTensorType>(v.value.getType()).getElementType();
+  switch (v.dtype) {
+  case onnx::TensorProto::BOOL:
+    return im.b.getI1Type();
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT8:
+    return im.b.getI8Type();
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::UINT16:
+    return im.b.getI16Type();
+  case onnx::TensorProto::INT32:
+  case onnx::TensorProto::UINT32:
+    return im.b.getI32Type();
+  default:
+    return im.b.getI64Type();
+  }
+}
+
 Value quantopt::onnx_import::detail::logicalIntegers(Importer &im,
                                                      const ImportedValue &v,
                                                      Type elem) {
@@ -266,10 +287,27 @@ LogicalResult Importer::importWhere() {
   };
   Value c = runtimeCond ? cond.value : maskConstant(*this, cond);
   SmallVector<Value> ins = {ranked(c, cond.shape)};
+  auto pick = [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+    return arith::SelectOp::create(nb, l, a[0], a[1], a[2]);
+  };
+  if (x.holdsIntegers() != y.holdsIntegers())
+    return fail("Where of a float and an integer tensor");
+  if (x.holdsIntegers()) {
+    // Integers (a padding id, position ids) select in their own type.
+    if (x.dtype != y.dtype)
+      return fail("Where of integer tensors of different types");
+    Type elem = integerElementType(*this, x.kind == Kind::Int ? x : y);
+    for (ImportedValue *v : {&x, &y})
+      ins.push_back(ranked(logicalIntegers(*this, *v, elem), v->shape));
+    ImportedValue out;
+    out.kind = Kind::Int;
+    out.dtype = x.dtype;
+    out.shape = *shape;
+    out.value = elementwise(*this, ins, *shape, pick, elem);
+    setOutput(0, std::move(out));
+    return success();
+  }
   for (ImportedValue *v : {&x, &y}) {
-    if (v->holdsIntegers())
-      return fail("Where of integer tensors is supported on compile-time "
-                  "data only");
     auto f = floatValue(*v, /*nhwc=*/false);
     if (failed(f))
       return failure();
@@ -278,10 +316,7 @@ LogicalResult Importer::importWhere() {
   ImportedValue out;
   out.kind = Kind::Float;
   out.shape = *shape;
-  out.value = elementwise(
-      *this, ins, *shape, [](OpBuilder &nb, Location l, ValueRange a) {
-        return arith::SelectOp::create(nb, l, a[0], a[1], a[2]);
-      });
+  out.value = elementwise(*this, ins, *shape, pick);
   setOutput(0, std::move(out));
   return success();
 }

@@ -2844,6 +2844,29 @@ def case_bad_sequence_output():
     return model(nodes, [tin("x", [2])], [tin("y", [2])], []), {}, {}
 
 
+def case_where_integers():
+    """Where on a run-time mask between integers, in their own type:
+    position ids that keep the padding id (1) where the token is padding
+    and count from 10 elsewhere (int64, Hugging Face's masked ids), and an
+    int32 choice between two constants."""
+    ids = np.array([[5, 1, 7, 1, 0], [1, 1, 2, 3, 4]], np.int64)
+    nodes = [helper.make_node("Equal", ["ids", "pad"], ["is_pad"]),
+             helper.make_node("Add", ["ids", "ten"], ["shifted"]),
+             helper.make_node("Where", ["is_pad", "pad", "shifted"], ["pos"]),
+             helper.make_node("Where", ["is_pad", "a", "b"], ["pick"])]
+    inits = [init("pad", np.int64(1)), init("ten", np.int64(10)),
+             init("a", np.array([-7, 8, -9, 10, 11], np.int32)),
+             init("b", np.int32(3))]
+    m = model(nodes, [tin("ids", [2, 5], TensorProto.INT64)],
+              [tin("pos", [2, 5], TensorProto.INT64),
+               tin("pick", [2, 5], TensorProto.INT32)], inits)
+    is_pad = ids == 1
+    pos = np.where(is_pad, 1, ids + 10).astype(np.int64)
+    pick = np.where(is_pad, np.array([-7, 8, -9, 10, 11], np.int32),
+                    np.int32(3)).astype(np.int32)
+    return m, {"ids": ids}, {"pos": ("ints", pos), "pick": ("ints", pick)}
+
+
 def case_bad_one_hot_huge():
     """2^32 indices x depth 2: the result's element count is diagnosed (the
     indices alone are a valid input)."""
