@@ -47,12 +47,8 @@ struct Composer : Expansion {
                      std::string out = {}) {
     if (out.empty())
       out = fresh(type.lower());
-    bool axesInput = im.opset >= (type == "ReduceSum" ? 13 : 18);
-    onnx::NodeProto &node = axesInput
-                                ? add(type, {x, constInts("axes", axes)}, out)
-                                : add(type, {x}, out);
-    if (!axesInput)
-      setInts(node, "axes", axes);
+    onnx::NodeProto &node = add(type, {x}, out);
+    addInts(node, "axes", axes, reduceAxesInputOpset(type));
     setInt(node, "keepdims", keepdims);
     return out;
   }
@@ -220,15 +216,11 @@ LogicalResult Importer::importReverseSequence() {
     int64_t len = lens.i[b];
     index[n] = t < len ? len - 1 - t : t;
   }
-  ImportedValue table;
-  table.kind = Kind::Const;
-  table.dtype = onnx::TensorProto::INT64;
-  table.shape.assign(shape.begin(), shape.end());
-  table.i = std::move(index);
   Composer e(*this, *node);
   Expansion::setInt(
       e.add("GatherElements",
-            {node->input(0), e.bind("reversed", std::move(table))},
+            {node->input(0),
+             e.bind("reversed", int64Constant(shape, std::move(index)))},
             node->output(0)),
       "axis", timeAxis);
   return importExpansion(*node, e.nodes);

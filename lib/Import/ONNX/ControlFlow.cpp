@@ -245,17 +245,8 @@ LogicalResult Importer::importIf() {
   return success();
 }
 
-/// A compile-time int64 scalar as the importer holds one.
-static ImportedValue int64Scalar(int64_t v) {
-  ImportedValue c;
-  c.kind = Kind::Const;
-  c.dtype = onnx::TensorProto::INT64;
-  c.i = {v};
-  return c;
-}
-
 static ImportedValue boolScalar(bool v) {
-  ImportedValue c = int64Scalar(v);
+  ImportedValue c = int64Constant({}, {v});
   c.dtype = onnx::TensorProto::BOOL;
   return c;
 }
@@ -285,7 +276,6 @@ LogicalResult Importer::concatenate(std::vector<ImportedValue> parts,
   auto normalized = normalizedAxis(axis, rank);
   if (failed(normalized))
     return failure();
-  std::string axes = e.constInts("axes", {*normalized});
   std::vector<std::string> pieces;
   for (ImportedValue &part : parts) {
     std::string name = e.bind("part", std::move(part));
@@ -294,11 +284,8 @@ LogicalResult Importer::concatenate(std::vector<ImportedValue> parts,
       continue;
     }
     pieces.push_back(e.fresh("stacked"));
-    onnx::NodeProto &unsqueeze =
-        opset >= 13 ? e.add("Unsqueeze", {name, axes}, pieces.back())
-                    : e.add("Unsqueeze", {name}, pieces.back());
-    if (opset < 13)
-      Expansion::setInts(unsqueeze, "axes", {*normalized});
+    e.addInts(e.add("Unsqueeze", {name}, pieces.back()), "axes", {*normalized},
+              13);
   }
   Expansion::setInt(e.add("Concat", pieces, node->output(idx)), "axis",
                     *normalized);
@@ -354,7 +341,7 @@ LogicalResult Importer::importLoop() {
   }
   std::vector<std::vector<ImportedValue>> scanned(scans);
   for (int64_t i = 0; cond && (!tripCount || i < *tripCount); ++i) {
-    std::vector<ImportedValue> in = {int64Scalar(i), boolScalar(cond)};
+    std::vector<ImportedValue> in = {int64Constant({}, {i}), boolScalar(cond)};
     in.insert(in.end(), state.begin(), state.end());
     auto out = importSubgraph(*body, in, "body");
     if (failed(out))
@@ -450,11 +437,11 @@ LogicalResult Importer::importScan() {
     for (int64_t k = 0; k < m; ++k) {
       int64_t at = (*inDirs)[k] ? *length - 1 - t : t;
       std::string slice = e.fresh("slice");
-      Expansion::setInt(
-          e.add("Gather",
-                {node->input(states + k), e.bind("step", int64Scalar(at))},
-                slice),
-          "axis", axes[k]);
+      Expansion::setInt(e.add("Gather",
+                              {node->input(states + k),
+                               e.bind("step", int64Constant({}, {at}))},
+                              slice),
+                        "axis", axes[k]);
       if (failed(importExpansion(*node, {e.nodes.back()})))
         return failure();
       in.push_back(values[slice]);

@@ -297,11 +297,7 @@ LogicalResult Importer::importEinsum() {
     std::string out = e.fresh("summed");
     onnx::NodeProto &sum = e.add("ReduceSum", {value}, out);
     Expansion::setInt(sum, "keepdims", 0);
-    // The axes are an input since opset 13, an attribute before.
-    if (opset >= 13)
-      sum.add_input(e.constInts("axes", axes));
-    else
-      Expansion::setInts(sum, "axes", axes);
+    e.addInts(sum, "axes", axes, reduceAxesInputOpset("ReduceSum"));
     labels = kept;
     return out;
   };

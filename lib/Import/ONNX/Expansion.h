@@ -94,12 +94,18 @@ public:
 
   /// A fresh value holding the int64 vector `v` (a Reshape's shape, axes).
   std::string constInts(llvm::StringRef what, llvm::ArrayRef<int64_t> v) {
-    ImportedValue c;
-    c.kind = Kind::Const;
-    c.dtype = onnx::TensorProto::INT64;
-    c.i.assign(v.begin(), v.end());
-    c.shape = {int64_t(v.size())};
-    return bind(what, std::move(c));
+    return bind(what, int64Constant({int64_t(v.size())},
+                                    std::vector<int64_t>(v.begin(), v.end())));
+  }
+
+  /// `v` (axes, split sizes) as `node`'s input after its data from opset
+  /// `inputSince`, as its attribute `name` before: where ONNX moved them.
+  void addInts(onnx::NodeProto &node, llvm::StringRef name,
+               llvm::ArrayRef<int64_t> v, int64_t inputSince) {
+    if (im.opset >= inputSince)
+      node.add_input(constInts(name, v));
+    else
+      setInts(node, name, v);
   }
 
   /// A fresh value holding the float vector `v` (Resize's scales).

@@ -781,9 +781,7 @@ static void collectGraphNames(const onnx::GraphProto &g,
 }
 
 OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
-  for (const auto &imp : model.opset_import())
-    if (imp.domain().empty() || imp.domain() == "ai.onnx")
-      opset = imp.version();
+  opset = standardOpset(model);
   const onnx::GraphProto &graph = model.graph();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   b.setInsertionPointToEnd(module->getBody());

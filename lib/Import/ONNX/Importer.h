@@ -164,6 +164,33 @@ struct ImportedValue {
   }
 };
 
+/// Compile-time int64 data of `shape` (empty: a scalar) holding `values`
+/// in row-major order.
+inline ImportedValue int64Constant(llvm::ArrayRef<int64_t> shape,
+                                   std::vector<int64_t> values) {
+  ImportedValue c;
+  c.kind = Kind::Const;
+  c.dtype = onnx::TensorProto::INT64;
+  c.shape.assign(shape.begin(), shape.end());
+  c.i = std::move(values);
+  return c;
+}
+
+/// The model's standard (ai.onnx) opset; 0 when it imports none.
+inline int64_t standardOpset(const onnx::ModelProto &model) {
+  int64_t opset = 0;
+  for (const auto &imp : model.opset_import())
+    if (imp.domain().empty() || imp.domain() == "ai.onnx")
+      opset = imp.version();
+  return opset;
+}
+
+/// The opset from which a Reduce* op takes its axes as an input rather
+/// than an attribute (ReduceSum moved first).
+inline int64_t reduceAxesInputOpset(llvm::StringRef op) {
+  return op == "ReduceSum" ? 13 : 18;
+}
+
 class Importer {
 public:
   Importer(mlir::MLIRContext *ctx, const ImportOptions &options,

@@ -160,12 +160,7 @@ static LogicalResult expandReduceMean(Expansion &e) {
   std::string out = e.fresh("ReduceMean");
   onnx::NodeProto &mean = e.add("ReduceMean", {e.dequantize(0, 1, 2)}, out);
   e.copyAttr(mean, "keepdims");
-  if (im.opset >= 18) {
-    // Since opset 18 the axes are an input.
-    mean.add_input(e.constInts("axes", *axes));
-  } else {
-    e.copyAttr(mean, "axes");
-  }
+  e.addInts(mean, "axes", *axes, reduceAxesInputOpset("ReduceMean"));
   return e.quantize(out, 3, 4, /*like=*/0);
 }
 

@@ -148,7 +148,8 @@ attributeType(llvm::StringRef name) {
 /// Marks the nodes of `g` (and of its subgraphs) whose op changed after
 /// `checkerOpset` and by `opset` as unchecked, after checking the types of
 /// their attributes.
-static void markUnchecked(onnx::GraphProto &g, int checkerOpset, int opset) {
+static void markUnchecked(onnx::GraphProto &g, int64_t checkerOpset,
+                          int64_t opset) {
   for (onnx::NodeProto &n : *g.mutable_node()) {
     bool standard = n.domain().empty() || n.domain() == "ai.onnx";
     if (standard && llvm::any_of(kSchemaChanges, [&](const SchemaChange &c) {
@@ -179,7 +180,7 @@ static void markUnchecked(onnx::GraphProto &g, int checkerOpset, int opset) {
 /// the checker's, and the nodes whose schema changed since then moved to a
 /// custom domain, whose schema the checker does not verify (their importers
 /// check what they read). Throws the checker's errors.
-static void checkModel(const onnx::ModelProto &model, int opset) {
+static void checkModel(const onnx::ModelProto &model, int64_t opset) {
   int checkerOpset = onnx::OpSchemaRegistry::DomainToVersionRange::Instance()
                          .Map()
                          .at(onnx::ONNX_DOMAIN)
@@ -226,10 +227,7 @@ quantopt::onnx_import::importModel(MLIRContext *context, StringRef bytes,
     emitError(loc) << "not a valid ONNX model: no graph";
     return nullptr;
   }
-  int opset = 0;
-  for (const auto &imp : model.opset_import())
-    if (imp.domain().empty() || imp.domain() == "ai.onnx")
-      opset = imp.version();
+  int64_t opset = detail::standardOpset(model);
   if (opset > kNewestKnownOpset) {
     emitError(loc) << "opset " << opset
                    << " is newer than the importer knows (at most "

@@ -271,7 +271,7 @@ LogicalResult Importer::importAveragePool(bool global) {
 LogicalResult Importer::importReduce() {
   // axes: an attribute before opset 18 (ReduceSum: 13), an input since.
   bool isMean = node->op_type() == "ReduceMean";
-  bool axesInput = opset >= (node->op_type() == "ReduceSum" ? 13 : 18);
+  bool axesInput = opset >= reduceAxesInputOpset(node->op_type());
   if (failed(checkAttrs(
           axesInput ? ArrayRef<StringRef>{"keepdims", "noop_with_empty_axes"}
                     : ArrayRef<StringRef>{"axes", "keepdims"})))

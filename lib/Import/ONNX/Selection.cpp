@@ -48,19 +48,15 @@ LogicalResult Importer::importNonZero() {
   if (hits.empty())
     return fail("no element is nonzero: an empty result is not supported");
   // Row d holds coordinate d of each hit, in row-major order.
-  ImportedValue out;
-  out.kind = Kind::Const;
-  out.dtype = onnx::TensorProto::INT64;
-  out.shape = {rank, int64_t(hits.size())};
-  out.i.assign(rank * hits.size(), 0);
+  std::vector<int64_t> coords(rank * hits.size(), 0);
   for (auto [h, flat] : llvm::enumerate(hits)) {
     int64_t rest = flat;
     for (int64_t d = int64_t(x.shape.size()) - 1; d >= 0; --d) {
-      out.i[d * hits.size() + h] = rest % x.shape[d];
+      coords[d * hits.size() + h] = rest % x.shape[d];
       rest /= x.shape[d];
     }
   }
-  setOutput(0, std::move(out));
+  setOutput(0, int64Constant({rank, int64_t(hits.size())}, std::move(coords)));
   return success();
 }
 
@@ -150,17 +146,15 @@ LogicalResult Importer::importScatterElements() {
       rest /= indices.shape[d];
     }
   }
-  ImportedValue table;
-  table.kind = Kind::Const;
-  table.dtype = onnx::TensorProto::INT64;
-  table.shape = indices.shape;
-  table.shape.push_back(rank);
-  table.i = std::move(tuples);
+  SmallVector<int64_t> tableShape = indices.shape;
+  tableShape.push_back(rank);
   Expansion e(*this, *node);
-  onnx::NodeProto &scatter = e.add(
-      "ScatterND",
-      {node->input(0), e.bind("tuples", std::move(table)), node->input(2)},
-      node->output(0));
+  onnx::NodeProto &scatter =
+      e.add("ScatterND",
+            {node->input(0),
+             e.bind("tuples", int64Constant(tableShape, std::move(tuples))),
+             node->input(2)},
+            node->output(0));
   e.copyAttr(scatter, "reduction");
   return importExpansion(*node, e.nodes);
 }

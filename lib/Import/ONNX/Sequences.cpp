@@ -100,20 +100,12 @@ static LogicalResult splitToSequence(Importer &im) {
   for (size_t k = 1; k < parts.size(); ++k)
     split.add_output(parts[k]);
   Expansion::setInt(split, "axis", *axis);
-  if (im.opset >= 13)
-    split.add_input(e.constInts("split", sizes));
-  else
-    Expansion::setInts(split, "split", sizes);
+  e.addInts(split, "split", sizes, 13);
   std::vector<std::string> names = parts;
   if (squeeze) {
-    std::string axes = e.constInts("axes", {*axis});
     for (std::string &name : names) {
       std::string squeezed = e.fresh("squeezed");
-      onnx::NodeProto &sq = im.opset >= 13
-                                ? e.add("Squeeze", {name, axes}, squeezed)
-                                : e.add("Squeeze", {name}, squeezed);
-      if (im.opset < 13)
-        Expansion::setInts(sq, "axes", {*axis});
+      e.addInts(e.add("Squeeze", {name}, squeezed), "axes", {*axis}, 13);
       name = squeezed;
     }
   }
@@ -162,11 +154,7 @@ LogicalResult Importer::importSequenceOp() {
   const std::vector<ImportedValue> &elements = **seq;
   int64_t length = elements.size();
   if (op == "SequenceLength") {
-    ImportedValue n;
-    n.kind = Kind::Const;
-    n.dtype = onnx::TensorProto::INT64;
-    n.i = {length};
-    setOutput(0, std::move(n));
+    setOutput(0, int64Constant({}, {length}));
     return success();
   }
   if (op == "SequenceAt") {
