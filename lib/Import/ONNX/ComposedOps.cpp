@@ -28,35 +28,6 @@
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
 
-namespace {
-/// Nodes for the expansions below; reduce() writes `axes` as the opset
-/// wants it (an attribute, or an input from opset 18; ReduceSum from 13).
-struct Composer : Expansion {
-  Composer(Importer &im, const onnx::NodeProto &n) : Expansion(im, n) {}
-
-  std::string op(llvm::StringRef type, llvm::ArrayRef<std::string> inputs,
-                 std::string out = {}) {
-    if (out.empty())
-      out = fresh(type.lower());
-    add(type, inputs, out);
-    return out;
-  }
-
-  std::string reduce(llvm::StringRef type, const std::string &x,
-                     llvm::ArrayRef<int64_t> axes, bool keepdims = true,
-                     std::string out = {}) {
-    if (out.empty())
-      out = fresh(type.lower());
-    onnx::NodeProto &node = add(type, {x}, out);
-    addInts(node, "axes", axes, reduceAxesInputOpset(type));
-    setInt(node, "keepdims", keepdims);
-    return out;
-  }
-
-  std::string scalar(float v) { return constFloats("c", {v}); }
-};
-} // namespace
-
 LogicalResult Importer::importMeanVarianceNormalization() {
   if (failed(checkAttrs({"axes"})))
     return failure();
@@ -65,7 +36,7 @@ LogicalResult Importer::importMeanVarianceNormalization() {
     return failure();
   std::vector<int64_t> axes =
       attrInts("axes").value_or(std::vector<int64_t>{0, 2, 3});
-  Composer e(*this, *node);
+  Expansion e(*this, *node);
   std::string in = node->input(0), two = e.scalar(2.0f);
   std::string mean = e.reduce("ReduceMean", in, axes);
   std::string meanSquared = e.op("Pow", {mean, two});
@@ -91,7 +62,7 @@ LogicalResult Importer::importLpNormalization() {
   auto axis = normalizedAxis(attrInt("axis").value_or(-1), (*x)->shape.size());
   if (failed(axis))
     return failure();
-  Composer e(*this, *node);
+  Expansion e(*this, *node);
   StringRef norm = p == 1 ? "ReduceL1" : "ReduceL2";
   std::string in = node->input(0), zero = e.scalar(0.0f);
   std::string scale = e.reduce("ReduceMax", e.op("Abs", {in}), {*axis});
@@ -118,7 +89,7 @@ LogicalResult Importer::importHardmax() {
       normalizedAxis(attrInt("axis").value_or(opset >= 13 ? -1 : 1), rank);
   if (failed(axis))
     return failure();
-  Composer e(*this, *node);
+  Expansion e(*this, *node);
   std::string in = node->input(0);
   int64_t along = *axis;
   if (opset < 13) {
@@ -161,7 +132,7 @@ LogicalResult Importer::importGlobalLpPool() {
   std::vector<int64_t> spatial;
   for (int64_t d = 2; d < rank; ++d)
     spatial.push_back(d);
-  Composer e(*this, *node);
+  Expansion e(*this, *node);
   std::string in = node->input(0), out = node->output(0);
   if (p == 1 || p == 2) {
     e.reduce(p == 1 ? "ReduceL1" : "ReduceL2", in, spatial, true, out);
@@ -216,7 +187,7 @@ LogicalResult Importer::importReverseSequence() {
     int64_t len = lens.i[b];
     index[n] = t < len ? len - 1 - t : t;
   }
-  Composer e(*this, *node);
+  Expansion e(*this, *node);
   Expansion::setInt(
       e.add("GatherElements",
             {node->input(0),
@@ -261,7 +232,7 @@ LogicalResult Importer::importGroupNormalization() {
     for (int64_t c = 0; c < channels; ++c)
       perChannel[k].push_back(v->f[perGroup ? c / (channels / *groups) : c]);
   }
-  Composer e(*this, *node);
+  Expansion e(*this, *node);
   float epsilon = attrFloat("epsilon").value_or(1e-5f);
   std::string grouped =
       e.op("Reshape",
@@ -272,10 +243,7 @@ LogicalResult Importer::importGroupNormalization() {
             {grouped, e.constFloats("ones", std::vector<double>(*groups, 1.0)),
              e.constFloats("zeros", std::vector<double>(*groups, 0.0))},
             normalized);
-  onnx::AttributeProto *eps = in.add_attribute();
-  eps->set_name("epsilon");
-  eps->set_type(onnx::AttributeProto::FLOAT);
-  eps->set_f(epsilon);
+  Expansion::setFloat(in, "epsilon", epsilon);
   std::string back = e.op("Reshape", {normalized, e.constInts("shape", shape)});
   // [C, 1, ...]: broadcast along the channel axis of [N, C, ...].
   SmallVector<int64_t> channelShape(rank - 1, 1);

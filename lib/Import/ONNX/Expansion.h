@@ -92,6 +92,63 @@ public:
     return mlir::success();
   }
 
+  /// A node `type` of `inputs` into `out` (a fresh name when empty); its
+  /// output name.
+  std::string op(llvm::StringRef type, llvm::ArrayRef<std::string> inputs,
+                 std::string out = {}) {
+    if (out.empty())
+      out = fresh(type.lower());
+    add(type, inputs, out);
+    return out;
+  }
+
+  /// A Reduce* node over `axes`, written as the opset wants them (an
+  /// attribute, or an input from opset 18; ReduceSum from 13).
+  std::string reduce(llvm::StringRef type, const std::string &x,
+                     llvm::ArrayRef<int64_t> axes, bool keepdims = true,
+                     std::string out = {}) {
+    if (out.empty())
+      out = fresh(type.lower());
+    onnx::NodeProto &node = add(type, {x}, out);
+    addInts(node, "axes", axes, reduceAxesInputOpset(type));
+    setInt(node, "keepdims", keepdims);
+    return out;
+  }
+
+  std::string scalar(float v) { return constFloats("c", {v}); }
+
+  std::string reshape(const std::string &x, llvm::ArrayRef<int64_t> shape) {
+    return op("Reshape", {x, constInts("shape", shape)});
+  }
+
+  std::string transpose(const std::string &x, llvm::ArrayRef<int64_t> perm) {
+    std::string out = fresh("transpose");
+    setInts(add("Transpose", {x}, out), "perm", perm);
+    return out;
+  }
+
+  /// x[..., begin:end] along `axis` (Slice takes inputs from opset 10).
+  std::string slice(const std::string &x, int64_t axis, int64_t begin,
+                    int64_t end) {
+    return op("Slice", {x, constInts("starts", {begin}),
+                        constInts("ends", {end}), constInts("axes", {axis})});
+  }
+
+  /// A fresh compile-time int32 tensor (an operand for int32 masks).
+  std::string int32s(llvm::ArrayRef<int64_t> shape,
+                     std::vector<int64_t> values) {
+    ImportedValue c = int64Constant(shape, std::move(values));
+    c.dtype = onnx::TensorProto::INT32;
+    return bind("int32", std::move(c));
+  }
+
+  /// The node's output `idx` when it names one, else a fresh name.
+  std::string outputOr(int idx, llvm::StringRef what) {
+    if (idx < n.output_size() && !n.output(idx).empty())
+      return n.output(idx);
+    return fresh(what);
+  }
+
   /// A fresh value holding the int64 vector `v` (a Reshape's shape, axes).
   std::string constInts(llvm::StringRef what, llvm::ArrayRef<int64_t> v) {
     return bind(what, int64Constant({int64_t(v.size())},
@@ -138,6 +195,13 @@ public:
     a->set_i(v);
   }
 
+  static void setFloat(onnx::NodeProto &node, llvm::StringRef name, float v) {
+    onnx::AttributeProto *a = node.add_attribute();
+    a->set_name(name.str());
+    a->set_type(onnx::AttributeProto::FLOAT);
+    a->set_f(v);
+  }
+
   static void setInts(onnx::NodeProto &node, llvm::StringRef name,
                       llvm::ArrayRef<int64_t> v) {
     onnx::AttributeProto *a = node.add_attribute();
@@ -160,6 +224,16 @@ public:
   std::vector<onnx::NodeProto> nodes;
   unsigned counter = 0;
 };
+
+/// (A - a_zp) (B - b_zp) * a_scale * b_scale (+ bias) into `out`, as ONNX
+/// Runtime's dynamic quantization writes it with standard ops:
+/// MatMulInteger, Cast to float, Mul by the scales' product, Add. Empty
+/// names are absent optional inputs (MicrosoftOps.cpp).
+void addIntegerMatmulToFloat(Expansion &e, const std::string &a,
+                             const std::string &b, const std::string &aScale,
+                             const std::string &bScale,
+                             const std::string &aZero, const std::string &bZero,
+                             const std::string &bias, const std::string &out);
 
 } // namespace quantopt::onnx_import::detail
 

@@ -610,7 +610,14 @@ private:
   /// MicrosoftOps.cpp: ONNX Runtime's com.microsoft QOperator ops, imported
   /// as the DequantizeLinear -> op -> QuantizeLinear nodes they stand for.
   mlir::LogicalResult importMicrosoftNode(const onnx::NodeProto &n);
+  /// TransformerOps.cpp: ONNX Runtime's fused transformer ops (Attention,
+  /// QAttention, SkipLayerNormalization, FastGelu, ...), imported as the
+  /// standard nodes its CPU kernels compute.
+  mlir::LogicalResult importTransformerOp(const onnx::NodeProto &n);
 };
+
+/// The com.microsoft ops importTransformerOp takes.
+bool isTransformerOp(llvm::StringRef op);
 
 /// A double for diagnostics (Twine takes no floating point).
 inline std::string str(double x) {

@@ -119,27 +119,23 @@ static LogicalResult expandQGemm(Expansion &e) {
   return e.quantize(out, 7, 8, /*like=*/0);
 }
 
-/// (A - a_zp) (B - b_zp) * a_scale * b_scale (+ bias) into the node's
-/// output, as ONNX Runtime's dynamic quantization writes it with standard
-/// ops: MatMulInteger, Cast to float, Mul by the scales' product, Add.
-/// Empty names are absent optional inputs.
-static void
-addIntegerMatmulToFloat(Expansion &e, const std::string &a,
-                        const std::string &b, const std::string &aScale,
-                        const std::string &bScale, const std::string &aZero,
-                        const std::string &bZero, const std::string &bias) {
+void quantopt::onnx_import::detail::addIntegerMatmulToFloat(
+    Expansion &e, const std::string &a, const std::string &b,
+    const std::string &aScale, const std::string &bScale,
+    const std::string &aZero, const std::string &bZero, const std::string &bias,
+    const std::string &out) {
   std::string acc = e.fresh("acc"), accF = e.fresh("accf"),
               scale = e.fresh("scale");
   e.add("MatMulInteger", {a, b, aZero, bZero}, acc);
   Expansion::setInt(e.add("Cast", {acc}, accF), "to", onnx::TensorProto::FLOAT);
   e.add("Mul", {aScale, bScale}, scale);
   if (bias.empty()) {
-    e.add("Mul", {accF, scale}, e.n.output(0));
+    e.add("Mul", {accF, scale}, out);
     return;
   }
   std::string scaled = e.fresh("scaled");
   e.add("Mul", {accF, scale}, scaled);
-  e.add("Add", {scaled, bias}, e.n.output(0));
+  e.add("Add", {scaled, bias}, out);
 }
 
 /// The input's name, or "" when absent.
@@ -251,7 +247,7 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
       return fail("needs A, B, a_scale and b_scale (inputs 0-3)");
     addIntegerMatmulToFloat(e, n.input(0), n.input(1), n.input(2), n.input(3),
                             optionalInput(e, 4), optionalInput(e, 5),
-                            optionalInput(e, 6));
+                            optionalInput(e, 6), n.output(0));
     built = success();
   } else if (op == "DynamicQuantizeMatMul") {
     // A (f32), B, b_scale, b_zero_point, bias: A quantized per tensor at run
@@ -266,7 +262,8 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
     dq.add_output(scale);
     dq.add_output(zero);
     addIntegerMatmulToFloat(e, codes, n.input(1), scale, n.input(2), zero,
-                            optionalInput(e, 3), optionalInput(e, 4));
+                            optionalInput(e, 3), optionalInput(e, 4),
+                            n.output(0));
     built = success();
   } else if (op == "QGemm") {
     if (failed(checkAttrTypes({{"alpha", AttributeProto::FLOAT},
@@ -274,6 +271,8 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
                                {"transB", AttributeProto::INT}})))
       return failure();
     built = expandQGemm(e);
+  } else if (isTransformerOp(op)) {
+    return importTransformerOp(n);
   } else {
     return fail("unsupported com.microsoft operator");
   }
