@@ -15,7 +15,13 @@
 // - Loop with a compile-time trip count and condition is unrolled: the
 //   body is imported once per iteration with the iteration number and the
 //   condition as constants, so shape arithmetic on them folds. The scan
-//   outputs are the per-iteration values stacked (Unsqueeze, Concat).
+//   outputs are the per-iteration values stacked (Unsqueeze, Concat). A
+//   condition computed at run time needs the trip count: the body is
+//   unrolled that many times, and from the first run-time condition on
+//   each iteration's loop-carried values are selected against the previous
+//   ones by whether the loop still runs (the And of the conditions so
+//   far), so the state stops where ONNX's loop stops. Scan outputs, whose
+//   length would then be known only at run time, are diagnosed.
 // - Scan is unrolled over its sequence length in the same way, each
 //   iteration reading its slice of the scan inputs (Gather at the step).
 //
@@ -321,16 +327,34 @@ LogicalResult Importer::importLoop() {
                   "(a Loop is unrolled at import)");
     tripCount = (*m)->i[0];
   }
+  // The condition is compile-time data (`cond`) until a run-time one
+  // appears; from then on `running` (an i1) says whether the loop still
+  // runs, and every later iteration keeps the state where it stopped.
   bool cond = true;
+  Value running;
+  auto runTimeCondition = [&](const ImportedValue &c) -> FailureOr<Value> {
+    if (c.kind != Kind::Int || c.dtype != onnx::TensorProto::BOOL ||
+        c.numElements() != 1)
+      return fail("the condition must be a boolean tensor of one element");
+    if (!tripCount)
+      return fail("a condition computed at run time needs a compile-time "
+                  "trip count M (the Loop is unrolled M times at import)");
+    SmallVector<Value> zeros(
+        c.shape.size(), arith::ConstantIndexOp::create(b, loc, 0).getResult());
+    return tensor::ExtractOp::create(b, loc, c.value, zeros).getResult();
+  };
   if (hasInput(1)) {
     auto c = input(1);
     if (failed(c))
       return failure();
-    auto known = constantCondition(**c);
-    if (!known)
-      return fail("the condition must be a compile-time boolean (a Loop is "
-                  "unrolled at import)");
-    cond = *known;
+    if (auto known = constantCondition(**c)) {
+      cond = *known;
+    } else {
+      auto r = runTimeCondition(**c);
+      if (failed(r))
+        return failure();
+      running = *r;
+    }
   }
   std::vector<ImportedValue> state;
   for (int k = 0; k < carried; ++k) {
@@ -340,20 +364,58 @@ LogicalResult Importer::importLoop() {
     state.push_back(**v);
   }
   std::vector<std::vector<ImportedValue>> scanned(scans);
-  for (int64_t i = 0; cond && (!tripCount || i < *tripCount); ++i) {
-    std::vector<ImportedValue> in = {int64Constant({}, {i}), boolScalar(cond)};
+  for (int64_t i = 0; (running || cond) && (!tripCount || i < *tripCount);
+       ++i) {
+    ImportedValue condIn = boolScalar(true);
+    if (running) {
+      condIn.kind = Kind::Int;
+      condIn.i.clear();
+      condIn.value = tensor::FromElementsOp::create(
+          b, loc, RankedTensorType::get({}, b.getI1Type()), running);
+    }
+    std::vector<ImportedValue> in = {int64Constant({}, {i}), condIn};
     in.insert(in.end(), state.begin(), state.end());
     auto out = importSubgraph(*body, in, "body");
     if (failed(out))
       return failure();
-    auto next = constantCondition((*out)[0]);
-    if (!next)
-      return fail("the body computes its condition at run time (iteration " +
-                  Twine(i) + "); a Loop is unrolled at import");
-    cond = *next;
-    state.assign(out->begin() + 1, out->begin() + 1 + carried);
+    std::vector<ImportedValue> next(out->begin() + 1,
+                                    out->begin() + 1 + carried);
+    if (running) {
+      // An iteration the loop may not reach leaves the state as it was.
+      for (int k = 0; k < carried; ++k) {
+        if (next[k].shape != state[k].shape)
+          return fail("loop-carried value " + Twine(k) + " changes shape " +
+                      "from " + shapeString(state[k].shape) + " to " +
+                      shapeString(next[k].shape) + " in iteration " + Twine(i) +
+                      "; with a condition computed at run time " +
+                      "it must keep its shape");
+        auto kept = selectAtRunTime(running, k, next[k], state[k]);
+        if (failed(kept))
+          return failure();
+        next[k] = std::move(*kept);
+      }
+      for (int k = 0; k < scans; ++k)
+        if (!node->output(carried + k).empty())
+          return fail("scan output " + Twine(carried + k) + " of a Loop " +
+                      "whose condition is computed at run time (its length " +
+                      "would be known only at run time)");
+    }
+    state = std::move(next);
     for (int k = 0; k < scans; ++k)
       scanned[k].push_back((*out)[1 + carried + k]);
+    const ImportedValue &condOut = (*out)[0];
+    if (auto known = constantCondition(condOut)) {
+      // A false condition ends the loop whether or not it still ran.
+      if (!*known)
+        running = nullptr;
+      cond = *known;
+      continue;
+    }
+    auto c = runTimeCondition(condOut);
+    if (failed(c))
+      return failure();
+    running =
+        running ? arith::AndIOp::create(b, loc, running, *c).getResult() : *c;
   }
   for (int k = 0; k < carried; ++k)
     setOutput(k, state[k]);

@@ -3,8 +3,10 @@
 // Ops that read or write at positions given by an index tensor:
 // GatherElements (torch.gather) reads data[..., index[i, j, ...], ...] per
 // output element; GatherND reads data[index[p, 0], ..., index[p, k-1], ...]
-// per prefix p; ScatterND (compile-time indices: in-place slice assignments
-// as exporters write them) replaces those slices by the updates; OneHot
+// per prefix p; ScatterND (in-place slice assignments as exporters write
+// them) replaces those slices by the updates: through a table built at
+// import for compile-time indices, one slice after the other in a loop for
+// run-time ones (a tuple outside the data writes nothing); OneHot
 // writes `on` where the position along the new axis equals the index,
 // `off` elsewhere. Each is one linalg.generic over the output. Negative indices
 // count from the end, as ONNX defines. An index outside the axis is an error in
@@ -18,6 +20,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -324,6 +327,82 @@ LogicalResult Importer::importGatherND() {
   return success();
 }
 
+/// ScatterND of run-time index tuples ([slices, k] i64): the update slices
+/// written into `data` one after the other (the later of duplicates wins,
+/// as ONNX Runtime applies them). A tuple outside the data (after negative
+/// indices count from the end) writes nothing: ONNX calls it an error,
+/// which cannot be diagnosed before the values exist.
+static Value scatterInOrder(Importer &im, Value data, ArrayRef<int64_t> shape,
+                            Value tuples, Value updates, int64_t slices,
+                            int64_t k) {
+  OpBuilder &b = im.b;
+  Location loc = im.loc;
+  int64_t rank = shape.size();
+  auto elem = cast<RankedTensorType>(data.getType()).getElementType();
+  SmallVector<int64_t> rest(shape.begin() + k, shape.end());
+  auto sliceType = RankedTensorType::get(rest, elem);
+  Value lo = arith::ConstantIndexOp::create(b, loc, 0);
+  Value hi = arith::ConstantIndexOp::create(b, loc, slices);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, lo, hi, one, ValueRange{data},
+      [&](OpBuilder &nb, Location l, Value p, ValueRange carried) {
+        Value zero64 = arith::ConstantIntOp::create(nb, l, 0, 64);
+        Value inside = arith::ConstantIntOp::create(nb, l, 1, 1);
+        SmallVector<OpFoldResult> offsets;
+        for (int64_t j = 0; j < k; ++j) {
+          Value jIdx = arith::ConstantIndexOp::create(nb, l, j);
+          Value v =
+              tensor::ExtractOp::create(nb, l, tuples, ValueRange{p, jIdx});
+          Value dim = arith::ConstantIntOp::create(nb, l, shape[j], 64);
+          Value negative = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::slt, v, zero64);
+          Value wrapped = arith::SelectOp::create(
+              nb, l, negative, arith::AddIOp::create(nb, l, v, dim), v);
+          Value ok = arith::AndIOp::create(
+              nb, l,
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, wrapped,
+                                    zero64),
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, wrapped,
+                                    dim));
+          inside = arith::AndIOp::create(nb, l, inside, ok);
+          // Out-of-range coordinates become 0 so that the (unused) slice
+          // offsets stay inside.
+          Value safe = arith::SelectOp::create(nb, l, ok, wrapped, zero64);
+          offsets.push_back(
+              arith::IndexCastOp::create(nb, l, nb.getIndexType(), safe)
+                  .getResult());
+        }
+        auto write = scf::IfOp::create(
+            nb, l, inside,
+            [&](OpBuilder &tb, Location tl) {
+              SmallVector<OpFoldResult> srcOffsets = {p};
+              SmallVector<OpFoldResult> srcSizes = {tb.getIndexAttr(1)};
+              SmallVector<OpFoldResult> dstSizes(k, tb.getIndexAttr(1));
+              for (int64_t d : rest) {
+                srcOffsets.push_back(tb.getIndexAttr(0));
+                srcSizes.push_back(tb.getIndexAttr(d));
+                dstSizes.push_back(tb.getIndexAttr(d));
+              }
+              SmallVector<OpFoldResult> dstOffsets = offsets;
+              dstOffsets.append(rest.size(), tb.getIndexAttr(0));
+              SmallVector<OpFoldResult> srcStrides(rest.size() + 1,
+                                                   tb.getIndexAttr(1));
+              SmallVector<OpFoldResult> dstStrides(rank, tb.getIndexAttr(1));
+              Value slice = tensor::ExtractSliceOp::create(
+                  tb, tl, sliceType, updates, srcOffsets, srcSizes, srcStrides);
+              Value next = tensor::InsertSliceOp::create(
+                  tb, tl, slice, carried[0], dstOffsets, dstSizes, dstStrides);
+              scf::YieldOp::create(tb, tl, next);
+            },
+            [&](OpBuilder &eb, Location el) {
+              scf::YieldOp::create(eb, el, carried[0]);
+            });
+        scf::YieldOp::create(nb, l, write.getResult(0));
+      });
+  return loop.getResult(0);
+}
+
 LogicalResult Importer::importScatterND() {
   if (failed(checkAttrs({"reduction"})))
     return failure();
@@ -339,8 +418,13 @@ LogicalResult Importer::importScatterND() {
   }
   ImportedValue &data = *in[0], &updates = *in[2];
   const ImportedValue &indices = *in[1];
-  if (indices.kind != Kind::Const || !indices.f.empty())
-    return fail("ScatterND needs compile-time int64 indices");
+  bool runTime = indices.kind == Kind::Int;
+  if (runTime && indices.dtype != onnx::TensorProto::INT64)
+    return fail("ScatterND needs int64 indices");
+  if (runTime && indices.nhwc)
+    return fail("NHWC indices are not supported");
+  if (!runTime && (indices.kind != Kind::Const || !indices.f.empty()))
+    return fail("ScatterND needs int64 indices");
   int64_t r = data.shape.size(), q = indices.shape.size();
   if (r == 0 || q == 0)
     return fail("ScatterND needs data and indices of rank 1 or more");
@@ -355,31 +439,37 @@ LogicalResult Importer::importScatterND() {
     return fail("the updates' shape must be the indices' without its last "
                 "dimension, then the data's from dimension " +
                 Twine(k));
-  // Which update slice each slice of data[:k] takes (-1: none): built here,
-  // the later of duplicate indices winning (ONNX leaves their order open;
-  // ONNX Runtime applies the updates in order).
-  constexpr int64_t kMaxTable = int64_t(1) << 22;
-  int64_t tableSize = 1;
-  for (int64_t d = 0; d < k; ++d) {
-    if (data.shape[d] > 0 && tableSize > kMaxTable / data.shape[d])
-      return fail("more than " + Twine(kMaxTable) +
-                  " indexed positions (the scatter table is built at import)");
-    tableSize *= data.shape[d];
-  }
-  std::vector<int32_t> source(tableSize, -1);
-  int64_t slices = indices.i.size() / k;
+  int64_t slices = 1;
+  for (int64_t d = 0; d + 1 < q; ++d)
+    slices *= indices.shape[d];
   if (slices >= (int64_t(1) << 31))
     return fail("too many index tuples");
-  for (int64_t p = 0; p < slices; ++p) {
-    int64_t flat = 0;
-    for (int64_t j = 0; j < k; ++j) {
-      int64_t dim = data.shape[j], v = indices.i[p * k + j];
-      if (v < -dim || v >= dim)
-        return fail("index " + Twine(v) + " out of range for a dimension of " +
-                    Twine(dim));
-      flat = flat * dim + (v < 0 ? v + dim : v);
+  // Compile-time indices: which update slice each slice of data[:k] takes
+  // (-1: none), built here, the later of duplicate indices winning (ONNX
+  // leaves their order open; ONNX Runtime applies the updates in order).
+  std::vector<int32_t> source;
+  if (!runTime) {
+    constexpr int64_t kMaxTable = int64_t(1) << 22;
+    int64_t tableSize = 1;
+    for (int64_t d = 0; d < k; ++d) {
+      if (data.shape[d] > 0 && tableSize > kMaxTable / data.shape[d])
+        return fail("more than " + Twine(kMaxTable) +
+                    " indexed positions (the scatter table is built at "
+                    "import)");
+      tableSize *= data.shape[d];
     }
-    source[flat] = int32_t(p);
+    source.assign(tableSize, -1);
+    for (int64_t p = 0; p < slices; ++p) {
+      int64_t flat = 0;
+      for (int64_t j = 0; j < k; ++j) {
+        int64_t dim = data.shape[j], v = indices.i[p * k + j];
+        if (v < -dim || v >= dim)
+          return fail("index " + Twine(v) +
+                      " out of range for a dimension of " + Twine(dim));
+        flat = flat * dim + (v < 0 ? v + dim : v);
+      }
+      source[flat] = int32_t(p);
+    }
   }
   if (failed(settleOrFloat(*this, data)) ||
       failed(settleOrFloat(*this, updates)))
@@ -406,6 +496,13 @@ LogicalResult Importer::importScatterND() {
   SmallVector<int64_t> flatUpdates = {slices};
   flatUpdates.append(data.shape.begin() + k, data.shape.end());
   Value flatUpdateTable = reshape(*updateTable, flatUpdates);
+  if (runTime) {
+    Value tuples = reshape(indices.value, {slices, k});
+    Value scattered = scatterInOrder(*this, *dataTable, data.shape, tuples,
+                                     flatUpdateTable, slices, k);
+    setOutput(0, resultLike(*this, data, codes, scattered, data.shape));
+    return success();
+  }
   SmallVector<int64_t> tableShape(data.shape.begin(), data.shape.begin() + k);
   auto tableType = RankedTensorType::get(tableShape, b.getI32Type());
   Value sourceTable = arith::ConstantOp::create(

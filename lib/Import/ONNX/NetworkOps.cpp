@@ -593,6 +593,33 @@ FailureOr<ImportedValue> Importer::emitAdd(PendingInfo &p, const QParams &out) {
   return y;
 }
 
+/// Concat with a run-time integer operand (index tuples built at run
+/// time): every input integers of one type (constants included), joined as
+/// they are.
+static LogicalResult concatIntegers(Importer &im,
+                                    ArrayRef<ImportedValue> operands,
+                                    int64_t axis, ArrayRef<int64_t> shape) {
+  const ImportedValue *typed = llvm::find_if(
+      operands, [](const ImportedValue &v) { return v.kind == Kind::Int; });
+  Type elem = cast<RankedTensorType>(typed->value.getType()).getElementType();
+  SmallVector<Value> values;
+  for (const ImportedValue &v : operands) {
+    if (!v.holdsIntegers() || v.dtype != typed->dtype)
+      return im.fail("Concat of run-time integers needs every input to be "
+                     "integers of the same type");
+    if (v.nhwc)
+      return im.fail("Concat of NHWC integers is not supported");
+    values.push_back(v.kind == Kind::Int ? v.value : intConstant(im, v, elem));
+  }
+  ImportedValue out;
+  out.kind = Kind::Int;
+  out.dtype = typed->dtype;
+  out.shape.assign(shape.begin(), shape.end());
+  out.value = tensor::ConcatOp::create(im.b, im.loc, axis, values);
+  im.setOutput(0, std::move(out));
+  return success();
+}
+
 LogicalResult Importer::importConcat() {
   if (failed(checkAttrs({"axis"})))
     return failure();
@@ -633,6 +660,9 @@ LogicalResult Importer::importConcat() {
         return fail("inputs differ outside the concatenation axis");
     shape[axis] += v.shape[axis];
   }
+  if (llvm::any_of(p.operands,
+                   [](const ImportedValue &v) { return v.kind == Kind::Int; }))
+    return concatIntegers(*this, p.operands, axis, shape);
   if (!quantized) {
     // A float operand: the concatenation runs in f32.
     auto f = floatConcat(p.operands, axis);

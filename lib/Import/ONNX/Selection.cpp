@@ -3,12 +3,12 @@
 // Ops whose result depends on which elements of a tensor are set. The
 // compiled code has static shapes, so NonZero and Compress need that
 // tensor at compile time (exporters write them over constant masks); then
-// NonZero folds, Compress is the Gather of the positions it keeps, and
-// ScatterElements with compile-time indices is the ScatterND of the index
-// tuples it names (one per element of `indices`: its own position with the
-// coordinate along `axis` replaced by the index). A run-time mask or index
-// tensor is diagnosed: the result's shape, or its positions, would only be
-// known at run time.
+// NonZero folds and Compress is the Gather of the positions it keeps (a
+// run-time mask is diagnosed: the result's shape would only be known at run
+// time). ScatterElements is the ScatterND of the index tuples it names (one
+// per element of `indices`: its own position with the coordinate along
+// `axis` replaced by the index), built at import for compile-time indices
+// and concatenated from the indices and coordinate grids for run-time ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,8 +118,12 @@ LogicalResult Importer::importScatterElements() {
   const ImportedValue &data = **dataIn;
   const ImportedValue &indices = **idxIn;
   const ImportedValue &updates = **updIn;
-  if (indices.kind != Kind::Const || !indices.f.empty())
-    return fail(node->op_type() + " needs compile-time int32 or int64 indices");
+  bool runTime = indices.kind == Kind::Int;
+  if (runTime && indices.dtype != onnx::TensorProto::INT64 &&
+      indices.dtype != onnx::TensorProto::INT32)
+    return fail(node->op_type() + " needs int32 or int64 indices");
+  if (!runTime && (indices.kind != Kind::Const || !indices.f.empty()))
+    return fail(node->op_type() + " needs int32 or int64 indices");
   int64_t rank = data.shape.size();
   if (rank == 0)
     return fail(node->op_type() + " into a scalar");
@@ -138,23 +142,49 @@ LogicalResult Importer::importScatterElements() {
                 " index coordinates (the scatter is built at import)");
   // The ScatterND tuples: each element's position, its coordinate along
   // `axis` replaced by the index (ScatterND checks and wraps it).
-  std::vector<int64_t> tuples(count * rank);
-  for (int64_t n = 0; n < count; ++n) {
-    int64_t rest = n;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      tuples[n * rank + d] = d == axis ? indices.i[n] : rest % indices.shape[d];
-      rest /= indices.shape[d];
-    }
-  }
   SmallVector<int64_t> tableShape = indices.shape;
   tableShape.push_back(rank);
   Expansion e(*this, *node);
-  onnx::NodeProto &scatter =
-      e.add("ScatterND",
-            {node->input(0),
-             e.bind("tuples", int64Constant(tableShape, std::move(tuples))),
-             node->input(2)},
-            node->output(0));
+  std::string tuples;
+  if (!runTime) {
+    std::vector<int64_t> table(count * rank);
+    for (int64_t n = 0; n < count; ++n) {
+      int64_t rest = n;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        table[n * rank + d] =
+            d == axis ? indices.i[n] : rest % indices.shape[d];
+        rest /= indices.shape[d];
+      }
+    }
+    tuples = e.bind("tuples", int64Constant(tableShape, std::move(table)));
+  } else {
+    // Run-time indices: the same tuples concatenated from the indices (as
+    // int64) and compile-time coordinate grids along the other axes.
+    SmallVector<int64_t> column = indices.shape;
+    column.push_back(1);
+    std::vector<std::string> columns;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis) {
+        std::string wide = e.fresh("indices");
+        Expansion::setInt(e.add("Cast", {node->input(1)}, wide), "to",
+                          onnx::TensorProto::INT64);
+        columns.push_back(e.reshape(wide, column));
+        continue;
+      }
+      std::vector<int64_t> grid(count);
+      int64_t inner = 1;
+      for (int64_t j = d + 1; j < rank; ++j)
+        inner *= indices.shape[j];
+      for (int64_t n = 0; n < count; ++n)
+        grid[n] = (n / inner) % indices.shape[d];
+      columns.push_back(
+          e.bind("coordinates", int64Constant(column, std::move(grid))));
+    }
+    tuples = e.fresh("tuples");
+    Expansion::setInt(e.add("Concat", columns, tuples), "axis", rank);
+  }
+  onnx::NodeProto &scatter = e.add(
+      "ScatterND", {node->input(0), tuples, node->input(2)}, node->output(0));
   e.copyAttr(scatter, "reduction");
   return importExpansion(*node, e.nodes);
 }

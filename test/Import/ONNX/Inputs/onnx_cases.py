@@ -2241,13 +2241,72 @@ def case_gather_scatter_nd():
         "s3": ("float", scatter_nd(y, yi, yu))}
 
 
-def case_bad_scatter_nd_runtime_indices():
+def case_bad_scatter_nd_int32_indices():
+    """ScatterND's indices are int64 (its schema); the checker does not see
+    a run-time input's type against it."""
     nodes, inits = [], []
     qdq(nodes, inits, "x", 0.1, 128)
     nodes.append(helper.make_node("ScatterND", ["xd", "idx", "upd"], ["y"],
                                   name="norm"))
-    return model(nodes, [tin("x", [4, 2]), tin("idx", [1, 1], TensorProto.INT64),
+    return model(nodes, [tin("x", [4, 2]), tin("idx", [1, 1], TensorProto.INT32),
                          tin("upd", [1, 2])], [tin("y", [4, 2])], inits), {}, {}
+
+
+def case_runtime_scatter():
+    """ScatterND and ScatterElements with indices known only at run time
+    (a KV cache's write position, torch's index_put_ / scatter_): the
+    updates are written in order, so the later of duplicates wins (ONNX
+    Runtime's order); negative indices count from the end; a tuple outside
+    the data writes nothing (docs/ONNXImport.md). Rows of f32 data, single
+    elements (k = rank), rows of codes on one grid (they stay codes), and
+    ScatterElements along axis 1 with int32 indices."""
+    r = rng(115)
+    d = (r.integers(-8, 8, (4, 3)) / 4).astype(F32)
+    u = (r.integers(-8, 8, (4, 3)) / 4).astype(F32)
+    rows = np.array([[1], [-1], [7], [1]], np.int64)  # 7: outside, skipped
+    e = (r.integers(-8, 8, (2, 3)) / 4).astype(F32)
+    eu = np.array([5.0, -5.0, 6.0], F32)
+    cells = np.array([[0, 2], [1, -1], [0, 2]], np.int64)
+    q = r.uniform(-1, 1, (3, 4)).astype(F32)
+    qu = r.uniform(-1, 1, (1, 4)).astype(F32)
+    qrow = np.array([[2]], np.int64)
+    x = (r.integers(-8, 8, (2, 4)) / 4).astype(F32)
+    xi = np.array([[3, 0], [-1, -1]], np.int32)
+    xu = np.array([[1.5, 2.5], [3.5, -3.5]], F32)
+    N = helper.make_node
+    nodes, inits = [], []
+    qdq(nodes, inits, "q", 0.05, 0, np.int8)
+    qdq(nodes, inits, "qu", 0.05, 0, np.int8)
+    nodes += [N("ScatterND", ["d", "rows", "u"], ["s_rows"]),
+              N("ScatterND", ["e", "cells", "eu"], ["s_cells"]),
+              N("ScatterND", ["qd", "qrow", "qud"], ["s_codes"]),
+              N("ScatterElements", ["x", "xi", "xu"], ["s_elems"], axis=1)]
+    qdq_out(nodes, inits, "s_codes", "y_codes", 0.05, 0, np.int8)
+    I64, I32 = TensorProto.INT64, TensorProto.INT32
+    m = model(nodes, [tin("d", [4, 3]), tin("rows", [4, 1], I64),
+                      tin("u", [4, 3]), tin("e", [2, 3]),
+                      tin("cells", [3, 2], I64), tin("eu", [3]),
+                      tin("q", [3, 4]), tin("qu", [1, 4]),
+                      tin("qrow", [1, 1], I64), tin("x", [2, 4]),
+                      tin("xi", [2, 2], I32), tin("xu", [2, 2])],
+              [tin("s_rows", [4, 3]), tin("s_cells", [2, 3]),
+               tin("y_codes", [3, 4]), tin("s_elems", [2, 4])], inits)
+
+    def scatter_nd(data, idx, upd):
+        out = data.copy()
+        for p in np.ndindex(idx.shape[:-1]):
+            t = tuple(idx[p])
+            if all(-n <= v < n for v, n in zip(t, data.shape)):
+                out[t] = upd[p]
+        return out
+    qc = quantize(q, 0.05, 0, np.int8)
+    quc = quantize(qu, 0.05, 0, np.int8)
+    return m, {"d": d, "rows": rows, "u": u, "e": e, "cells": cells, "eu": eu,
+               "q": q, "qu": qu, "qrow": qrow, "x": x, "xi": xi, "xu": xu}, {
+        "s_rows": ("float", scatter_nd(d, rows, u)),
+        "s_cells": ("float", scatter_nd(e, cells, eu)),
+        "y_codes": ("codes", scatter_nd(qc, qrow, quc), 0.05, 0),
+        "s_elems": ("float", scatter_elements_ref(x, xi.astype(np.int64), xu, 1))}
 
 
 def graph(name, nodes, inputs, outputs, inits=()):
@@ -2343,6 +2402,62 @@ def case_if_runtime():
         "q2": ("ints", quantize(-x, 0.25, 128, np.uint8).astype(np.uint8))}
 
 
+def onnx_loop(m, cond, state, body):
+    """ONNX's Loop: while i < m and cond, state, cond = body(i, state)."""
+    i = 0
+    while i < m and cond:
+        cond, state = body(i, state)
+        i += 1
+    return state
+
+
+def case_loop_runtime_condition():
+    """Loops whose condition depends on the input (a tf2onnx while loop
+    with a bound): M = 6 iterations of x = 2 * x and k = k + 1 while
+    sum(x) < 10, over two inputs that stop after different counts; and a
+    loop whose initial condition is computed at run time (sum(a) > 100,
+    false: the state stays the input). Unrolled M times, each iteration's state selected
+    by whether the loop still runs."""
+    body = graph("body", [
+        helper.make_node("Mul", ["x", "two"], ["x2"]),
+        helper.make_node("ReduceSum", ["x2"], ["total"], keepdims=0),
+        helper.make_node("Less", ["total", "ten"], ["c_out"]),
+        helper.make_node("Add", ["k", "one"], ["k2"])],
+        [tin("i", [], TensorProto.INT64), tin("c", [], TensorProto.BOOL),
+         tin("x", [3]), tin("k", [], TensorProto.INT64)],
+        [tin("c_out", [], TensorProto.BOOL), tin("x2", [3]),
+         tin("k2", [], TensorProto.INT64)],
+        [init("two", F32(2)), init("ten", F32(10)), init("one", np.int64(1))])
+    nodes = [helper.make_node("ReduceSum", ["a"], ["sum_a"], keepdims=0),
+             helper.make_node("Greater", ["sum_a", "hundred"], ["go"]),
+             helper.make_node("Loop", ["m", "yes", "a", "zero"],
+                              ["a_out", "a_k"], body=body),
+             helper.make_node("Loop", ["m", "yes", "b", "zero"],
+                              ["b_out", "b_k"], body=body),
+             helper.make_node("Loop", ["m", "go", "a", "zero"],
+                              ["c_out", "c_k"], body=body)]
+    inits = [init("m", np.int64(6)), init("yes", np.array(True)),
+             init("zero", np.int64(0)), init("hundred", F32(100))]
+    a = np.array([0.5, 0.25, 0.25], F32)   # sum 1: stops at 16 (4 steps)
+    b = np.array([-1.0, 0.5, 0.25], F32)   # sum < 0: runs all 6 steps
+    I64 = TensorProto.INT64
+    m = model(nodes, [tin("a", [3]), tin("b", [3])],
+              [tin("a_out", [3]), tin("a_k", [], I64), tin("b_out", [3]),
+               tin("b_k", [], I64), tin("c_out", [3]), tin("c_k", [], I64)],
+              inits)
+
+    def step(i, state):
+        x, k = state
+        x2 = x * F32(2)
+        return bool(x2.sum() < 10), (x2, k + 1)
+    want = {}
+    for name, x0, c0 in (("a", a, True), ("b", b, True), ("c", a, False)):
+        x, k = onnx_loop(6, c0, (x0, 0), step)
+        want[name + "_out"] = ("float", x)
+        want[name + "_k"] = ("int", np.array(k, np.int64))
+    return m, {"a": a, "b": b}, want
+
+
 def case_loop_unrolled():
     """Loop with a trip count (M = 3): acc = 2 * acc + float(i), the
     factor 2 read from the enclosing graph, every acc also a scan output
@@ -2432,7 +2547,8 @@ def case_scan_unrolled():
 
 
 def case_bad_loop_runtime_cond():
-    """A Loop whose body computes its condition from run-time data."""
+    """A Loop without a trip count whose body computes its condition from
+    run-time data: nothing bounds the unrolling."""
     body = graph("body", [
         helper.make_node("ReduceSum", ["acc"], ["sum"], keepdims=0),
         helper.make_node("Less", ["sum", "ten"], ["c_out"]),
@@ -2441,9 +2557,27 @@ def case_bad_loop_runtime_cond():
          tin("acc", [2])],
         [tin("c_out", [], TensorProto.BOOL), tin("acc_out", [2])],
         [init("ten", F32(10))])
-    nodes = [helper.make_node("Loop", ["m", "", "x"], ["y"], body=body,
+    nodes = [helper.make_node("Loop", ["", "", "x"], ["y"], body=body,
                               name="norm")]
-    return model(nodes, [tin("x", [2])], [tin("y", [2])],
+    return model(nodes, [tin("x", [2])], [tin("y", [2])], []), {}, {}
+
+
+def case_bad_loop_runtime_scan():
+    """A scan output of a Loop whose condition is computed at run time:
+    its length would be known only at run time."""
+    body = graph("body", [
+        helper.make_node("ReduceSum", ["acc"], ["sum"], keepdims=0),
+        helper.make_node("Less", ["sum", "ten"], ["c_out"]),
+        helper.make_node("Add", ["acc", "ten"], ["acc_out"]),
+        helper.make_node("Identity", ["acc_out"], ["scan"])],
+        [tin("i", [], TensorProto.INT64), tin("c", [], TensorProto.BOOL),
+         tin("acc", [2])],
+        [tin("c_out", [], TensorProto.BOOL), tin("acc_out", [2]),
+         tin("scan", [2])],
+        [init("ten", F32(10))])
+    nodes = [helper.make_node("Loop", ["m", "", "x"], ["y", "steps"],
+                              body=body, name="norm")]
+    return model(nodes, [tin("x", [2])], [tin("y", [2]), tin("steps", [4, 2])],
                  [init("m", np.int64(4))]), {}, {}
 
 
@@ -5634,12 +5768,12 @@ def driver(prefix):
         ", ".join("%%r%d" % i for i in range(len(res_types))), ", ".join(args),
         ", ".join(arg_types), ", ".join(res_types)))
     for i, ty in enumerate(res_types):
-        m = re.match(r"tensor<([0-9x]+)x(\w+)>", ty)
-        shape, elem = m.group(1), m.group(2)
+        m = re.match(r"tensor<((?:[0-9]+x)*)(\w+)>", ty)
+        shape, elem = m.group(1), m.group(2)  # shape: "2x3x" or "" (rank 0)
         fn = {"f32": "F32", "i32": "I32", "i8": "I8", "i64": "I64"}[elem]
-        lines.append("    %%m%d = bufferization.to_buffer %%r%d : %s to memref<%sx%s>" %
+        lines.append("    %%m%d = bufferization.to_buffer %%r%d : %s to memref<%s%s>" %
                      (i, i, ty, shape, elem))
-        lines.append("    %%u%d = memref.cast %%m%d : memref<%sx%s> to memref<*x%s>" %
+        lines.append("    %%u%d = memref.cast %%m%d : memref<%s%s> to memref<*x%s>" %
                      (i, i, shape, elem, elem))
         lines.append("    call @printMemref%s(%%u%d) : (memref<*x%s>) -> ()" %
                      (fn, i, elem))
