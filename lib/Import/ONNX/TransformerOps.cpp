@@ -26,7 +26,8 @@
 // - EmbedLayerNormalization: LayerNormalization of word + position (+
 //   segment) embeddings, gathered by the run-time ids (positions 0..S-1
 //   without position_ids); its mask_index output counts the ones of each
-//   mask row, as Attention's 1-D mask_index takes it.
+//   mask row, as Attention's 1-D mask_index takes it. QEmbedLayer-
+//   Normalization is the same of its dequantized tables.
 //
 //===----------------------------------------------------------------------===//
 
@@ -450,13 +451,46 @@ LogicalResult expandEmbedLayerNorm(Importer &im, Expansion &e) {
   }
   return success();
 }
+/// EmbedLayerNormalization of the dequantized tables (ONNX Runtime's
+/// dynamic quantization of the embeddings): inputs 0-7 as there, then the
+/// scales (8-12) and zero points (13-17) of the quantized inputs 2-6.
+LogicalResult expandQEmbedLayerNorm(Importer &im, Expansion &e) {
+  const onnx::NodeProto &n = e.n;
+  if (failed(im.checkAttrTypes({{"epsilon", AttributeProto::FLOAT}})))
+    return failure();
+  for (int idx : {0, 2, 3, 5, 6, 8, 9, 11, 12, 13, 14, 16, 17})
+    if (!e.has(idx))
+      return im.fail("input " + Twine(idx) + " is missing (QEmbedLayer" +
+                     "Normalization needs ids, the quantized word and "
+                     "position tables, gamma and beta with their scales and "
+                     "zero points)");
+  if (e.has(1) != e.has(4) || e.has(4) != e.has(10))
+    return im.fail("segment_ids, segment_embedding and its scale (inputs 1, "
+                   "4, 10) must be given together");
+  auto optional = [&](int idx) { return e.has(idx) ? n.input(idx) : ""; };
+  std::vector<std::string> inputs = {n.input(0),
+                                     optional(1),
+                                     e.dequantize(2, 8, 13),
+                                     e.dequantize(3, 9, 14),
+                                     e.has(4) ? e.dequantize(4, 10, 15) : "",
+                                     e.dequantize(5, 11, 16),
+                                     e.dequantize(6, 12, 17),
+                                     optional(7)};
+  onnx::NodeProto &embed =
+      e.add("EmbedLayerNormalization", inputs, n.output(0));
+  embed.set_domain("com.microsoft");
+  if (n.output_size() > 1)
+    embed.add_output(n.output(1));
+  e.copyAttr(embed, "epsilon");
+  return success();
+}
 } // namespace
 
 bool quantopt::onnx_import::detail::isTransformerOp(llvm::StringRef op) {
   return llvm::is_contained(
       {"FastGelu", "BiasGelu", "QuickGelu", "SkipLayerNormalization",
        "SkipSimplifiedLayerNormalization", "FusedMatMul", "Attention",
-       "QAttention", "EmbedLayerNormalization"},
+       "QAttention", "EmbedLayerNormalization", "QEmbedLayerNormalization"},
       op);
 }
 
@@ -478,6 +512,8 @@ LogicalResult Importer::importTransformerOp(const onnx::NodeProto &n) {
     built = expandQAttention(*this, e);
   else if (op == "EmbedLayerNormalization")
     built = expandEmbedLayerNorm(*this, e);
+  else if (op == "QEmbedLayerNormalization")
+    built = expandQEmbedLayerNorm(*this, e);
   else
     return fail("unsupported com.microsoft operator");
   if (failed(built))

@@ -5661,6 +5661,45 @@ def case_ms_bert_layer():
         "out": approx(out), "mask_index": ("int", mask_index.astype(np.int64))}
 
 
+def case_ms_qembed_layer_norm():
+    """QEmbedLayerNormalization (ONNX Runtime's dynamic quantization of the
+    embeddings): uint8 word, position and segment tables, gamma and beta,
+    each with its scale and zero point, dequantized in f32, then as
+    EmbedLayerNormalization; its mask_index counts the ones per row."""
+    r = rng(116)
+    bsz, seq, hid = 2, 4, 8
+    tables = {"word": (12, hid), "pos": (5, hid), "seg": (2, hid),
+              "gamma": (hid,), "beta": (hid,)}
+    quant, inits, deq = {}, [], {}
+    for i, (name, shape) in enumerate(tables.items()):
+        q = r.integers(0, 256, shape).astype(np.uint8)
+        sc, zp = F32(0.01 * (i + 1)), np.uint8(100 + 5 * i)
+        inits += [init(name + "_q", q), init(name + "_s", sc),
+                  init(name + "_z", zp)]
+        deq[name] = ((q.astype(np.int64) - int(zp)).astype(F32) * sc).astype(F32)
+    ids = r.integers(0, 12, (bsz, seq)).astype(np.int32)
+    segs = np.array([[0, 0, 1, 1], [0, 1, 1, 1]], np.int32)
+    mask = np.array([[1, 1, 1, 0], [1, 1, 1, 1]], np.int32)
+    node = helper.make_node(
+        "QEmbedLayerNormalization",
+        ["ids", "segs", "word_q", "pos_q", "seg_q", "gamma_q", "beta_q", "mask",
+         "word_s", "pos_s", "seg_s", "gamma_s", "beta_s",
+         "word_z", "pos_z", "seg_z", "gamma_z", "beta_z"],
+        ["out", "mask_index"], domain=MS, epsilon=1e-12)
+    I32 = TensorProto.INT32
+    m = model([node], [tin("ids", [bsz, seq], I32), tin("segs", [bsz, seq], I32),
+                       tin("mask", [bsz, seq], I32)],
+              [tin("out", [bsz, seq, hid]), tin("mask_index", [bsz], I32)],
+              inits, opset=13, microsoft=True)
+    f = np.float64
+    emb = (deq["word"].astype(f)[ids] + deq["pos"].astype(f)[np.arange(seq)] +
+           deq["seg"].astype(f)[segs])
+    out = ort_layer_norm(emb, deq["gamma"], deq["beta"], 1e-12)
+    return m, {"ids": ids, "segs": segs, "mask": mask}, {
+        "out": approx(out),
+        "mask_index": ("int", (mask == 1).sum(1).astype(np.int64))}
+
+
 def case_bad_ms_attention_past():
     nodes = [helper.make_node("Attention", ["x", "w", "b", "", "past"], ["y"],
                               domain=MS, num_heads=2, name="attn")]
