@@ -635,6 +635,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importSqueeze();
   if (op == "Split")
     return importSplit();
+  if (op == "GridSample")
+    return importGridSample();
   if (op == "Resize")
     return importResize();
   if (op == "Upsample")

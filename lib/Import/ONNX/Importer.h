@@ -411,6 +411,9 @@ public:
                                         llvm::ArrayRef<int64_t> shape);
   /// Resize, mode "nearest", by an integer factor per axis.
   mlir::LogicalResult importResize();
+  /// GridSample.cpp: bilinear / nearest / bicubic sampling at a run-time
+  /// grid.
+  mlir::LogicalResult importGridSample();
   /// Upsample (opsets 7-9) as the Resize it equals.
   mlir::LogicalResult importUpsample();
   /// Resize, mode "linear" (bilinear over H and W) in f32.

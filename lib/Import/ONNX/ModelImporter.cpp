@@ -103,8 +103,10 @@ static constexpr SchemaChange kSchemaChanges[] = {
     {"CastLike", 19},
     {"QuantizeLinear", 19},
     {"DeformConv", 19},
-    // Opset 20: DFT's axis as an input; new ops.
+    // Opset 20: DFT's axis as an input; GridSample's linear / cubic modes
+    // and N-d grids; new ops.
     {"DFT", 20},
+    {"GridSample", 20},
     {"AffineGrid", 20},
     {"Gelu", 20},
     {"ImageDecoder", 20},
@@ -135,11 +137,12 @@ attributeType(llvm::StringRef name) {
       .Cases({"axis", "keepdims", "noop_with_empty_axes", "num_outputs",
               "saturate", "block_size", "output_dtype", "num_groups",
               "stash_type", "to", "antialias", "exclude_outside", "ceil_mode",
-              "count_include_pad", "p", "onesided", "inverse"},
+              "count_include_pad", "p", "onesided", "inverse", "align_corners"},
              A::INT)
       .Cases({"epsilon", "cubic_coeff_a", "extrapolation_value"}, A::FLOAT)
       .Cases({"mode", "approximate", "coordinate_transformation_mode",
-              "nearest_mode", "keep_aspect_ratio_policy", "auto_pad"},
+              "nearest_mode", "keep_aspect_ratio_policy", "auto_pad",
+              "padding_mode"},
              A::STRING)
       .Cases({"axes", "kernel_shape", "strides", "pads", "dilations"}, A::INTS)
       .Default(std::nullopt);

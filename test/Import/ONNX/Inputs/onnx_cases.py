@@ -5700,6 +5700,151 @@ def case_ms_qembed_layer_norm():
         "mask_index": ("int", (mask == 1).sum(1).astype(np.int64))}
 
 
+def grid_sample_ref(X, grid, mode, padding, align):
+    """ONNX's GridSample (2-D), in float64: each grid coordinate
+    denormalized, rounded half to even for nearest, moved into the image
+    when outside [lo, hi] (border: clamped to [0, size - 1]; reflection:
+    mirrored at lo and hi), then interpolated from 1, 2 or 4 pixels per
+    axis (x first, then y), pixels outside read by the padding rule."""
+    N, C, H, W = X.shape
+    _, Ho, Wo, _ = grid.shape
+    out = np.zeros((N, C, Ho, Wo))
+
+    def bounds(size):
+        return (0.0, size - 1.0) if align else (-0.5, size - 0.5)
+
+    def denorm(g, size):
+        return (g + 1) / 2 * (size - 1) if align else ((g + 1) * size - 1) / 2
+
+    def reflect(v, a, b):
+        span = b - a
+        if v < a:
+            k, r = divmod(a - v, span)
+            return a + r if k % 2 == 0 else b - r
+        if v > b:
+            k, r = divmod(v - b, span)
+            return b - r if k % 2 == 0 else a + r
+        return v
+
+    def into(v, size):
+        a, b = bounds(size)
+        if a <= v <= b:
+            return v
+        if padding == "border":
+            return min(max(v, 0.0), size - 1.0)
+        if padding == "reflection":
+            return reflect(v, a, b)
+        return v
+
+    def pix(n, c, r, col):
+        if padding == "zeros":
+            return X[n, c, r, col] if 0 <= r < H and 0 <= col < W else 0.0
+        if padding == "border":
+            return X[n, c, min(max(r, 0), H - 1), min(max(col, 0), W - 1)]
+        return X[n, c, int(reflect(r, *bounds(H))), int(reflect(col, *bounds(W)))]
+
+    def cubic(t):
+        a = -0.75
+        outer = lambda d: ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+        inner = lambda d: ((a + 2) * d - (a + 3)) * d * d + 1
+        return [outer(t + 1), inner(t), inner(1 - t), outer(2 - t)]
+
+    for n, oy, ox in np.ndindex(N, Ho, Wo):
+        x = denorm(float(grid[n, oy, ox, 0]), W)
+        y = denorm(float(grid[n, oy, ox, 1]), H)
+        if mode == "nearest":
+            x, y = float(np.rint(x)), float(np.rint(y))
+        x, y = into(x, W), into(y, H)
+        for c in range(C):
+            if mode == "nearest":
+                out[n, c, oy, ox] = pix(n, c, int(y), int(x))
+                continue
+            x0, y0 = int(np.floor(x)), int(np.floor(y))
+            tx, ty = x - x0, y - y0
+            if mode == "linear":
+                offs, wx, wy = [0, 1], [1 - tx, tx], [1 - ty, ty]
+            else:
+                offs, wx, wy = [-1, 0, 1, 2], cubic(tx), cubic(ty)
+            out[n, c, oy, ox] = sum(
+                wy[j] * sum(wx[i] * pix(n, c, y0 + offs[j], x0 + offs[i])
+                            for i in range(len(offs)))
+                for j in range(len(offs)))
+    return out
+
+
+def grid_sample_case(opset, names):
+    r = rng(117)
+    X = r.uniform(-2, 2, (1, 2, 4, 5)).astype(F32)
+    grid = r.uniform(-1.4, 1.4, (1, 3, 4, 2)).astype(F32)
+    # Exact halves for nearest with align_corners (x = 2 (g + 1) on W = 5):
+    # 1.5 and 2.5 round to 2.
+    grid[0, 0, 0] = [-0.25, 0.5]
+    grid[0, 0, 1] = [0.25, -1.0]
+    nodes, outs, want = [], [], {}
+    for mode, name in zip(("linear", "nearest", "cubic"), names):
+        for padding in ("zeros", "border", "reflection"):
+            for align in (0, 1):
+                out = "gs_%s_%s_%d" % (mode, padding, align)
+                nodes.append(helper.make_node(
+                    "GridSample", ["x", "grid"], [out], mode=name,
+                    padding_mode=padding, align_corners=align))
+                outs.append(tin(out, [1, 2, 3, 4]))
+                want[out] = approx(grid_sample_ref(
+                    X.astype(np.float64), grid.astype(np.float64), mode,
+                    padding, align))
+    m = model(nodes, [tin("x", [1, 2, 4, 5]), tin("grid", [1, 3, 4, 2])],
+              outs, [], opset=opset)
+    return m, {"x": X, "grid": grid}, want
+
+
+def case_grid_sample():
+    """GridSample (opset 16: bilinear, nearest, bicubic) with every
+    padding mode and align_corners 0 and 1, on a grid reaching outside the
+    image, against a float64 model of ONNX's reference."""
+    return grid_sample_case(16, ("bilinear", "nearest", "bicubic"))
+
+
+def case_grid_sample_opset20():
+    """GridSample's opset-20 mode names (linear, nearest, cubic)."""
+    return grid_sample_case(20, ("linear", "nearest", "cubic"))
+
+
+def case_grid_sample_nonfinite():
+    """Non-finite grid coordinates (ONNX leaves them undefined;
+    docs/ONNXImport.md): NaN gives NaN in every mode; an infinity with
+    zeros padding NaN when interpolating (its weights) and 0 for nearest
+    (outside the image), and the clamped edge with border padding; the
+    finite coordinates around them are unaffected."""
+    X = np.arange(12, dtype=F32).reshape(1, 1, 3, 4)
+    nan, inf = np.nan, np.inf
+    grid = np.array([[[[nan, 0.0], [0.0, nan], [inf, 0.0], [0.5, -0.5]]]], F32)
+    nodes = [helper.make_node("GridSample", ["x", "grid"], ["lin"]),
+             helper.make_node("GridSample", ["x", "grid"], ["near"],
+                              mode="nearest"),
+             helper.make_node("GridSample", ["x", "grid"], ["border"],
+                              padding_mode="border", align_corners=1)]
+    m = model(nodes, [tin("x", [1, 1, 3, 4]), tin("grid", [1, 1, 4, 2])],
+              [tin(o, [1, 1, 1, 4]) for o in ("lin", "near", "border")], [],
+              opset=16)
+    finite = grid[0, 0, 3:4].reshape(1, 1, 1, 2).astype(np.float64)
+    Xd = X.astype(np.float64)
+    lin = grid_sample_ref(Xd, finite, "linear", "zeros", 0)[0, 0, 0, 0]
+    near = grid_sample_ref(Xd, finite, "nearest", "zeros", 0)[0, 0, 0, 0]
+    border = grid_sample_ref(Xd, finite, "linear", "border", 1)[0, 0, 0, 0]
+    # x = +inf clamps to the last column (3) at y = 0 -> the row's centre
+    # pixel 1 (align_corners: y = (0 + 1) / 2 * 2 = 1): X[0, 0, 1, 3] = 7.
+    return m, {"x": X, "grid": grid}, {
+        "lin": approx(np.array([nan, nan, nan, lin])),
+        "near": approx(np.array([nan, nan, 0.0, near])),
+        "border": approx(np.array([nan, nan, 7.0, border]))}
+
+
+def case_bad_grid_sample_3d():
+    nodes = [helper.make_node("GridSample", ["x", "grid"], ["y"], name="gs")]
+    return model(nodes, [tin("x", [1, 1, 2, 3, 4]), tin("grid", [1, 2, 3, 4, 3])],
+                 [tin("y", [1, 1, 2, 3, 4])], [], opset=20), {}, {}
+
+
 def case_bad_ms_attention_past():
     nodes = [helper.make_node("Attention", ["x", "w", "b", "", "past"], ["y"],
                               domain=MS, num_heads=2, name="attn")]
@@ -5844,7 +5989,8 @@ def compare(prefix, transcript):
             return 1
         if ("tol_" + str(name)) in data:
             tol = data["tol_" + str(name)].reshape(-1)
-            far = ~(np.abs(got - want) <= tol)
+            far = ~((np.abs(got - want) <= tol) |
+                    (np.isnan(got) & np.isnan(want)))
             diff = int(far.sum())
             bad += diff
             print("%s: %d/%d within tolerance of the numpy model" %
