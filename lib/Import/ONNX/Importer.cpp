@@ -645,6 +645,13 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importPad();
   if (op == "Trilu")
     return importTrilu();
+  if ((op == "MaxPool" || op == "GlobalMaxPool" || op == "AveragePool" ||
+       op == "GlobalAveragePool") &&
+      hasInput(0)) {
+    auto x = input(0);
+    if (succeeded(x) && (*x)->shape.size() == 3)
+      return importPool1D();
+  }
   if (op == "MaxPool")
     return importMaxPool(/*global=*/false);
   if (op == "GlobalMaxPool")

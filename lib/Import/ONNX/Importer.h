@@ -430,6 +430,8 @@ public:
   mlir::LogicalResult importTrilu();
   /// MaxPool, or GlobalMaxPool (`global`: the window is all of H and W).
   mlir::LogicalResult importMaxPool(bool global);
+  /// A pool over N x C x L (audio, sequences): the 2-D pool of height 1.
+  mlir::LogicalResult importPool1D();
   mlir::LogicalResult importConcat();
 
   /// ArgMax.cpp: ArgMax (`isMax`) or ArgMin, int64 indices.

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Expansion.h"
 #include "Importer.h"
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
@@ -27,6 +28,38 @@ using namespace quantopt::onnx_import::detail;
 /// Compile-time tables of the pools (weights of ones, counts) are built
 /// from activation shapes, which the model's data does not bound.
 static constexpr int64_t kMaxPoolTable = int64_t(1) << 22;
+
+LogicalResult Importer::importPool1D() {
+  StringRef op = node->op_type();
+  if (node->output_size() > 1 && !node->output(1).empty())
+    return fail("the Indices output is not supported");
+  // Unsqueeze and Squeeze of axis 2 move codes as they are; the window
+  // attributes gain a leading 1 (pads: none above or below).
+  Expansion e(*this, *node);
+  std::string tall = e.fresh("unit_height"), pooled = e.fresh("pooled");
+  e.addInts(e.add("Unsqueeze", {node->input(0)}, tall), "axes", {2}, 13);
+  onnx::NodeProto &pool = e.add(op, {tall}, pooled);
+  for (const onnx::AttributeProto &a : node->attribute()) {
+    StringRef name = a.name();
+    if (name != "kernel_shape" && name != "strides" && name != "dilations" &&
+        name != "pads") {
+      *pool.add_attribute() = a;
+      continue;
+    }
+    size_t expected = name == "pads" ? 2 : 1;
+    if (size_t(a.ints_size()) != expected)
+      return fail(name + " of a 1-D pool needs " + Twine(expected) + " value" +
+                  (expected == 1 ? "" : "s") + ", got " + Twine(a.ints_size()));
+    std::vector<int64_t> v;
+    if (name == "pads")
+      v = {0, a.ints(0), 0, a.ints(1)};
+    else
+      v = {1, a.ints(0)};
+    Expansion::setInts(pool, name, v);
+  }
+  e.addInts(e.add("Squeeze", {pooled}, node->output(0)), "axes", {2}, 13);
+  return importExpansion(*node, e.nodes);
+}
 
 /// Reads the window attributes of MaxPool / AveragePool on an NCHW input.
 static FailureOr<PoolWindow> readWindow(Importer &im, const ImportedValue &x,

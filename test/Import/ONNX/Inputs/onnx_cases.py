@@ -5845,6 +5845,55 @@ def case_bad_grid_sample_3d():
                  [tin("y", [1, 1, 2, 3, 4])], [], opset=20), {}, {}
 
 
+def case_pools_1d():
+    """Pools over N x C x L (audio and sequence models): MaxPool (kernel 3,
+    stride 2, pads 1) and AveragePool (kernel 3, stride 3) on codes,
+    GlobalAveragePool and GlobalMaxPool on codes, and a float AveragePool
+    with count_include_pad = 1 and padding; outputs on the input's grid
+    (the averages: exact means of the codes, never a tie with 3 or 9
+    values)."""
+    r = rng(118)
+    x = r.uniform(-3, 3, (2, 3, 9)).astype(F32)
+    y = r.uniform(-1, 1, (2, 3, 8)).astype(F32)
+    s, z = 0.05, 128
+    N = helper.make_node
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", s, z)
+    nodes += [N("MaxPool", ["xd"], ["mp"], kernel_shape=[3], strides=[2],
+                pads=[1, 1]),
+              N("AveragePool", ["xd"], ["ap"], kernel_shape=[3], strides=[3]),
+              N("GlobalAveragePool", ["xd"], ["gap"]),
+              N("GlobalMaxPool", ["xd"], ["gmp"]),
+              N("AveragePool", ["y"], ["fap"], kernel_shape=[3], pads=[1, 1],
+                count_include_pad=1)]
+    for src in ("mp", "ap", "gap", "gmp"):
+        qdq_out(nodes, inits, src, "y_" + src, s, z)
+    m = model(nodes, [tin("x", [2, 3, 9]), tin("y", [2, 3, 8])],
+              [tin("y_mp", [2, 3, 5]), tin("y_ap", [2, 3, 3]),
+               tin("y_gap", [2, 3, 1]), tin("y_gmp", [2, 3, 1]),
+               tin("fap", [2, 3, 8])], inits)
+    q = quantize(x, s, z, np.uint8)
+    padded = np.pad(q, ((0, 0), (0, 0), (1, 1)), constant_values=-1)
+    mp = np.stack([padded[..., 2 * i:2 * i + 3].max(-1) for i in range(5)], -1)
+    ap = np.stack([np.round(q[..., 3 * i:3 * i + 3].sum(-1) / 3)
+                   for i in range(3)], -1).astype(np.int64)
+    gap = np.round(q.sum(-1, keepdims=True) / 9).astype(np.int64)
+    gmp = q.max(-1, keepdims=True)
+    yp = np.pad(y.astype(np.float64), ((0, 0), (0, 0), (1, 1)))
+    fap = np.stack([yp[..., i:i + 3].sum(-1) / 3 for i in range(8)], -1)
+    return m, {"x": x, "y": y}, {
+        "y_mp": ("codes", mp, s, z), "y_ap": ("codes", ap, s, z),
+        "y_gap": ("codes", gap, s, z), "y_gmp": ("codes", gmp, s, z),
+        "fap": approx(fap)}
+
+
+def case_bad_pool_1d_kernel():
+    nodes = [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2],
+                              name="pool")]
+    return model(nodes, [tin("x", [1, 2, 8])], [tin("y", [1, 2, 7])], [],
+                 opset=13), {}, {}
+
+
 def case_bad_ms_attention_past():
     nodes = [helper.make_node("Attention", ["x", "w", "b", "", "past"], ["y"],
                               domain=MS, num_heads=2, name="attn")]
