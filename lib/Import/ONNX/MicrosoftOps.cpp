@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
 
@@ -160,6 +162,88 @@ static LogicalResult expandReduceMean(Expansion &e) {
   return e.quantize(out, 3, 4, /*like=*/0);
 }
 
+/// The f32 [dirs, rows, cols] weights of DynamicQuantizeLSTM's quantized
+/// [dirs, cols, rows] input `idx` (W: cols = input size, R: hidden size;
+/// rows = 4 x hidden) with its scale and zero point (per direction, or per
+/// direction and row), dequantized as DequantizeLinear does it:
+/// f32(q - zp) * scale.
+static FailureOr<std::string> dequantizedLSTMWeight(Expansion &e, int idx,
+                                                    int scaleIdx, int zeroIdx,
+                                                    StringRef what) {
+  Importer &im = e.im;
+  auto q = im.input(idx);
+  auto s = failed(q) ? q : im.input(scaleIdx);
+  auto z = failed(s) ? s : im.input(zeroIdx);
+  if (failed(z))
+    return failure();
+  const ImportedValue &codes = **q, &scale = **s, &zero = **z;
+  if (codes.kind != Kind::Const || !codes.f.empty() ||
+      codes.shape.size() != 3 ||
+      (codes.dtype != onnx::TensorProto::INT8 &&
+       codes.dtype != onnx::TensorProto::UINT8))
+    return im.fail(what + " must be compile-time int8 or uint8 codes of "
+                          "rank 3");
+  int64_t dirs = codes.shape[0], cols = codes.shape[1], rows = codes.shape[2];
+  bool perRow = scale.shape.size() == 2;
+  SmallVector<int64_t, 2> expected = {dirs};
+  if (perRow)
+    expected.push_back(rows);
+  if (scale.kind != Kind::Const || scale.f.empty() ||
+      ArrayRef<int64_t>(scale.shape) != ArrayRef<int64_t>(expected) ||
+      zero.kind != Kind::Const || !zero.f.empty() ||
+      ArrayRef<int64_t>(zero.shape) != ArrayRef<int64_t>(expected) ||
+      zero.dtype != codes.dtype)
+    return im.fail(what +
+                   "'s scale and zero point must be compile-time, of "
+                   "shape [" +
+                   Twine(dirs) + "] or [" + Twine(dirs) + ", " + Twine(rows) +
+                   "], the zero point of the codes' type");
+  ImportedValue w;
+  w.kind = Kind::Const;
+  w.shape = {dirs, rows, cols};
+  w.f.resize(dirs * rows * cols);
+  for (int64_t d = 0; d < dirs; ++d)
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t p = perRow ? d * rows + r : d;
+      float sc = float(scale.f[p]);
+      if (!std::isfinite(sc) || sc <= 0)
+        return im.fail(what + "'s scale must be positive and finite");
+      for (int64_t c = 0; c < cols; ++c)
+        w.f[(d * rows + r) * cols + c] =
+            float(codes.i[(d * cols + c) * rows + r] - zero.i[p]) * sc;
+    }
+  return e.bind(what, std::move(w));
+}
+
+/// ONNX Runtime's dynamically quantized LSTM as the LSTM of its dequantized
+/// weights: X, W, R, B, sequence_lens, initial_h, initial_c, P, then the
+/// scales and zero points of W (8, 9) and R (10, 11). ONNX Runtime also
+/// quantizes X and the hidden state at each step; here they stay f32
+/// (docs/ONNXImport.md).
+static LogicalResult expandDynamicQuantizeLSTM(Expansion &e) {
+  const onnx::NodeProto &n = e.n;
+  for (int idx : {0, 1, 2, 8, 9, 10, 11})
+    if (!e.has(idx))
+      return e.im.fail("input " + Twine(idx) +
+                       " is missing (X, W, R and the scales and zero points "
+                       "of W and R are required)");
+  auto w = dequantizedLSTMWeight(e, 1, 8, 9, "W");
+  auto r = failed(w) ? w : dequantizedLSTMWeight(e, 2, 10, 11, "R");
+  if (failed(r))
+    return failure();
+  std::vector<std::string> inputs = {n.input(0), *w, *r};
+  for (int idx = 3; idx < 8; ++idx)
+    inputs.push_back(e.has(idx) ? n.input(idx) : "");
+  while (!inputs.empty() && inputs.back().empty())
+    inputs.pop_back();
+  onnx::NodeProto &lstm = e.add("LSTM", inputs, n.output(0));
+  for (int k = 1; k < n.output_size(); ++k)
+    lstm.add_output(n.output(k));
+  for (const onnx::AttributeProto &a : n.attribute())
+    *lstm.add_attribute() = a;
+  return success();
+}
+
 LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
   // The attribute types are those of ONNX Runtime's contrib op schemas.
   using onnx::AttributeProto;
@@ -194,6 +278,18 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
     if (failed(checkAttrs({})))
       return failure();
     built = expandBinary(e, op == "QLinearAdd" ? "Add" : "Mul");
+  } else if (op == "QLinearWhere") {
+    // condition, X, x_scale, x_zp, Y, y_scale, y_zp, z_scale, z_zp.
+    if (failed(checkAttrs({})))
+      return failure();
+    if (!e.has(0) || !e.has(1) || !e.has(2) || !e.has(4) || !e.has(5) ||
+        !e.has(7))
+      return fail("needs condition, X, x_scale, Y, y_scale and z_scale "
+                  "(inputs 0, 1, 2, 4, 5, 7)");
+    std::string out = e.fresh("Where");
+    e.add("Where", {n.input(0), e.dequantize(1, 2, 3), e.dequantize(4, 5, 6)},
+          out);
+    built = e.quantize(out, 7, 8, /*like=*/1);
   } else if (op == "QLinearSigmoid") {
     if (failed(checkAttrs({})))
       return failure();
@@ -265,6 +361,16 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
                             optionalInput(e, 3), optionalInput(e, 4),
                             n.output(0));
     built = success();
+  } else if (op == "DynamicQuantizeLSTM") {
+    if (failed(checkAttrTypes({{"activation_alpha", AttributeProto::FLOATS},
+                               {"activation_beta", AttributeProto::FLOATS},
+                               {"activations", AttributeProto::STRINGS},
+                               {"clip", AttributeProto::FLOAT},
+                               {"direction", AttributeProto::STRING},
+                               {"hidden_size", AttributeProto::INT},
+                               {"input_forget", AttributeProto::INT}})))
+      return failure();
+    built = expandDynamicQuantizeLSTM(e);
   } else if (op == "QGemm") {
     if (failed(checkAttrTypes({{"alpha", AttributeProto::FLOAT},
                                {"transA", AttributeProto::INT},

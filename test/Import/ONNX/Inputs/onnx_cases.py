@@ -5894,6 +5894,69 @@ def case_bad_pool_1d_kernel():
                  opset=13), {}, {}
 
 
+def case_ms_dynamic_quantize_lstm():
+    """ONNX Runtime's DynamicQuantizeLSTM (quantize_dynamic of an LSTM): a
+    bidirectional LSTM whose uint8 W (input x 4 hidden, per-row scales and
+    zero points) and int8 R (per-direction scales) are dequantized, then
+    ONNX's LSTM on f32 activations (ONNX Runtime would also quantize X and
+    H at each step; docs/ONNXImport.md)."""
+    r = rng(119)
+    seq, batch, inp, hid = 4, 2, 3, 5
+    x = r.uniform(-1, 1, (seq, batch, inp)).astype(F32)
+    wq = r.integers(0, 256, (2, inp, 4 * hid)).astype(np.uint8)
+    w_s = r.uniform(0.002, 0.006, (2, 4 * hid)).astype(F32)
+    w_z = r.integers(100, 156, (2, 4 * hid)).astype(np.uint8)
+    rq = r.integers(-127, 128, (2, hid, 4 * hid)).astype(np.int8)
+    r_s = np.array([0.004, 0.003], F32)
+    r_z = np.zeros(2, np.int8)
+    b = r.uniform(-0.2, 0.2, (2, 8 * hid)).astype(F32)
+    node = helper.make_node(
+        "DynamicQuantizeLSTM",
+        ["x", "wq", "rq", "b", "", "", "", "", "w_s", "w_z", "r_s", "r_z"],
+        ["y", "y_h", "y_c"], domain=MS, hidden_size=hid,
+        direction="bidirectional")
+    inits = [init("wq", wq), init("w_s", w_s), init("w_z", w_z),
+             init("rq", rq), init("r_s", r_s), init("r_z", r_z), init("b", b)]
+    m = model([node], [tin("x", [seq, batch, inp])],
+              [tin("y", [seq, 2, batch, hid]), tin("y_h", [2, batch, hid]),
+               tin("y_c", [2, batch, hid])], inits, microsoft=True)
+    w = ((wq.astype(np.int64) - w_z[:, None, :]).astype(F32) *
+         w_s[:, None, :]).astype(F32).transpose(0, 2, 1)
+    rr = ((rq.astype(np.int64)).astype(F32) *
+          r_s[:, None, None]).astype(F32).transpose(0, 2, 1)
+    fy, fh, fc = lstm_f32(x, w[0], rr[0], b[0])
+    by, bh, bc = lstm_f32(x, w[1], rr[1], b[1], reverse=True)
+    return m, {"x": x}, {"y": approx(np.stack([fy, by], axis=1)),
+                         "y_h": approx(np.stack([fh, bh])),
+                         "y_c": approx(np.stack([fc, bc]))}
+
+
+def case_qlinear_where():
+    """com.microsoft QLinearWhere: the Where of the dequantized X and Y on
+    a run-time condition, quantized to z's grid (ONNX Runtime's QOperator
+    form of DQ -> Where -> Q)."""
+    r = rng(120)
+    a = r.uniform(-2, 2, (2, 6)).astype(F32)
+    bb = r.uniform(-2, 2, (2, 6)).astype(F32)
+    c = r.uniform(-1, 1, (2, 6)).astype(F32)
+    N = helper.make_node
+    nodes = [N("QuantizeLinear", ["a", "a_s", "a_z"], ["aq"]),
+             N("QuantizeLinear", ["b", "b_s", "b_z"], ["bq"]),
+             N("Greater", ["c", "zero"], ["cond"]),
+             N("QLinearWhere", ["cond", "aq", "a_s", "a_z", "bq", "b_s", "b_z",
+                                "z_s", "z_z"], ["zq"], domain=MS)]
+    inits = [init("a_s", F32(0.02)), init("a_z", np.uint8(120)),
+             init("b_s", F32(0.03)), init("b_z", np.uint8(130)),
+             init("z_s", F32(0.025)), init("z_z", np.uint8(128)),
+             init("zero", F32(0))]
+    m = model(nodes, [tin("a", [2, 6]), tin("b", [2, 6]), tin("c", [2, 6])],
+              [tin("zq", [2, 6], TensorProto.UINT8)], inits, microsoft=True)
+    ad = dequantize(quantize(a, 0.02, 120, np.uint8), 0.02, 120)
+    bd = dequantize(quantize(bb, 0.03, 130, np.uint8), 0.03, 130)
+    z = quantize(np.where(c > 0, ad, bd), 0.025, 128, np.uint8)
+    return m, {"a": a, "b": bb, "c": c}, {"zq": ("ints", z.astype(np.uint8))}
+
+
 def case_bad_ms_attention_past():
     nodes = [helper.make_node("Attention", ["x", "w", "b", "", "past"], ["y"],
                               domain=MS, num_heads=2, name="attn")]
