@@ -269,6 +269,17 @@ void Importer::spreadBlocks(ImportedValue &v, const int64_t blocks[2]) {
                 : t;
 }
 
+void Importer::cropSpatial(ImportedValue &v, const int64_t crop[4]) {
+  auto type = cast<RankedTensorType>(v.value.getType());
+  int64_t n = type.getDimSize(0), c = type.getDimSize(3);
+  auto idx = [&](int64_t x) -> OpFoldResult { return b.getIndexAttr(x); };
+  v.value = tensor::ExtractSliceOp::create(
+      b, loc, v.value, {idx(0), idx(crop[0]), idx(crop[1]), idx(0)},
+      {idx(n), idx(crop[2]), idx(crop[3]), idx(c)},
+      {idx(1), idx(1), idx(1), idx(1)});
+  v.shape = {n, c, crop[2], crop[3]};
+}
+
 void Importer::viewAs(ImportedValue &v, ArrayRef<int64_t> shape) {
   if (v.nhwc) {
     v.value = transpose(v.value, {0, 3, 1, 2});
@@ -405,6 +416,8 @@ FailureOr<ImportedValue> Importer::emitContraction(PendingInfo &p,
   auto viewBack = [&](ImportedValue &v) {
     if (p.blocks[0])
       spreadBlocks(v, p.blocks);
+    if (p.crop[2])
+      cropSpatial(v, p.crop);
     if (!p.resultShape.empty())
       viewAs(v, p.resultShape);
   };
@@ -601,6 +614,10 @@ LogicalResult Importer::setPendingConv(const ImportedValue &x,
   if (p.blocks[0] && !oneD)
     shape = {shape[0], shape[1] / blockSize, shape[2] * p.blocks[0],
              shape[3] * p.blocks[1]};
+  if (p.crop[2] && !oneD) {
+    shape[2] = p.crop[2];
+    shape[3] = p.crop[3];
+  }
   ImportedValue out = makePending(std::move(p), shape);
   out.nhwc = !oneD;
   setOutput(0, std::move(out));

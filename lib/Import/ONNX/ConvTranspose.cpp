@@ -11,10 +11,12 @@
 // fused clamp, float islands) is the Conv path's.
 //
 // The stuffed input holds stride_h * stride_w times the input's pixels, and
-// the conv spends that much more work on zeros: correct and simple, not the
-// fastest form (a sub-pixel decomposition into stride_h * stride_w smaller
-// convs would skip them).
-//
+// the conv spends that much more work on zeros. A quantized ConvTranspose
+// with one group and no dilation therefore takes the sub-pixel form
+// instead (importSubPixelConvTranspose): one stride-1 conv of the input
+// computing every output phase's taps as its own channels, spread over
+// blocks and cropped; a kernel as large as the stride without padding (a
+// U-Net's upsampling) is its simplest case, a 1 x 1 conv and no crop.
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
@@ -126,54 +128,80 @@ static Value stuff(Importer &im, Value src, const EquivalentConv &e,
       sizes, {idx(1), idx(e.strides[0]), idx(e.strides[1]), idx(1)});
 }
 
-/// A kernel as large as the stride, no padding, no dilation, one group (the
-/// upsampling of U-Nets: torch's ConvTranspose2d(c, m, 2, stride=2)): the
-/// output's blocks do not overlap, and each is one input pixel times the
-/// kernel.
-static bool isBlockConvTranspose(const ImportedValue &w, int64_t groups,
-                                 ArrayRef<int64_t> strides,
-                                 ArrayRef<int64_t> dilations,
-                                 ArrayRef<int64_t> pads,
-                                 ArrayRef<int64_t> outputPadding) {
-  auto zero = [](int64_t v) { return v == 0; };
-  auto one = [](int64_t v) { return v == 1; };
-  return groups == 1 && w.shape[2] == strides[0] && w.shape[3] == strides[1] &&
-         llvm::all_of(dilations, one) && llvm::all_of(pads, zero) &&
-         llvm::all_of(outputPadding, zero);
-}
-
-/// The block ConvTranspose of quantized `x` and `w` (C x M x bh x bw) as a
-/// 1 x 1 conv with bh * bw * M output channels, (a, b, m) the weights w[:, m,
-/// a, b]; emitContraction spreads each pixel's channels over its output
-/// block (PendingInfo::blocks). No multiplication by inserted zeros.
-static LogicalResult importBlockConvTranspose(Importer &im,
-                                              const ImportedValue &x,
-                                              const ImportedValue &w,
-                                              PendingInfo p) {
-  int64_t c = w.shape[0], m = w.shape[1], bh = w.shape[2], bw = w.shape[3];
-  int64_t f = bh * bw * m;
+/// The sub-pixel form of a quantized ConvTranspose with one group and no
+/// dilation: output row s * q + a takes the kernel taps a, a + s, a + 2 s,
+/// ... of the input rows q, q - 1, q - 2, ... So one stride-1 conv of the
+/// input (padded by K' - 1, K' = ceil(K / s)) with s_h * s_w * M output
+/// channels, channel (a, b, m) holding w[:, m, a + s_h j, b + s_w i]
+/// flipped (taps past the kernel: the weight's zero point, i.e. real zero),
+/// spread over s_h x s_w blocks (PendingInfo::blocks) and cropped to the
+/// ConvTranspose's padding: the same exact sums as the stuffed conv without
+/// multiplying the zeros between the pixels. Returns false (nothing
+/// emitted) where it does not apply.
+static FailureOr<bool> importSubPixelConvTranspose(
+    Importer &im, const ImportedValue &x, const ImportedValue &w,
+    int64_t groups, ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+    ArrayRef<int64_t> pads, ArrayRef<int64_t> outputPadding, PendingInfo p) {
+  if (groups != 1 || llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
+    return false;
+  int64_t c = w.shape[0], m = w.shape[1];
+  int64_t k[2] = {w.shape[2], w.shape[3]}, sub[2], out[2];
+  for (int d = 0; d < 2; ++d) {
+    int64_t in = x.shape[2 + d];
+    sub[d] = (k[d] + strides[d] - 1) / strides[d];
+    out[d] =
+        strides[d] * (in - 1) + outputPadding[d] + k[d] - pads[d] - pads[d + 2];
+    // The spread conv covers rows [0, s * (in + K' - 1)); output_padding
+    // beyond it (which ONNX allows up to the stride) would need more.
+    if (pads[d] + out[d] > strides[d] * (in + sub[d] - 1))
+      return false;
+  }
+  int64_t sh = strides[0], sw = strides[1];
+  int64_t f = sh * sw * m;
   auto q = outputChannelParams(im, w, f);
   if (failed(q))
     return failure();
   ImportedValue cw = w;
   cw.q = *q;
-  cw.shape = {f, c, 1, 1};
-  std::vector<int64_t> codes(w.codes->size());
-  for (int64_t a = 0; a < bh; ++a)
-    for (int64_t bb = 0; bb < bw; ++bb)
-      for (int64_t mi = 0; mi < m; ++mi)
+  cw.shape = {f, c, sub[0], sub[1]};
+  std::vector<int64_t> codes(f * c * sub[0] * sub[1]);
+  for (int64_t a = 0; a < sh; ++a)
+    for (int64_t bb = 0; bb < sw; ++bb)
+      for (int64_t mi = 0; mi < m; ++mi) {
+        int64_t channel = (a * sw + bb) * m + mi;
+        // Real zero: the weight's zero point for this output channel.
+        int64_t zero = w.q.zeroPoints[w.q.perAxis() ? mi : 0];
         for (int64_t ci = 0; ci < c; ++ci)
-          codes[((a * bw + bb) * m + mi) * c + ci] =
-              (*w.codes)[((ci * m + mi) * bh + a) * bw + bb];
+          for (int64_t ty = 0; ty < sub[0]; ++ty)
+            for (int64_t tx = 0; tx < sub[1]; ++tx) {
+              int64_t ky = a + sh * (sub[0] - 1 - ty);
+              int64_t kx = bb + sw * (sub[1] - 1 - tx);
+              codes[((channel * c + ci) * sub[0] + ty) * sub[1] + tx] =
+                  ky < k[0] && kx < k[1]
+                      ? (*w.codes)[((ci * m + mi) * k[0] + ky) * k[1] + kx]
+                      : zero;
+            }
+      }
   cw.codes = std::move(codes);
   p.strides = {1, 1};
   p.dilations = {1, 1};
-  p.padding = {0, 0, 0, 0};
-  p.blocks[0] = bh;
-  p.blocks[1] = bw;
-  if (!p.resultShape.empty()) // 1-D: N x M x (L * bw)
-    p.resultShape = {x.shape[0], m, x.shape[3] * bw};
-  return im.setPendingConv(x, cw, std::move(p));
+  p.padding = {sub[0] - 1, sub[0] - 1, sub[1] - 1, sub[1] - 1};
+  p.blocks[0] = sh;
+  p.blocks[1] = sw;
+  // A kernel as large as the stride without padding (U-Net upsampling) is
+  // a 1 x 1 conv whose blocks tile the output exactly: no crop.
+  if (pads[0] || pads[1] || out[0] != sh * (x.shape[2] + sub[0] - 1) ||
+      out[1] != sw * (x.shape[3] + sub[1] - 1)) {
+    p.crop[0] = pads[0];
+    p.crop[1] = pads[1];
+    p.crop[2] = out[0];
+    p.crop[3] = out[1];
+  }
+  if (!p.resultShape.empty()) // 1-D: N x M x L
+    p.resultShape = {x.shape[0], m, out[1]};
+  if (failed(im.setPendingConv(x, cw, std::move(p))))
+    return failure();
+  return true;
 }
 
 LogicalResult Importer::importConvTranspose() {
@@ -312,8 +340,13 @@ LogicalResult Importer::importConvTranspose() {
   }
   if (failed(requireConstWeight(*this, w4)))
     return failure();
-  if (isBlockConvTranspose(w4, groups, strides, dilations, pads, outputPadding))
-    return importBlockConvTranspose(*this, x4, w4, std::move(p));
+  if (x4.q.perAxis())
+    return fail("per-axis quantized activations are not supported as a "
+                "contraction input");
+  auto subPixel = importSubPixelConvTranspose(
+      *this, x4, w4, groups, strides, dilations, pads, outputPadding, p);
+  if (failed(subPixel) || *subPixel)
+    return failure(failed(subPixel));
   auto cw = convWeight(*this, w4, groups);
   if (failed(cw))
     return failure();

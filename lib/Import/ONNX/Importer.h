@@ -94,11 +94,14 @@ struct PendingInfo {
   /// MatMul of an A of rank > 2: the contraction runs on A's rows as a 2-D
   /// matrix (operand 0 is that view) and its result has this shape.
   std::vector<int64_t> resultShape;
-  /// A ConvTranspose whose kernel equals its stride (ConvTranspose.cpp): a
-  /// 1 x 1 conv with blocks[0] * blocks[1] * M output channels, each pixel's
-  /// channels then spread over a blocks[0] x blocks[1] block of the output
-  /// (0: not such a conv). Biases hold M values.
+  /// A ConvTranspose's sub-pixel form (ConvTranspose.cpp): a conv with
+  /// blocks[0] * blocks[1] * M output channels, each pixel's channels then
+  /// spread over a blocks[0] x blocks[1] block of the output (0: not such a
+  /// conv). Biases hold M values.
   int64_t blocks[2] = {0, 0};
+  /// The window of the spread output that is the result (a ConvTranspose's
+  /// padding cropped): top row, left column, height, width (height 0: all).
+  int64_t crop[4] = {0, 0, 0, 0};
   // AvgPool (kernel, strides, padding) and Concat (axis, logical).
   std::vector<int64_t> kernel;
   int64_t axis = 0;
@@ -370,10 +373,12 @@ public:
   /// codes `w` (OIHW), its bias input 2 of the current node.
   mlir::LogicalResult setPendingConv(const ImportedValue &x,
                                      const ImportedValue &w, PendingInfo p);
-  /// Spreads the NHWC result `v` (i32 accumulator or codes) of a block
-  /// ConvTranspose's 1 x 1 conv over the output: channel (a, b, m) of pixel
+  /// Spreads the NHWC result `v` (i32 accumulator or codes) of a sub-pixel
+  /// ConvTranspose's conv over the output: channel (a, b, m) of pixel
   /// (i, j) goes to pixel (i * blocks[0] + a, j * blocks[1] + b), channel m.
   void spreadBlocks(ImportedValue &v, const int64_t blocks[2]);
+  /// The `crop` window (PendingInfo::crop) of the NHWC value `v`.
+  void cropSpatial(ImportedValue &v, const int64_t crop[4]);
   /// `v` (a contraction result) as the logical tensor of `shape`: an NHWC
   /// value back to NCHW first, then reshaped.
   void viewAs(ImportedValue &v, llvm::ArrayRef<int64_t> shape);
