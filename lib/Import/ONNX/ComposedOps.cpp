@@ -12,7 +12,9 @@
 // - Hardmax: the OneHot of the ArgMax (the first maximum), over the axis
 //   from opset 13, over the input flattened to 2-D at the axis before.
 // - GlobalLpPool: the p-norm over the spatial axes (ReduceL1, ReduceL2, or
-//   Pow of the ReduceSum of Pow of Abs for another p).
+//   Pow of the ReduceSum of Pow of Abs for another p); LpPool: ONNX's
+//   reference, the kernel size times the AveragePool (padding counted) of
+//   |x|^p, to the power 1 / p.
 // - ReverseSequence with compile-time lengths: a GatherElements along the
 //   time axis whose indices reverse each batch entry's first `len` steps.
 // - GroupNormalization: InstanceNormalization of the input reshaped to
@@ -143,6 +145,52 @@ LogicalResult Importer::importGlobalLpPool() {
           e.scalar(float(1.0 / double(p)))},
          out);
   }
+  return importExpansion(*node, e.nodes);
+}
+
+LogicalResult Importer::importLpPool() {
+  if (failed(checkAttrs({"auto_pad", "ceil_mode", "dilations", "kernel_shape",
+                         "p", "pads", "strides"})))
+    return failure();
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  int64_t p = attrInt("p").value_or(2);
+  if (p < 1)
+    return fail("p = " + Twine(p) + " must be positive");
+  // The partial last window of ceil_mode would count only its inside
+  // positions in the average below, not the kernel's.
+  if (attrInt("ceil_mode").value_or(0) != 0)
+    return fail("ceil_mode = 1 is not supported");
+  // AveragePool takes dilations only from opset 19.
+  if (auto d = attrInts("dilations");
+      d && llvm::any_of(*d, [](int64_t v) { return v != 1; }))
+    return fail("dilations other than 1 are not supported");
+  auto kernel = attrInts("kernel_shape");
+  if (!kernel)
+    return fail("the required attribute 'kernel_shape' is missing");
+  int64_t count = 1;
+  for (int64_t k : *kernel) {
+    if (k <= 0 || k > (int64_t(1) << 16))
+      return fail("kernel_shape values must be in [1, 2^16]");
+    count *= k;
+  }
+  // ONNX's reference: kernel size * AveragePool(|x|^p, count_include_pad =
+  // 1), then ^(1 / p).
+  Expansion e(*this, *node);
+  std::string in = node->input(0);
+  std::string powered =
+      p == 1 ? e.op("Abs", {in})
+             : e.op("Pow", {e.op("Abs", {in}), e.scalar(float(p))});
+  std::string average = e.fresh("average");
+  onnx::NodeProto &pool = e.add("AveragePool", {powered}, average);
+  for (StringRef name : {"auto_pad", "kernel_shape", "pads", "strides"})
+    e.copyAttr(pool, name);
+  Expansion::setInt(pool, "count_include_pad", 1);
+  std::string sum = e.op("Mul", {average, e.scalar(float(count))},
+                         p == 1 ? node->output(0) : std::string());
+  if (p != 1)
+    e.op("Pow", {sum, e.scalar(float(1.0 / double(p)))}, node->output(0));
   return importExpansion(*node, e.nodes);
 }
 

@@ -609,6 +609,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importLpNormalization();
   if (op == "Hardmax")
     return importHardmax();
+  if (op == "LpPool")
+    return importLpPool();
   if (op == "GlobalLpPool")
     return importGlobalLpPool();
   if (op == "ReverseSequence")

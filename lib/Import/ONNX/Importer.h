@@ -470,6 +470,7 @@ public:
   mlir::LogicalResult importLpNormalization();
   mlir::LogicalResult importHardmax();
   mlir::LogicalResult importGlobalLpPool();
+  mlir::LogicalResult importLpPool();
   mlir::LogicalResult importReverseSequence();
   mlir::LogicalResult importGroupNormalization();
 

@@ -93,6 +93,7 @@ static constexpr SchemaChange kSchemaChanges[] = {
     {"CenterCropPad", 18},
     {"Col2Im", 18},
     {"GroupNormalization", 18},
+    {"LpPool", 18},
     {"Mish", 18},
     {"OptionalGetElement", 18},
     {"OptionalHasElement", 18},

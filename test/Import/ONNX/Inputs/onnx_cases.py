@@ -5957,6 +5957,66 @@ def case_qlinear_where():
     return m, {"a": a, "b": bb, "c": c}, {"zq": ("ints", z.astype(np.uint8))}
 
 
+def lp_pool_ref(x, p, kernel, strides, pads, dilations=None):
+    """ONNX's LpPool: (sum over the window of |x|^p)^(1/p), padding zeros,
+    in float64 (N, C, spatial...)."""
+    nd = len(kernel)
+    dilations = dilations or [1] * nd
+    xp = np.pad(np.abs(x.astype(np.float64)) ** p,
+                [(0, 0), (0, 0)] + [(pads[i], pads[i + nd]) for i in range(nd)])
+    out_shape = [(xp.shape[2 + i] - ((kernel[i] - 1) * dilations[i] + 1)) //
+                 strides[i] + 1 for i in range(nd)]
+    out = np.zeros(x.shape[:2] + tuple(out_shape))
+    for pos in np.ndindex(*out_shape):
+        window = tuple(slice(pos[i] * strides[i],
+                             pos[i] * strides[i] + (kernel[i] - 1) * dilations[i] + 1,
+                             dilations[i]) for i in range(nd))
+        out[(slice(None), slice(None)) + pos] = \
+            xp[(slice(None), slice(None)) + window].sum(axis=tuple(range(2, 2 + nd)))
+    return out ** (1.0 / p)
+
+
+def case_lp_pool():
+    """LpPool (p = 2 with asymmetric padding, p = 1, p = 3 over a 1-D
+    input) against ONNX's definition; opset 18's dilations in
+    lp_pool_opset18."""
+    r = rng(121)
+    x = r.uniform(-2, 2, (1, 2, 5, 6)).astype(F32)
+    z = r.uniform(-2, 2, (1, 2, 7)).astype(F32)
+    N = helper.make_node
+    nodes = [N("LpPool", ["x"], ["l2"], p=2, kernel_shape=[2, 3],
+               strides=[1, 2], pads=[1, 0, 0, 1]),
+             N("LpPool", ["x"], ["l1"], p=1, kernel_shape=[3, 3],
+               strides=[2, 2]),
+             N("LpPool", ["z"], ["l3"], p=3, kernel_shape=[3], strides=[2],
+               pads=[1, 1])]
+    want = {"l2": lp_pool_ref(x, 2, [2, 3], [1, 2], [1, 0, 0, 1]),
+            "l1": lp_pool_ref(x, 1, [3, 3], [2, 2], [0, 0, 0, 0]),
+            "l3": lp_pool_ref(z, 3, [3], [2], [1, 1])}
+    m = model(nodes, [tin("x", [1, 2, 5, 6]), tin("z", [1, 2, 7])],
+              [tin(k, list(v.shape)) for k, v in want.items()], [])
+    return m, {"x": x, "z": z}, {k: approx(v) for k, v in want.items()}
+
+
+def case_lp_pool_opset18():
+    """LpPool at opset 18 (its ceil_mode and dilations are newer than the
+    checker), dilations of 1 written out."""
+    x = rng(122).uniform(-2, 2, (1, 2, 6, 5)).astype(F32)
+    want = lp_pool_ref(x, 2, [2, 2], [1, 1], [0, 0, 0, 0])
+    m = model([helper.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 2],
+                                dilations=[1, 1], ceil_mode=0)],
+              [tin("x", [1, 2, 6, 5])], [tin("y", list(want.shape))], [],
+              opset=18)
+    return m, {"x": x}, {"y": approx(want)}
+
+
+def case_bad_lp_pool_dilations():
+    nodes = [helper.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 2],
+                              dilations=[2, 1], name="lp")]
+    return model(nodes, [tin("x", [1, 2, 6, 5])], [tin("y", [1, 2, 4, 4])], [],
+                 opset=18), {}, {}
+
+
 def case_bad_ms_attention_past():
     nodes = [helper.make_node("Attention", ["x", "w", "b", "", "past"], ["y"],
                               domain=MS, num_heads=2, name="attn")]
