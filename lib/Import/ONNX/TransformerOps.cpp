@@ -486,37 +486,45 @@ LogicalResult expandQEmbedLayerNorm(Importer &im, Expansion &e) {
 }
 } // namespace
 
+namespace {
+using ExpandFn = LogicalResult (*)(Importer &, Expansion &);
+
+/// The op each expansion stands for: the one list importTransformerOp and
+/// isTransformerOp read.
+const std::pair<StringRef, ExpandFn> kTransformerOps[] = {
+    {"FastGelu",
+     [](Importer &im, Expansion &e) { return expandGelu(im, e, "FastGelu"); }},
+    {"BiasGelu",
+     [](Importer &im, Expansion &e) { return expandGelu(im, e, "BiasGelu"); }},
+    {"QuickGelu",
+     [](Importer &im, Expansion &e) { return expandGelu(im, e, "QuickGelu"); }},
+    {"SkipLayerNormalization", expandSkipLayerNorm},
+    {"SkipSimplifiedLayerNormalization", expandSkipSimplifiedLayerNorm},
+    {"FusedMatMul", expandFusedMatMul},
+    {"Attention", expandAttention},
+    {"QAttention", expandQAttention},
+    {"EmbedLayerNormalization", expandEmbedLayerNorm},
+    {"QEmbedLayerNormalization", expandQEmbedLayerNorm},
+};
+
+ExpandFn transformerExpansion(StringRef op) {
+  for (const auto &[name, fn] : kTransformerOps)
+    if (name == op)
+      return fn;
+  return nullptr;
+}
+} // namespace
+
 bool quantopt::onnx_import::detail::isTransformerOp(llvm::StringRef op) {
-  return llvm::is_contained(
-      {"FastGelu", "BiasGelu", "QuickGelu", "SkipLayerNormalization",
-       "SkipSimplifiedLayerNormalization", "FusedMatMul", "Attention",
-       "QAttention", "EmbedLayerNormalization", "QEmbedLayerNormalization"},
-      op);
+  return transformerExpansion(op) != nullptr;
 }
 
 LogicalResult Importer::importTransformerOp(const onnx::NodeProto &n) {
-  StringRef op = n.op_type();
-  Expansion e(*this, n);
-  LogicalResult built = failure();
-  if (op == "FastGelu" || op == "BiasGelu" || op == "QuickGelu")
-    built = expandGelu(*this, e, op);
-  else if (op == "SkipLayerNormalization")
-    built = expandSkipLayerNorm(*this, e);
-  else if (op == "SkipSimplifiedLayerNormalization")
-    built = expandSkipSimplifiedLayerNorm(*this, e);
-  else if (op == "FusedMatMul")
-    built = expandFusedMatMul(*this, e);
-  else if (op == "Attention")
-    built = expandAttention(*this, e);
-  else if (op == "QAttention")
-    built = expandQAttention(*this, e);
-  else if (op == "EmbedLayerNormalization")
-    built = expandEmbedLayerNorm(*this, e);
-  else if (op == "QEmbedLayerNormalization")
-    built = expandQEmbedLayerNorm(*this, e);
-  else
+  ExpandFn expand = transformerExpansion(n.op_type());
+  if (!expand)
     return fail("unsupported com.microsoft operator");
-  if (failed(built))
+  Expansion e(*this, n);
+  if (failed(expand(*this, e)))
     return failure();
   return importExpansion(n, e.nodes);
 }
