@@ -206,6 +206,12 @@ LogicalResult expandAttentionCore(Importer &im, Expansion &e,
   if (im.opset < 10)
     return im.fail("needs a standard opset >= 10 (the model imports " +
                    Twine(im.opset) + ")");
+  // The mask's position tables hold S values (and the scores B x N x S x
+  // S): bounded, so that a hostile shape is diagnosed, not allocated.
+  constexpr int64_t kMaxSequence = int64_t(1) << 16;
+  if (seq > kMaxSequence)
+    return im.fail("sequence length " + Twine(seq) + " exceeds " +
+                   Twine(kMaxSequence));
   auto heads = im.attrInt("num_heads");
   if (!heads)
     return im.fail("the required attribute 'num_heads' is missing");

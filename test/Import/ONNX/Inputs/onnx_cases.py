@@ -6033,6 +6033,18 @@ def case_bad_ms_attention_heads():
                  microsoft=True), {}, {}
 
 
+def case_bad_ms_attention_long():
+    """A hostile sequence length: diagnosed before any table of it is
+    built (it crashed the importer allocating 2^40 positions)."""
+    nodes = [helper.make_node("Attention", ["x", "w", "b", "m"], ["y"],
+                              domain=MS, num_heads=2, unidirectional=1,
+                              name="attn")]
+    inits = [init("w", np.zeros((8, 24), F32)), init("b", np.zeros(24, F32))]
+    return model(nodes, [tin("x", [1, 1 << 40, 8]),
+                         tin("m", [1], TensorProto.INT32)],
+                 [tin("y", [1, 1 << 40, 8])], inits, microsoft=True), {}, {}
+
+
 def case_bad_ms_attention_mask4d():
     nodes = [helper.make_node("Attention", ["x", "w", "b", "m"], ["y"],
                               domain=MS, num_heads=2, name="attn")]
