@@ -678,6 +678,11 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importCompareOp();
   if (op == "Where")
     return importWhere();
+  if (op == "BitShift" || op == "BitwiseAnd" || op == "BitwiseOr" ||
+      op == "BitwiseXor" || op == "BitwiseNot")
+    return importBitwiseOp();
+  if (op == "HannWindow" || op == "HammingWindow" || op == "BlackmanWindow")
+    return importWindow();
   if (op == "LayerNormalization")
     return importLayerNorm();
   if (op == "InstanceNormalization")

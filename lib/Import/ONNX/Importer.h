@@ -541,6 +541,10 @@ public:
   /// Masks.cpp: Equal, Greater, Less, GreaterOrEqual, LessOrEqual, Not,
   /// And, Or and Xor, folded on compile-time data, else i1 tensors; Where.
   mlir::LogicalResult importCompareOp();
+  /// BitShift and BitwiseAnd / Or / Xor / Not (BitwiseOps.cpp).
+  mlir::LogicalResult importBitwiseOp();
+  /// HannWindow, HammingWindow, BlackmanWindow (WindowOps.cpp).
+  mlir::LogicalResult importWindow();
   /// A comparison, Not, And, Or or Xor of run-time values: an i1 tensor of
   /// `shape` (the operands broadcast).
   mlir::LogicalResult runtimeMaskOp(llvm::ArrayRef<ImportedValue *> operands,

@@ -3069,6 +3069,113 @@ def case_int_div_mod():
         "shifted": ("int", np.array([[wrap(int(v) - 2) for v in row] for row in ids], np.int64))}
 
 
+def case_bit_ops():
+    """BitShift (uint8, run-time values by constant and by run-time
+    amounts, some of the width or more) and the opset-18 Bitwise ops on
+    int32 and int8; BitwiseAnd of two int64 constants folds and is added to
+    the ids. Expected values from numpy, whose shifts by the width or more
+    give 0 (as ONNX's reference implementation, which uses them)."""
+    x = np.array([[1, 200, 255, 17], [128, 3, 0, 96]], np.uint8)
+    amounts = np.array([[0, 1, 7, 8], [9, 255, 2, 5]], np.uint8)
+    k = np.array([3, 0, 1, 8], np.uint8)
+    a = np.array([5, -6, 0x7FFFFFFF, -2147483648, 12345], np.int32)
+    c = np.array([3, 10, -1, 1, -4096], np.int32)
+    b8 = np.array([0, -1, 127, -128, 85, -86], np.int8)
+    ids = np.array([10, -10, 1 << 40], np.int64)
+    m1 = np.array([0x0F0F, -1, 255], np.int64)
+    m2 = np.array([0x00FF, 0x1234, -256], np.int64)
+    nodes = [helper.make_node("BitShift", ["x", "k"], ["left"], direction="LEFT"),
+             helper.make_node("BitShift", ["x", "k"], ["right"], direction="RIGHT"),
+             helper.make_node("BitShift", ["x", "amounts"], ["left_rt"],
+                              direction="LEFT"),
+             helper.make_node("BitShift", ["x", "amounts"], ["right_rt"],
+                              direction="RIGHT"),
+             helper.make_node("BitwiseAnd", ["a", "c"], ["and"]),
+             helper.make_node("BitwiseOr", ["a", "c"], ["or"]),
+             helper.make_node("BitwiseXor", ["a", "c"], ["xor"]),
+             helper.make_node("BitwiseNot", ["b8"], ["not"]),
+             helper.make_node("BitwiseAnd", ["m1", "m2"], ["mask"]),
+             helper.make_node("Add", ["ids", "mask"], ["masked_ids"])]
+    inits = [init("k", k), init("c", c), init("m1", m1), init("m2", m2)]
+    U8, I32 = TensorProto.UINT8, TensorProto.INT32
+    m = model(nodes, [tin("x", [2, 4], U8), tin("amounts", [2, 4], U8),
+                      tin("a", [5], I32), tin("b8", [6], TensorProto.INT8),
+                      tin("ids", [3], TensorProto.INT64)],
+              [tin("left", [2, 4], U8), tin("right", [2, 4], U8),
+               tin("left_rt", [2, 4], U8), tin("right_rt", [2, 4], U8),
+               tin("and", [5], I32), tin("or", [5], I32), tin("xor", [5], I32),
+               tin("not", [6], TensorProto.INT8),
+               tin("masked_ids", [3], TensorProto.INT64)], inits, opset=18)
+    return m, {"x": x, "amounts": amounts, "a": a, "b8": b8, "ids": ids}, {
+        "left": ("int", np.left_shift(x, k)),
+        "right": ("int", np.right_shift(x, k)),
+        "left_rt": ("int", np.left_shift(x, amounts)),
+        "right_rt": ("int", np.right_shift(x, amounts)),
+        "and": ("int", np.bitwise_and(a, c)), "or": ("int", np.bitwise_or(a, c)),
+        "xor": ("int", np.bitwise_xor(a, c)), "not": ("int", np.invert(b8)),
+        "masked_ids": ("int", ids + np.bitwise_and(m1, m2))}
+
+
+def case_windows():
+    """HannWindow, HammingWindow and BlackmanWindow, periodic and
+    symmetric, folded at import; one multiplies a run-time frame. Expected
+    values: the ops' function bodies in ONNX's defs (opset 17) evaluated in
+    float64, within approx()'s tolerance."""
+    def window(kind, n, periodic):
+        a0, a1, a2 = {"Hann": (0.5, 0.5, 0.0), "Hamming": (25 / 46, 21 / 46, 0.0),
+                      "Blackman": (0.42, 0.5, 0.08)}[kind]
+        span = n if periodic else n - 1
+        x = np.arange(n) * (2 * np.pi / span)
+        return a0 - a1 * np.cos(x) + a2 * np.cos(2 * x)
+    cases = [("Hann", 8, 1), ("Hann", 7, 0), ("Hamming", 10, 1),
+             ("Hamming", 5, 0), ("Blackman", 16, 1), ("Blackman", 9, 0)]
+    nodes, inits, outs, expected = [], [], [], {}
+    for k, (kind, n, periodic) in enumerate(cases):
+        name = "w%d" % k
+        inits.append(init("n%d" % k, np.int64(n) if k % 2 else np.int32(n)))
+        nodes.append(helper.make_node(kind + "Window", ["n%d" % k], [name],
+                                      periodic=periodic))
+        outs.append(tin(name, [n]))
+        expected[name] = approx(window(kind, n, periodic))
+    frame = rng(41).standard_normal(8).astype(F32)
+    nodes.append(helper.make_node("Mul", ["frame", "w0"], ["windowed"]))
+    outs.append(tin("windowed", [8]))
+    expected["windowed"] = approx(frame.astype(np.float64) * window("Hann", 8, 1))
+    m = model(nodes, [tin("frame", [8])], outs, inits, opset=17)
+    return m, {"frame": frame}, expected
+
+
+def case_bad_window_runtime_size():
+    nodes = [helper.make_node("HannWindow", ["n"], ["y"], name="window")]
+    return model(nodes, [tin("n", [], TensorProto.INT64)], [tin("y", [4])],
+                 [], opset=17), {}, {}
+
+
+def case_bad_window_huge():
+    nodes = [helper.make_node("BlackmanWindow", ["n"], ["y"], name="window")]
+    return model(nodes, [], [tin("y", [1 << 40])],
+                 [init("n", np.int64(1 << 40))], opset=17), {}, {}
+
+
+def case_bad_bitshift_signed():
+    nodes = [helper.make_node("BitShift", ["a", "a"], ["y"], name="shift",
+                              direction="LEFT")]
+    return model(nodes, [tin("a", [3], TensorProto.INT32)],
+                 [tin("y", [3], TensorProto.INT32)], [], opset=18), {}, {}
+
+
+def case_bad_bitshift_direction():
+    nodes = [helper.make_node("BitShift", ["a", "a"], ["y"], name="shift",
+                              direction="UP")]
+    return model(nodes, [tin("a", [3], TensorProto.UINT8)],
+                 [tin("y", [3], TensorProto.UINT8)], [], opset=18), {}, {}
+
+
+def case_bad_bitwise_float():
+    nodes = [helper.make_node("BitwiseXor", ["a", "a"], ["y"], name="xor")]
+    return model(nodes, [tin("a", [3])], [tin("y", [3])], [], opset=18), {}, {}
+
+
 def case_bad_int_div_runtime():
     nodes = [helper.make_node("Div", ["a", "b"], ["y"], name="div")]
     return model(nodes, [tin("a", [3], TensorProto.INT64), tin("b", [3], TensorProto.INT64)],
