@@ -23,6 +23,9 @@
 //   2-D raw 0/1 mask of B x S (B x 1 and 1 x 1: no mask) or a 3-D raw
 //   mask of B x S x S. Past state, rotary embeddings and 4-D masks are
 //   rejected.
+// - MultiHeadAttention: the same attention of Q, K and V projected
+//   outside the op (cross attention: L keys for S queries; K and V may come
+//   split into heads), past keys and values concatenated before them.
 // - EmbedLayerNormalization: LayerNormalization of word + position (+
 //   segment) embeddings, gathered by the run-time ids (positions 0..S-1
 //   without position_ids); its mask_index output counts the ones of each
@@ -195,6 +198,129 @@ std::string additiveMask(Expansion &e, const std::string &valid, float filter) {
   return e.op("Where", {valid, e.scalar(0.0f), e.scalar(filter)});
 }
 
+/// Scaled dot-product attention over heads, as ONNX Runtime's CPU kernels
+/// (AttentionCPUBase) compute it: Q, K and V split into heads (B x N x S x
+/// H, B x N x T x H with T = past + L), Softmax(scale * Q K^T + mask (+
+/// attention bias)) V, the heads joined into `output` (B x S x N*Hv).
+struct AttentionHeads {
+  std::string q, k, v;
+  int64_t batch, qSeq, totalSeq, pastSeq, heads, qkHead, vHead;
+};
+
+/// The largest query or key sequence: the mask's position tables hold that
+/// many values (and the scores B x N x S x T), so a hostile shape is
+/// diagnosed, not allocated.
+constexpr int64_t kMaxSequence = int64_t(1) << 16;
+
+LogicalResult checkSequence(Importer &im, int64_t seq) {
+  if (seq > kMaxSequence)
+    return im.fail("sequence length " + Twine(seq) + " exceeds " +
+                   Twine(kMaxSequence));
+  return success();
+}
+
+/// The attention of `h` into `output`. `maskIdx` names the mask input
+/// (`maskName` in diagnostics: 1-D
+/// end positions (2B: and starts, with `attentionForms`), 2-D raw B x T
+/// (B x 1 and 1 x 1 with `attentionForms`: ONNX Runtime's dummy mask, no
+/// mask), 3-D raw B x S x T); `biasIdx` the attention bias (-1: none).
+LogicalResult attendHeads(Importer &im, Expansion &e, const AttentionHeads &h,
+                          int maskIdx, StringRef maskName, int biasIdx,
+                          bool attentionForms, const std::string &output) {
+  const onnx::NodeProto &n = e.n;
+  if (im.opset < 10)
+    return im.fail("needs a standard opset >= 10 (the model imports " +
+                   Twine(im.opset) + ")");
+  if (failed(checkSequence(im, h.qSeq)) ||
+      failed(checkSequence(im, h.totalSeq)))
+    return failure();
+  float filter = im.attrFloat("mask_filter_value").value_or(-10000.0f);
+  float scale = im.attrFloat("scale").value_or(0.0f);
+  if (scale == 0.0f)
+    scale = 1.0f / std::sqrt(static_cast<float>(h.qkHead));
+  int64_t batch = h.batch, seq = h.qSeq, total = h.totalSeq;
+  std::string kT = e.transpose(h.k, {0, 1, 3, 2});
+  std::string scores =
+      e.op("Mul", {e.op("MatMul", {h.q, kT}), e.scalar(scale)});
+
+  // The additive mask, B x 1 x S x T or B x 1 x 1 x T.
+  std::string mask;
+  if (e.has(maskIdx)) {
+    auto m = im.input(maskIdx);
+    if (failed(m))
+      return failure();
+    if ((*m)->dtype != onnx::TensorProto::INT32)
+      return im.fail(maskName + " must be int32");
+    ArrayRef<int64_t> ms = (*m)->shape;
+    std::string in = n.input(maskIdx);
+    if (ms.size() == 1 &&
+        (ms[0] == batch || (attentionForms && ms[0] == 2 * batch))) {
+      std::string pos = e.int32s({1, total}, positions(total));
+      std::string end = e.reshape(e.slice(in, 0, 0, batch), {batch, 1});
+      std::string valid = e.op("Less", {pos, end});
+      if (ms[0] == 2 * batch) {
+        std::string start =
+            e.reshape(e.slice(in, 0, batch, 2 * batch), {batch, 1});
+        valid = e.op("And", {valid, e.op("Not", {e.op("Less", {pos, start})})});
+      }
+      mask = e.reshape(additiveMask(e, valid, filter), {batch, 1, 1, total});
+    } else if (attentionForms && ms.size() == 2 &&
+               (ms[0] == batch || ms[0] == 1) && ms[1] == 1) {
+      // ONNX Runtime's dummy mask: no mask.
+    } else if (ms.size() == 2 && ms[0] == batch && ms[1] == total) {
+      std::string valid = e.op("Greater", {in, e.int32s({}, {0})});
+      mask = e.reshape(additiveMask(e, valid, filter), {batch, 1, 1, total});
+    } else if (ms.size() == 3 && ms[0] == batch && ms[1] == seq &&
+               ms[2] == total) {
+      std::string valid = e.op("Greater", {in, e.int32s({}, {0})});
+      mask = e.reshape(additiveMask(e, valid, filter), {batch, 1, seq, total});
+    } else {
+      std::string shape;
+      for (int64_t d : ms)
+        shape += (shape.empty() ? "" : "x") + std::to_string(d);
+      std::string forms =
+          attentionForms
+              ? "B, 2B, B x S, B x 1, 1 x 1 or B x S x S with B = " +
+                    std::to_string(batch) + ", S = " + std::to_string(seq)
+              : "B, B x T or B x S x T with B = " + std::to_string(batch) +
+                    ", S = " + std::to_string(seq) +
+                    ", T = " + std::to_string(total);
+      return im.fail(maskName + " of shape " +
+                     Twine(shape.empty() ? "()" : shape) +
+                     " is not supported (" + forms + ")");
+    }
+  }
+  if (im.attrInt("unidirectional").value_or(0)) {
+    // Key position t > past + query position s, compared rather than
+    // tabulated (S x T constants for long sequences).
+    std::vector<int64_t> rows = positions(seq);
+    for (int64_t &r : rows)
+      r += h.pastSeq;
+    std::string above =
+        e.op("Where", {e.op("Greater", {e.int32s({1, total}, positions(total)),
+                                        e.int32s({seq, 1}, rows)}),
+                       e.scalar(filter), e.scalar(0.0f)});
+    mask = mask.empty() ? above : e.op("Add", {mask, above});
+  }
+  if (!mask.empty())
+    scores = e.op("Add", {scores, mask});
+  if (biasIdx >= 0 && e.has(biasIdx))
+    scores = e.op("Add", {scores, n.input(biasIdx)});
+  std::string probs = e.fresh("probs");
+  Expansion::setInt(e.add("Softmax", {scores}, probs), "axis", -1);
+  std::string context = e.transpose(e.op("MatMul", {probs, h.v}), {0, 2, 1, 3});
+  e.op("Reshape",
+       {context, e.constInts("shape", {batch, seq, h.heads * h.vHead})},
+       output);
+  return success();
+}
+
+/// `x` (B x S x N*H) split into heads, B x N x S x H.
+std::string splitHeads(Expansion &e, const std::string &x, int64_t batch,
+                       int64_t seq, int64_t heads, int64_t head) {
+  return e.transpose(e.reshape(x, {batch, seq, heads, head}), {0, 2, 1, 3});
+}
+
 /// The shared part of Attention and QAttention, from the projected
 /// `qkv` (B x S x (Dq + Dk + Dv)). `maskIdx` names the mask_index input,
 /// `biasIdx` the attention bias (-1: none in this op).
@@ -203,15 +329,8 @@ LogicalResult expandAttentionCore(Importer &im, Expansion &e,
                                   int64_t seq, int64_t width, int maskIdx,
                                   int biasIdx) {
   const onnx::NodeProto &n = e.n;
-  if (im.opset < 10)
-    return im.fail("needs a standard opset >= 10 (the model imports " +
-                   Twine(im.opset) + ")");
-  // The mask's position tables hold S values (and the scores B x N x S x
-  // S): bounded, so that a hostile shape is diagnosed, not allocated.
-  constexpr int64_t kMaxSequence = int64_t(1) << 16;
-  if (seq > kMaxSequence)
-    return im.fail("sequence length " + Twine(seq) + " exceeds " +
-                   Twine(kMaxSequence));
+  if (failed(checkSequence(im, seq)))
+    return failure();
   auto heads = im.attrInt("num_heads");
   if (!heads)
     return im.fail("the required attribute 'num_heads' is missing");
@@ -243,79 +362,21 @@ LogicalResult expandAttentionCore(Importer &im, Expansion &e,
     if (d % *heads != 0)
       return im.fail("hidden size " + Twine(d) + " is not a multiple of " +
                      "num_heads = " + Twine(*heads));
-  int64_t qkHead = sizes[0] / *heads, vHead = sizes[2] / *heads;
-  float filter = im.attrFloat("mask_filter_value").value_or(-10000.0f);
-  float scale = im.attrFloat("scale").value_or(0.0f);
-  if (scale == 0.0f)
-    scale = 1.0f / std::sqrt(static_cast<float>(qkHead));
-
-  std::string q = e.slice(qkv, 2, 0, sizes[0]);
-  std::string k = e.slice(qkv, 2, sizes[0], sizes[0] + sizes[1]);
-  std::string v = e.slice(qkv, 2, sizes[0] + sizes[1], width);
-  q = e.transpose(e.reshape(q, {batch, seq, *heads, qkHead}), {0, 2, 1, 3});
-  k = e.transpose(e.reshape(k, {batch, seq, *heads, qkHead}), {0, 2, 3, 1});
-  v = e.transpose(e.reshape(v, {batch, seq, *heads, vHead}), {0, 2, 1, 3});
-  std::string scores = e.op("Mul", {e.op("MatMul", {q, k}), e.scalar(scale)});
-
-  // The additive mask, (B x 1 x) S x S or B x 1 x 1 x S.
-  std::string mask;
-  if (e.has(maskIdx)) {
-    auto m = im.input(maskIdx);
-    if (failed(m))
-      return failure();
-    if ((*m)->dtype != onnx::TensorProto::INT32)
-      return im.fail("mask_index must be int32");
-    ArrayRef<int64_t> ms = (*m)->shape;
-    std::string in = n.input(maskIdx);
-    if (ms.size() == 1 && (ms[0] == batch || ms[0] == 2 * batch)) {
-      std::string pos = e.int32s({1, seq}, positions(seq));
-      std::string end = e.reshape(e.slice(in, 0, 0, batch), {batch, 1});
-      std::string valid = e.op("Less", {pos, end});
-      if (ms[0] == 2 * batch) {
-        std::string start =
-            e.reshape(e.slice(in, 0, batch, 2 * batch), {batch, 1});
-        valid = e.op("And", {valid, e.op("Not", {e.op("Less", {pos, start})})});
-      }
-      mask = e.reshape(additiveMask(e, valid, filter), {batch, 1, 1, seq});
-    } else if (ms.size() == 2 && (ms[0] == batch || ms[0] == 1) && ms[1] == 1) {
-      // ONNX Runtime's dummy mask: no mask.
-    } else if (ms.size() == 2 && ms[0] == batch && ms[1] == seq) {
-      std::string valid = e.op("Greater", {in, e.int32s({}, {0})});
-      mask = e.reshape(additiveMask(e, valid, filter), {batch, 1, 1, seq});
-    } else if (ms.size() == 3 && ms[0] == batch && ms[1] == seq &&
-               ms[2] == seq) {
-      std::string valid = e.op("Greater", {in, e.int32s({}, {0})});
-      mask = e.reshape(additiveMask(e, valid, filter), {batch, 1, seq, seq});
-    } else {
-      std::string shape;
-      for (int64_t d : ms)
-        shape += (shape.empty() ? "" : "x") + std::to_string(d);
-      return im.fail("mask_index of shape " +
-                     Twine(shape.empty() ? "()" : shape) +
-                     " is not supported (B, 2B, B x S, B x 1, 1 x 1 or B x S x "
-                     "S with B = " +
-                     Twine(batch) + ", S = " + Twine(seq) + ")");
-    }
-  }
-  if (im.attrInt("unidirectional").value_or(0)) {
-    // Key position t > query position s, compared rather than tabulated
-    // (S x S constants for long sequences).
-    std::string rows = e.int32s({seq, 1}, positions(seq));
-    std::string cols = e.int32s({1, seq}, positions(seq));
-    std::string above = e.op("Where", {e.op("Greater", {cols, rows}),
-                                       e.scalar(filter), e.scalar(0.0f)});
-    mask = mask.empty() ? above : e.op("Add", {mask, above});
-  }
-  if (!mask.empty())
-    scores = e.op("Add", {scores, mask});
-  if (biasIdx >= 0 && e.has(biasIdx))
-    scores = e.op("Add", {scores, n.input(biasIdx)});
-  std::string probs = e.fresh("probs");
-  Expansion::setInt(e.add("Softmax", {scores}, probs), "axis", -1);
-  std::string context = e.transpose(e.op("MatMul", {probs, v}), {0, 2, 1, 3});
-  e.op("Reshape", {context, e.constInts("shape", {batch, seq, sizes[2]})},
-       n.output(0));
-  return success();
+  AttentionHeads h;
+  h.batch = batch;
+  h.qSeq = h.totalSeq = seq;
+  h.pastSeq = 0;
+  h.heads = *heads;
+  h.qkHead = sizes[0] / *heads;
+  h.vHead = sizes[2] / *heads;
+  h.q =
+      splitHeads(e, e.slice(qkv, 2, 0, sizes[0]), batch, seq, *heads, h.qkHead);
+  h.k = splitHeads(e, e.slice(qkv, 2, sizes[0], sizes[0] + sizes[1]), batch,
+                   seq, *heads, h.qkHead);
+  h.v = splitHeads(e, e.slice(qkv, 2, sizes[0] + sizes[1], width), batch, seq,
+                   *heads, h.vHead);
+  return attendHeads(im, e, h, maskIdx, "mask_index", biasIdx,
+                     /*attentionForms=*/true, n.output(0));
 }
 
 /// The attributes Attention and QAttention share, checked; past state and
@@ -400,6 +461,146 @@ LogicalResult expandQAttention(Importer &im, Expansion &e) {
   return expandAttentionCore(im, e, qkv, batch, seq, width, /*maskIdx=*/5,
                              /*biasIdx=*/-1);
 }
+/// MultiHeadAttention: query (B x S x D), key and value already projected,
+/// (B x L x D and B x L x Dv, the bias of D + D + Dv added to Q, K and V
+/// before the heads split) or split into heads (B x N x L x H: a decoder's
+/// cross attention over cached keys; no bias). past_key / past_value (B x
+/// N x P x H) go before K and V; present_key / present_value are the keys
+/// and values attended over. Packed QKV / KV layouts (5-D), which ONNX
+/// Runtime's CPU kernel rejects too, and DecoderMaskedMultiHeadAttention's
+/// inputs are diagnosed.
+LogicalResult expandMultiHeadAttention(Importer &im, Expansion &e) {
+  const onnx::NodeProto &n = e.n;
+  if (failed(im.checkAttrTypes({{"num_heads", AttributeProto::INT},
+                                {"unidirectional", AttributeProto::INT},
+                                {"mask_filter_value", AttributeProto::FLOAT},
+                                {"scale", AttributeProto::FLOAT}})) ||
+      failed(rejectOutputs(im, n, {3}, "qk")))
+    return failure();
+  for (int idx : {8, 9})
+    if (e.has(idx))
+      return im.fail(
+          "input " + Twine(idx) +
+          (idx == 8 ? " (past_sequence_length)" : " (cache_indirection)") +
+          " is not supported");
+  auto heads = im.attrInt("num_heads");
+  if (!heads)
+    return im.fail("the required attribute 'num_heads' is missing");
+  if (*heads <= 0)
+    return im.fail("num_heads = " + Twine(*heads) + " (must be positive)");
+  if (!e.has(0))
+    return im.fail("input 0 (query) is missing");
+  auto query = inputShape(im, 0);
+  if (failed(query))
+    return failure();
+  if (query->size() == 5)
+    return im.fail("packed QKV (a 5-D query) is not supported");
+  if (query->size() != 3)
+    return im.fail("query has rank " + Twine(query->size()) +
+                   " (needs batch x sequence x hidden)");
+  if (!e.has(1) || !e.has(2))
+    return im.fail("needs key and value (inputs 1, 2; packed QKV is not "
+                   "supported)");
+  auto key = inputShape(im, 1);
+  auto value = failed(key) ? key : inputShape(im, 2);
+  if (failed(value))
+    return failure();
+  int64_t batch = (*query)[0], seq = (*query)[1], hidden = (*query)[2];
+  int64_t nHeads = *heads;
+  if (hidden % nHeads != 0)
+    return im.fail("hidden size " + Twine(hidden) +
+                   " is not a multiple of num_heads = " + Twine(nHeads));
+  int64_t qkHead = hidden / nHeads;
+  if (key->size() == 5)
+    return im.fail("packed KV (a 5-D key) is not supported");
+  bool split = key->size() == 4;
+  if ((key->size() != 3 && !split) || value->size() != key->size())
+    return im.fail("key and value must both be B x L x hidden or both B x "
+                   "N x L x head size (ranks " +
+                   Twine(key->size()) + ", " + Twine(value->size()) + ")");
+  int64_t kvSeq = split ? (*key)[2] : (*key)[1];
+  int64_t vHidden = split ? (*value)[1] * (*value)[3] : (*value)[2];
+  bool keyOk =
+      split ? (*key)[0] == batch && (*key)[1] == nHeads && (*key)[3] == qkHead
+            : (*key)[0] == batch && (*key)[2] == hidden;
+  bool valueOk = split ? (*value)[0] == batch && (*value)[1] == nHeads &&
+                             (*value)[2] == kvSeq
+                       : (*value)[0] == batch && (*value)[1] == kvSeq;
+  if (!keyOk || !valueOk)
+    return im.fail(
+        Twine("key or value does not match the query (") +
+        (split ? "B x N x L x H" : "B x L x D") + " with B = " + Twine(batch) +
+        ", N = " + Twine(nHeads) +
+        (split ? ", H = " + Twine(qkHead) : ", D = " + Twine(hidden)) + ")");
+  if (vHidden <= 0 || vHidden % nHeads != 0)
+    return im.fail(
+        "value hidden size " + Twine(vHidden) +
+        " is not a positive multiple of num_heads = " + Twine(nHeads));
+  AttentionHeads h;
+  h.batch = batch;
+  h.qSeq = seq;
+  h.heads = nHeads;
+  h.qkHead = qkHead;
+  h.vHead = vHidden / nHeads;
+  h.pastSeq = 0;
+  if (failed(checkSequence(im, seq)) || failed(checkSequence(im, kvSeq)))
+    return failure();
+
+  std::string q = n.input(0), k = n.input(1), v = n.input(2);
+  if (e.has(3)) {
+    if (split)
+      return im.fail("bias (input 3) with a 4-D key and value is not "
+                     "supported (ONNX Runtime rejects it)");
+    auto bias = inputShape(im, 3);
+    if (failed(bias))
+      return failure();
+    if (bias->size() != 1 || (*bias)[0] != 2 * hidden + vHidden)
+      return im.fail("bias must hold " + Twine(2 * hidden + vHidden) +
+                     " values (Q, K and V hidden sizes)");
+    std::string b = n.input(3);
+    q = e.op("Add", {q, e.slice(b, 0, 0, hidden)});
+    k = e.op("Add", {k, e.slice(b, 0, hidden, 2 * hidden)});
+    v = e.op("Add", {v, e.slice(b, 0, 2 * hidden, 2 * hidden + vHidden)});
+  }
+  h.q = splitHeads(e, q, batch, seq, nHeads, qkHead);
+  h.k = split ? k : splitHeads(e, k, batch, kvSeq, nHeads, qkHead);
+  h.v = split ? v : splitHeads(e, v, batch, kvSeq, nHeads, h.vHead);
+  if (e.has(6) != e.has(7))
+    return im.fail("past_key and past_value (inputs 6, 7) must be given "
+                   "together");
+  if (e.has(6)) {
+    if (split)
+      return im.fail("past_key / past_value with a 4-D key and value");
+    auto pastKey = inputShape(im, 6);
+    auto pastValue = failed(pastKey) ? pastKey : inputShape(im, 7);
+    if (failed(pastValue))
+      return failure();
+    if (pastKey->size() != 4 || pastValue->size() != 4 ||
+        (*pastKey)[0] != batch || (*pastKey)[1] != nHeads ||
+        (*pastKey)[3] != qkHead || (*pastValue)[0] != batch ||
+        (*pastValue)[1] != nHeads || (*pastValue)[3] != h.vHead ||
+        (*pastValue)[2] != (*pastKey)[2])
+      return im.fail(
+          "past_key and past_value must be B x N x P x H (B = " + Twine(batch) +
+          ", N = " + Twine(nHeads) + ", H = " + Twine(qkHead) + " and " +
+          Twine(h.vHead) + ", one P)");
+    h.pastSeq = (*pastKey)[2];
+    std::string keys = e.outputOr(1, "keys"), values = e.outputOr(2, "values");
+    Expansion::setInt(e.add("Concat", {n.input(6), h.k}, keys), "axis", 2);
+    Expansion::setInt(e.add("Concat", {n.input(7), h.v}, values), "axis", 2);
+    h.k = keys;
+    h.v = values;
+  } else {
+    if (n.output_size() > 1 && !n.output(1).empty())
+      h.k = e.op("Identity", {h.k}, n.output(1));
+    if (n.output_size() > 2 && !n.output(2).empty())
+      h.v = e.op("Identity", {h.v}, n.output(2));
+  }
+  h.totalSeq = h.pastSeq + kvSeq;
+  return attendHeads(im, e, h, /*maskIdx=*/4, "key_padding_mask",
+                     /*biasIdx=*/5, /*attentionForms=*/false, n.output(0));
+}
+
 LogicalResult expandEmbedLayerNorm(Importer &im, Expansion &e) {
   const onnx::NodeProto &n = e.n;
   if (failed(im.checkAttrTypes({{"epsilon", AttributeProto::FLOAT},
@@ -509,6 +710,7 @@ const std::pair<StringRef, ExpandFn> kTransformerOps[] = {
     {"FusedMatMul", expandFusedMatMul},
     {"Attention", expandAttention},
     {"QAttention", expandQAttention},
+    {"MultiHeadAttention", expandMultiHeadAttention},
     {"EmbedLayerNormalization", expandEmbedLayerNorm},
     {"QEmbedLayerNormalization", expandQEmbedLayerNorm},
 };

@@ -5670,6 +5670,144 @@ def case_ms_attention():
                "ends_starts": ends_starts}, {k: approx(v) for k, v in want.items()}
 
 
+def ort_key_mask(mask, bsz, seq, total, past, filt, causal):
+    """ONNX Runtime's PrepareMask for MultiHeadAttention's key_padding_mask:
+    a B x 1 x S x T additive mask (T = past + L keys), from end positions
+    (B), a raw B x T mask or a raw B x S x T one; causal: key t > past + s
+    gets filt once more."""
+    out = np.zeros((bsz, 1, seq, total))
+    if mask is not None:
+        for b in range(bsz):
+            for s in range(seq):
+                for t in range(total):
+                    keep = (t < mask[b] if mask.ndim == 1 else
+                            mask[b, t] > 0 if mask.ndim == 2 else
+                            mask[b, s, t] > 0)
+                    if not keep:
+                        out[b, 0, s, t] = filt
+    if causal:
+        for s in range(seq):
+            for t in range(total):
+                if t > past + s:
+                    out[:, 0, s, t] += filt
+    return out
+
+
+def heads_of(t, heads):
+    """B x L x D -> B x N x L x D/N."""
+    bsz, length, d = t.shape
+    return t.reshape(bsz, length, heads, d // heads).transpose(0, 2, 1, 3)
+
+
+def ort_heads_attention(q, k, v, scale, mask_add):
+    """Softmax(scale * Q K^T + mask) V over B x N x S x H heads, joined
+    into B x S x N*Hv."""
+    scores = scale * (q @ np.swapaxes(k, 2, 3)) + mask_add
+    scores = scores - scores.max(-1, keepdims=True)
+    probs = np.exp(scores)
+    probs /= probs.sum(-1, keepdims=True)
+    out = probs @ v
+    bsz, heads, seq, hv = out.shape
+    return out.transpose(0, 2, 1, 3).reshape(bsz, seq, heads * hv)
+
+
+def case_ms_multi_head_attention():
+    """com.microsoft MultiHeadAttention (2 heads, hidden 8): cross
+    attention of 4 queries over 6 keys with a value hidden size of 4, the
+    packed bias and a raw key padding mask; self attention, causal, with
+    end positions, scale 0.3 and mask_filter_value -1000; past keys and
+    values (3 of them) before 2 new ones, causal from the past's end, an
+    attention bias, and the present_key / present_value outputs; keys and
+    values already split into heads (B x N x L x H) with a 3-D mask."""
+    r = rng(117)
+    bsz, seq, kv, past, hid, heads = 2, 4, 6, 3, 8, 2
+    U = lambda *shape: r.uniform(-1, 1, shape).astype(F32)
+    x, mem, val4 = U(bsz, seq, hid), U(bsz, kv, hid), U(bsz, kv, 4)
+    bias = r.uniform(-0.5, 0.5, (20,)).astype(F32)
+    raw = np.array([[1, 1, 1, 1, 0, 0], [1, 0, 1, 1, 1, 1]], np.int32)
+    ends = np.array([3, 4], np.int32)
+    k2, v2 = U(bsz, 2, hid), U(bsz, 2, hid)
+    pk, pv = U(bsz, heads, past, 4), U(bsz, heads, past, 4)
+    ab = U(1, heads, seq, past + 2)
+    k4, v4 = U(bsz, heads, kv, 4), U(bsz, heads, kv, 4)
+    mask3 = r.integers(0, 2, (bsz, seq, kv)).astype(np.int32)
+    mask3[:, :, 0] = 1
+    N = helper.make_node
+    nodes = [
+        N("MultiHeadAttention", ["x", "mem", "val4", "bias", "raw"], ["m_cross"],
+          domain=MS, num_heads=2),
+        N("MultiHeadAttention", ["x", "x", "x", "", "ends"], ["m_causal"],
+          domain=MS, num_heads=2, unidirectional=1, scale=0.3,
+          mask_filter_value=-1000.0),
+        N("MultiHeadAttention", ["x", "k2", "v2", "", "", "ab", "pk", "pv"],
+          ["m_past", "present_k", "present_v"], domain=MS, num_heads=2,
+          unidirectional=1),
+        N("MultiHeadAttention", ["x", "k4", "v4", "", "mask3"], ["m_bnsh"],
+          domain=MS, num_heads=2),
+    ]
+    inits = [init("bias", bias), init("ab", ab), init("k4", k4)]
+    I32 = TensorProto.INT32
+    m = model(nodes, [tin("x", [bsz, seq, hid]), tin("mem", [bsz, kv, hid]),
+                      tin("val4", [bsz, kv, 4]), tin("raw", [bsz, kv], I32),
+                      tin("ends", [bsz], I32), tin("k2", [bsz, 2, hid]),
+                      tin("v2", [bsz, 2, hid]), tin("pk", [bsz, heads, past, 4]),
+                      tin("pv", [bsz, heads, past, 4]),
+                      tin("v4", [bsz, heads, kv, 4]),
+                      tin("mask3", [bsz, seq, kv], I32)],
+              [tin("m_cross", [bsz, seq, 4]), tin("m_causal", [bsz, seq, hid]),
+               tin("m_past", [bsz, seq, hid]),
+               tin("present_k", [bsz, heads, past + 2, 4]),
+               tin("present_v", [bsz, heads, past + 2, 4]),
+               tin("m_bnsh", [bsz, seq, hid])],
+              inits, opset=13, microsoft=True)
+    d = lambda a: a.astype(np.float64)
+    sc = 1 / np.sqrt(4.0)
+    b64 = d(bias)
+    q = heads_of(d(x) + b64[:8], 2)
+    k = heads_of(d(mem) + b64[8:16], 2)
+    v = heads_of(d(val4) + b64[16:], 2)
+    xh = heads_of(d(x), 2)
+    keys = np.concatenate([d(pk), heads_of(d(k2), 2)], axis=2)
+    values = np.concatenate([d(pv), heads_of(d(v2), 2)], axis=2)
+    want = {
+        "m_cross": ort_heads_attention(
+            q, k, v, sc, ort_key_mask(raw, bsz, seq, kv, 0, -10000.0, False)),
+        "m_causal": ort_heads_attention(
+            xh, xh, xh, 0.3, ort_key_mask(ends, bsz, seq, seq, 0, -1000.0, True)),
+        "m_past": ort_heads_attention(
+            xh, keys, values, sc,
+            ort_key_mask(None, bsz, seq, past + 2, past, -10000.0, True) + d(ab)),
+        "present_k": keys, "present_v": values,
+        "m_bnsh": ort_heads_attention(
+            xh, d(k4), d(v4), sc,
+            ort_key_mask(mask3, bsz, seq, kv, 0, -10000.0, False)),
+    }
+    return m, {"x": x, "mem": mem, "val4": val4, "raw": raw, "ends": ends,
+               "k2": k2, "v2": v2, "pk": pk, "pv": pv, "v4": v4,
+               "mask3": mask3}, {k: approx(v) for k, v in want.items()}
+
+
+def case_bad_mha_packed_qkv():
+    nodes = [helper.make_node("MultiHeadAttention", ["q"], ["y"], name="mha",
+                              domain=MS, num_heads=2)]
+    return model(nodes, [tin("q", [1, 4, 2, 3, 4])], [tin("y", [1, 4, 8])], [],
+                 opset=13, microsoft=True), {}, {}
+
+
+def case_bad_mha_mask():
+    nodes = [helper.make_node("MultiHeadAttention", ["q", "q", "q", "", "m"],
+                              ["y"], name="mha", domain=MS, num_heads=2)]
+    return model(nodes, [tin("q", [1, 4, 8]), tin("m", [2], TensorProto.INT32)],
+                 [tin("y", [1, 4, 8])], [], opset=13, microsoft=True), {}, {}
+
+
+def case_bad_mha_long():
+    nodes = [helper.make_node("MultiHeadAttention", ["q", "k", "k"], ["y"],
+                              name="mha", domain=MS, num_heads=2)]
+    return model(nodes, [tin("q", [1, 4, 8]), tin("k", [1, 1 << 40, 8])],
+                 [tin("y", [1, 4, 8])], [], opset=13, microsoft=True), {}, {}
+
+
 def case_ms_qattention():
     """ONNX Runtime's dynamically quantized attention: DynamicQuantizeLinear
     of the input, then QAttention with int8 weights (per-column scales),
