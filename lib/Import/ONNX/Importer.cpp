@@ -683,6 +683,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importBitwiseOp();
   if (op == "HannWindow" || op == "HammingWindow" || op == "BlackmanWindow")
     return importWindow();
+  if (op == "DFT")
+    return importDFT();
+  if (op == "STFT")
+    return importSTFT();
   if (op == "LayerNormalization")
     return importLayerNorm();
   if (op == "InstanceNormalization")

@@ -545,6 +545,9 @@ public:
   mlir::LogicalResult importBitwiseOp();
   /// HannWindow, HammingWindow, BlackmanWindow (WindowOps.cpp).
   mlir::LogicalResult importWindow();
+  /// DFT and STFT (SignalOps.cpp).
+  mlir::LogicalResult importDFT();
+  mlir::LogicalResult importSTFT();
   /// A comparison, Not, And, Or or Xor of run-time values: an i1 tensor of
   /// `shape` (the operands broadcast).
   mlir::LogicalResult runtimeMaskOp(llvm::ArrayRef<ImportedValue *> operands,

@@ -3157,6 +3157,96 @@ def case_bad_window_huge():
                  [init("n", np.int64(1 << 40))], opset=17), {}, {}
 
 
+def complex_pairs(z):
+    """A complex array as ONNX's [..., 2] (real, imaginary) pairs."""
+    return np.stack([z.real, z.imag], axis=-1)
+
+
+def case_signal_ops():
+    """DFT of a real signal; of a real one zero-padded to dft_length 10,
+    onesided; the inverse of a complex one; of a complex one along axis 2
+    of four dimensions, cut to dft_length 4. STFT of a real signal with a
+    Hann window from HannWindow (onesided), and of a complex one without a
+    window (frame_length 8). Expected values: numpy's FFTs in float64."""
+    r = rng(53)
+    real = r.standard_normal((2, 8, 1)).astype(F32)
+    cplx = r.standard_normal((2, 6, 2)).astype(F32)
+    cplx4 = r.standard_normal((2, 3, 5, 2)).astype(F32)
+    sig = r.standard_normal((1, 32, 1)).astype(F32)
+    csig = r.standard_normal((1, 20, 2)).astype(F32)
+    N = helper.make_node
+    nodes = [N("DFT", ["real"], ["full"]),
+             N("DFT", ["real", "ten"], ["half"], onesided=1),
+             N("DFT", ["cplx"], ["inv"], inverse=1),
+             N("DFT", ["cplx4", "four"], ["cut"], axis=2),
+             N("HannWindow", ["sixteen"], ["hann"]),
+             N("STFT", ["sig", "eight", "hann"], ["spec"]),
+             N("STFT", ["csig", "four", "", "eight"], ["cspec"], onesided=0)]
+    inits = [init("ten", np.int64(10)), init("four", np.int64(4)),
+             init("sixteen", np.int64(16)), init("eight", np.int64(8))]
+    m = model(nodes, [tin("real", [2, 8, 1]), tin("cplx", [2, 6, 2]),
+                      tin("cplx4", [2, 3, 5, 2]), tin("sig", [1, 32, 1]),
+                      tin("csig", [1, 20, 2])],
+              [tin("full", [2, 8, 2]), tin("half", [2, 6, 2]),
+               tin("inv", [2, 6, 2]), tin("cut", [2, 3, 4, 2]),
+               tin("spec", [1, 3, 9, 2]), tin("cspec", [1, 4, 8, 2])],
+              inits, opset=17)
+    d = lambda a: a.astype(np.float64)
+    z = lambda a: d(a[..., 0]) + 1j * d(a[..., 1])
+    hann = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(16) / 16)
+    frames = np.stack([d(sig[0, 8 * f:8 * f + 16, 0]) for f in range(3)])
+    cframes = np.stack([z(csig[0, 4 * f:4 * f + 8]) for f in range(4)])
+    want = {"full": complex_pairs(np.fft.fft(d(real[..., 0]), axis=1)),
+            "half": complex_pairs(np.fft.rfft(d(real[..., 0]), n=10, axis=1)),
+            "inv": complex_pairs(np.fft.ifft(z(cplx), axis=1)),
+            "cut": complex_pairs(np.fft.fft(z(cplx4)[:, :, :4], axis=2)),
+            "spec": complex_pairs(np.fft.rfft(frames * hann, axis=1))[None],
+            "cspec": complex_pairs(np.fft.fft(cframes, axis=1))[None]}
+    return m, {"real": real, "cplx": cplx, "cplx4": cplx4, "sig": sig,
+               "csig": csig}, {k: approx(v) for k, v in want.items()}
+
+
+def case_dft_opset20():
+    """DFT-20 takes the axis as an input (default -2, the last signal
+    axis): along axis 1 of [2, 4, 3, 1] given, and the default."""
+    x = rng(54).standard_normal((2, 4, 3, 1)).astype(F32)
+    nodes = [helper.make_node("DFT", ["x", "", "one"], ["a1"]),
+             helper.make_node("DFT", ["x"], ["alast"], inverse=1)]
+    m = model(nodes, [tin("x", [2, 4, 3, 1])],
+              [tin("a1", [2, 4, 3, 2]), tin("alast", [2, 4, 3, 2])],
+              [init("one", np.int64(1))], opset=20)
+    xd = x[..., 0].astype(np.float64)
+    return m, {"x": x}, {
+        "a1": approx(complex_pairs(np.fft.fft(xd, axis=1))),
+        "alast": approx(complex_pairs(np.fft.ifft(xd, axis=2)))}
+
+
+def case_bad_dft_axis():
+    nodes = [helper.make_node("DFT", ["x"], ["y"], name="dft", axis=2)]
+    return model(nodes, [tin("x", [1, 4, 1])], [tin("y", [1, 4, 2])], [],
+                 opset=17), {}, {}
+
+
+def case_bad_dft_huge():
+    nodes = [helper.make_node("DFT", ["x", "n"], ["y"], name="dft")]
+    return model(nodes, [tin("x", [1, 4, 1])], [tin("y", [1, 1 << 40, 2])],
+                 [init("n", np.int64(1 << 40))], opset=17), {}, {}
+
+
+def case_bad_dft_matrix():
+    nodes = [helper.make_node("DFT", ["c"], ["z"], name="dft")]
+    return model(nodes, [tin("c", [1, 4096, 2])], [tin("z", [1, 4096, 2])],
+                 [], opset=17), {}, {}
+
+
+def case_bad_stft_frame():
+    nodes = [helper.make_node("STFT", ["x", "step", "", "n"], ["y"],
+                              name="stft")]
+    return model(nodes, [tin("x", [1, 8, 1])], [tin("y", [1, 1, 9, 2])],
+                 [init("step", np.int64(4)), init("n", np.int64(16))],
+                 opset=17), {}, {}
+
+
 def case_bad_bitshift_signed():
     nodes = [helper.make_node("BitShift", ["a", "a"], ["y"], name="shift",
                               direction="LEFT")]
