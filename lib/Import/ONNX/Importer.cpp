@@ -683,6 +683,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importBitwiseOp();
   if (op == "HannWindow" || op == "HammingWindow" || op == "BlackmanWindow")
     return importWindow();
+  if (op == "MelWeightMatrix")
+    return importMelWeightMatrix();
   if (op == "DFT")
     return importDFT();
   if (op == "STFT")

@@ -545,6 +545,7 @@ public:
   mlir::LogicalResult importBitwiseOp();
   /// HannWindow, HammingWindow, BlackmanWindow (WindowOps.cpp).
   mlir::LogicalResult importWindow();
+  mlir::LogicalResult importMelWeightMatrix();
   /// DFT and STFT (SignalOps.cpp).
   mlir::LogicalResult importDFT();
   mlir::LogicalResult importSTFT();

@@ -1,7 +1,9 @@
-//===- WindowOps.cpp - HannWindow, HammingWindow, BlackmanWindow ----------===//
+//===- WindowOps.cpp - signal windows and the mel weight matrix -----------===//
 //
-// The window functions of ONNX's signal ops (opset 17), folded at import:
-// the size must be a compile-time scalar. Each element follows the op's
+// The tables of ONNX's signal ops (opset 17), folded at import from
+// compile-time scalars: the window functions and MelWeightMatrix (below).
+//
+// Each element of a window follows the op's
 // function body in ONNX's defs, in f32 as it computes:
 //
 //   N     = size if periodic else size - 1
@@ -67,6 +69,87 @@ LogicalResult Importer::importWindow() {
     float second = a2 * std::cos(angle * 2.0f);
     float value = a0 - first;
     out.f.push_back(value + second);
+  }
+  setOutput(0, std::move(out));
+  return success();
+}
+
+/// A compile-time scalar input `idx` as a double, or a diagnostic.
+static FailureOr<double> scalarValue(Importer &im, int idx, StringRef what) {
+  auto v = im.input(idx);
+  if (failed(v))
+    return failure();
+  const ImportedValue &c = **v;
+  if (c.kind != Kind::Const || c.numElements() != 1 ||
+      (c.i.empty() && c.f.empty()))
+    return im.fail(what + " (input " + Twine(idx) +
+                   ") must be a compile-time scalar");
+  return c.i.empty() ? c.f[0] : double(c.i[0]);
+}
+
+// MelWeightMatrix: num_mel_bins triangles over the dft_length / 2 + 1 bins
+// of a onesided spectrum, their corners at num_mel_bins + 2 points equally
+// spaced on the mel scale (mel(f) = 2595 log10(1 + f / 700)) from
+// lower_edge_hertz to upper_edge_hertz, each turned into a bin index
+// floor((dft_length + 1) * hz / sample_rate). As ONNX's reference and ONNX
+// Runtime compute it, in double: the mel step is the span over
+// num_mel_bins + 2 (not + 1), a triangle rises over [left, center] as (j -
+// left) / (center - left) (1 at the center when left = center) and falls
+// over [center, right) as (right - j) / (right - center).
+LogicalResult Importer::importMelWeightMatrix() {
+  if (failed(checkAttrs({"output_datatype"})))
+    return failure();
+  if (attrInt("output_datatype").value_or(onnx::TensorProto::FLOAT) !=
+      onnx::TensorProto::FLOAT)
+    return fail("only output_datatype = 1 (float) is supported");
+  const char *names[] = {"num_mel_bins", "dft_length", "sample_rate",
+                         "lower_edge_hertz", "upper_edge_hertz"};
+  double in[5];
+  for (int k = 0; k < 5; ++k) {
+    auto v = scalarValue(*this, k, names[k]);
+    if (failed(v))
+      return failure();
+    in[k] = *v;
+  }
+  double mels = in[0], dft = in[1], rate = in[2], lo = in[3], hi = in[4];
+  constexpr double kMaxElements = double(int64_t(1) << 22);
+  if (!(mels >= 1 && dft >= 1 && rate >= 1) ||
+      (dft / 2 + 1) * mels > kMaxElements)
+    return fail("num_mel_bins, dft_length and sample_rate must be positive, "
+                "with at most 2^22 elements in the matrix");
+  if (!(lo >= 0 && lo < hi && std::isfinite(hi)))
+    return fail("needs 0 <= lower_edge_hertz < upper_edge_hertz (finite)");
+  int64_t numMels = int64_t(mels), length = int64_t(dft);
+  int64_t bins = length / 2 + 1;
+  auto toMel = [](double hz) { return 2595.0 * std::log10(1.0 + hz / 700.0); };
+  double low = toMel(lo), step = (toMel(hi) - low) / double(numMels + 2);
+  std::vector<int64_t> corner(numMels + 2);
+  for (int64_t k = 0; k < numMels + 2; ++k) {
+    double hz =
+        700.0 * (std::pow(10.0, (low + step * double(k)) / 2595.0) - 1.0);
+    double at = std::floor(double(length + 1) * hz / rate);
+    // The last triangle's right corner is exclusive.
+    if (!(at >= 0 && at <= double(k == numMels + 1 ? bins : bins - 1)))
+      return fail(
+          "upper_edge_hertz " + str(hi) + " lies beyond the " + Twine(bins) +
+          " bins of the spectrum (sample_rate / 2 = " + str(rate / 2) + ")");
+    corner[k] = int64_t(at);
+  }
+  ImportedValue out;
+  out.kind = Kind::Const;
+  out.dtype = onnx::TensorProto::FLOAT;
+  out.shape = {bins, numMels};
+  out.f.assign(bins * numMels, 0.0);
+  for (int64_t i = 0; i < numMels; ++i) {
+    int64_t left = corner[i], center = corner[i + 1], right = corner[i + 2];
+    auto at = [&](int64_t j) -> double & { return out.f[j * numMels + i]; };
+    if (center == left)
+      at(center) = 1.0;
+    else
+      for (int64_t j = left; j <= center; ++j)
+        at(j) = float(double(j - left) / double(center - left));
+    for (int64_t j = center; j < right; ++j)
+      at(j) = float(double(right - j) / double(right - center));
   }
   setOutput(0, std::move(out));
   return success();

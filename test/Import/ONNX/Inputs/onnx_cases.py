@@ -3145,6 +3145,61 @@ def case_windows():
     return m, {"frame": frame}, expected
 
 
+def mel_weight_matrix(mels, dft, rate, lo, hi):
+    """The MelWeightMatrix of ONNX's definition (its reference evaluator's
+    steps), in float64."""
+    bins = dft // 2 + 1
+    mel = lambda hz: 2595 * np.log10(1 + hz / 700)
+    step = (mel(hi) - mel(lo)) / (mels + 2)
+    pts = np.arange(mels + 2) * step + mel(lo)
+    corner = np.floor((dft + 1) * (700 * (10 ** (pts / 2595) - 1)) / rate)
+    corner = corner.astype(np.int64)
+    out = np.zeros((bins, mels))
+    for i in range(mels):
+        left, center, right = corner[i], corner[i + 1], corner[i + 2]
+        if center == left:
+            out[center, i] = 1
+        else:
+            for j in range(left, center + 1):
+                out[j, i] = (j - left) / (center - left)
+        for j in range(center, right):
+            out[j, i] = (right - j) / (right - center)
+    return out
+
+
+def case_mel_weight_matrix():
+    """MelWeightMatrix folded at import: ONNX's backend-test configuration
+    (8 bands, dft_length 16, 8192 Hz, 0 to 4096 Hz) and a speech front end's
+    (40 bands over the 257 bins of a 512-point DFT at 16 kHz, 20 to 7600
+    Hz), the latter applied to a run-time power spectrum."""
+    spec = rng(55).uniform(0, 4, (3, 257)).astype(F32)
+    nodes = [helper.make_node("MelWeightMatrix", ["m8", "d16", "r8192", "lo0",
+                                                  "hi4096"], ["small"]),
+             helper.make_node("MelWeightMatrix", ["m40", "d512", "r16000",
+                                                  "lo20", "hi7600"], ["speech"]),
+             helper.make_node("MatMul", ["spec", "speech"], ["mel_spec"])]
+    inits = [init("m8", np.int32(8)), init("d16", np.int32(16)),
+             init("r8192", np.int32(8192)), init("lo0", F32(0)),
+             init("hi4096", F32(4096)), init("m40", np.int64(40)),
+             init("d512", np.int64(512)), init("r16000", np.int64(16000)),
+             init("lo20", F32(20)), init("hi7600", F32(7600))]
+    m = model(nodes, [tin("spec", [3, 257])],
+              [tin("small", [9, 8]), tin("mel_spec", [3, 40])], inits, opset=17)
+    small = mel_weight_matrix(8, 16, 8192, 0.0, 4096.0)
+    speech = mel_weight_matrix(40, 512, 16000, 20.0, 7600.0)
+    return m, {"spec": spec}, {
+        "small": approx(small),
+        "mel_spec": approx(spec.astype(np.float64) @ speech)}
+
+
+def case_bad_mel_edges():
+    nodes = [helper.make_node("MelWeightMatrix", ["m", "d", "r", "lo", "hi"],
+                              ["y"], name="mel")]
+    inits = [init("m", np.int64(8)), init("d", np.int64(16)),
+             init("r", np.int64(8000)), init("lo", F32(0)), init("hi", F32(20000))]
+    return model(nodes, [], [tin("y", [9, 8])], inits, opset=17), {}, {}
+
+
 def case_bad_window_runtime_size():
     nodes = [helper.make_node("HannWindow", ["n"], ["y"], name="window")]
     return model(nodes, [tin("n", [], TensorProto.INT64)], [tin("y", [4])],
