@@ -158,6 +158,14 @@ static FailureOr<bool> importSubPixelConvTranspose(
   }
   int64_t sh = strides[0], sw = strides[1];
   int64_t f = sh * sw * m;
+  // A stride much larger than the kernel makes the phase table (s_h * s_w
+  // * M * C * K'^2 codes, mostly zero points) far larger than the weights:
+  // the stuffed form is smaller there (a 1 x 1 kernel at stride 2^20 would
+  // need a 2^40-entry table).
+  double table = double(f) * double(c) * double(sub[0]) * double(sub[1]);
+  if (table > 4.0 * double(m) * double(c) * double(k[0]) * double(k[1]) ||
+      table > double(int64_t(1) << 24))
+    return false;
   auto q = outputChannelParams(im, w, f);
   if (failed(q))
     return failure();
@@ -290,6 +298,8 @@ LogicalResult Importer::importConvTranspose() {
     int64_t in = x4.shape[2 + d], k = w4.shape[2 + d];
     if (in > kLimit || k > kLimit)
       return fail("input and kernel sizes must be at most 2^20");
+    if (k <= 0)
+      return fail("the kernel's spatial dimensions must be positive");
     int64_t span = (k - 1) * dilations[d];
     e.strides[d] = strides[d];
     e.offset[d] = span - pads[d];

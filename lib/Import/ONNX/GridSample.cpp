@@ -124,6 +124,9 @@ LogicalResult Importer::importGridSample() {
     return fail("the grid must be N x H_out x W_out x 2 with N = " + Twine(n));
   if (x.holdsIntegers() || grid.holdsIntegers())
     return fail("GridSample of integer tensors");
+  // An empty image has no border to clamp to or reflect at.
+  if (h <= 0 || w <= 0)
+    return fail("the input's height and width must be positive");
   std::string modeName =
       attrString("mode").value_or(opset >= 20 ? "linear" : "bilinear");
   Interpolation mode;

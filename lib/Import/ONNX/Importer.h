@@ -157,7 +157,13 @@ struct ImportedValue {
   /// Raw integers (a run-time integer tensor or integer constants), which
   /// the float ops do not take.
   bool holdsIntegers() const {
-    return kind == Kind::Int || (kind == Kind::Const && f.empty());
+    // An empty constant holds what its element type says.
+    return kind == Kind::Int ||
+           (kind == Kind::Const && f.empty() &&
+            (!i.empty() || (dtype != onnx::TensorProto::FLOAT &&
+                            dtype != onnx::TensorProto::DOUBLE &&
+                            dtype != onnx::TensorProto::FLOAT16 &&
+                            dtype != onnx::TensorProto::BFLOAT16)));
   }
   int64_t numElements() const {
     int64_t n = 1;

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <limits>
@@ -94,14 +95,24 @@ static FailureOr<PoolWindow> readWindow(Importer &im, const ImportedValue &x,
   if (w.strides.size() != 2 || w.dilations.size() != 2 || pads.size() != 4)
     return im.fail("strides / dilations / pads have the wrong length");
   bool explicitPadding = llvm::any_of(pads, [](int64_t p) { return p != 0; });
+  // Bounded so that the window arithmetic below cannot overflow (inputs
+  // hold fewer than 2^62 elements).
+  constexpr int64_t kMaxWindow = int64_t(1) << 40;
   for (int d = 0; d < 2; ++d) {
     if (w.kernel[d] <= 0 || w.strides[d] <= 0 || w.dilations[d] <= 0)
       return im.fail("kernel, strides and dilations must be positive");
+    if (w.kernel[d] > kMaxWindow || w.strides[d] > kMaxWindow ||
+        w.dilations[d] > kMaxWindow)
+      return im.fail("kernel, strides and dilations must be at most 2^40");
     if (pads[d] < 0 || pads[d + 2] < 0)
       return im.fail("negative padding");
     if (pads[d] >= w.kernel[d] || pads[d + 2] >= w.kernel[d])
       return im.fail("padding must be smaller than the kernel");
-    int64_t extent = (w.kernel[d] - 1) * w.dilations[d] + 1;
+    int64_t extent;
+    if (llvm::MulOverflow(w.kernel[d] - 1, w.dilations[d], extent) ||
+        extent >= kMaxWindow)
+      return im.fail("the dilated kernel spans more than 2^40 positions");
+    extent += 1;
     int64_t padded = x.shape[2 + d] + pads[d] + pads[d + 2];
     if (padded < extent)
       return im.fail("the window is larger than the padded input");
@@ -213,17 +224,28 @@ quantopt::onnx_import::detail::floatPool(Importer &im, ImportedValue &x,
       return im.fail("average pooling to " + Twine(oh) + " x " + Twine(ow) +
                      " positions is too large for the count table (at most " +
                      Twine(kMaxPoolTable) + ")");
+    // The taps inside the input factor into rows times columns, each
+    // counted in closed form (a kernel may have 2^40 taps).
+    auto inside = [](int64_t base, int64_t kernel, int64_t dilation,
+                     int64_t size) -> int64_t {
+      if (base > size - 1)
+        return 0;
+      int64_t first = base >= 0 ? 0 : (-base + dilation - 1) / dilation;
+      int64_t last = std::min(kernel - 1, (size - 1 - base) / dilation);
+      return std::max<int64_t>(0, last - first + 1);
+    };
     SmallVector<float> counts;
     for (int64_t i = 0; i < oh; ++i)
       for (int64_t j = 0; j < ow; ++j) {
-        int64_t n = 0;
-        for (int64_t ki = 0; ki < w.kernel[0]; ++ki)
-          for (int64_t kj = 0; kj < w.kernel[1]; ++kj) {
-            int64_t r = i * w.strides[0] + ki * w.dilations[0] - w.padding[0];
-            int64_t c = j * w.strides[1] + kj * w.dilations[1] - w.padding[2];
-            n += w.countIncludePad || (r >= 0 && r < h && c >= 0 && c < wd);
-          }
-        counts.push_back(float(n));
+        if (w.countIncludePad) {
+          counts.push_back(float(double(w.kernel[0]) * double(w.kernel[1])));
+          continue;
+        }
+        int64_t rows = inside(i * w.strides[0] - w.padding[0], w.kernel[0],
+                              w.dilations[0], h);
+        int64_t cols = inside(j * w.strides[1] - w.padding[2], w.kernel[1],
+                              w.dilations[1], wd);
+        counts.push_back(float(double(rows) * double(cols)));
       }
     auto cType = RankedTensorType::get({1, oh, ow, 1}, f32);
     Value cv = arith::ConstantOp::create(
@@ -426,15 +448,18 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
                   "exact sum is an 8-bit conv); pool on the input's scale "
                   "and requantize after it");
     int64_t channels = x.shape[1];
-    int64_t count = p.kernel[0] * p.kernel[1];
     // The weights are a compile-time constant of count x channels ones;
-    // activation shapes are not bounded by the model's data.
-    if (count > kMaxPoolTable / channels)
-      return fail("average pooling of " + Twine(count) + " positions x " +
-                  Twine(channels) +
+    // activation shapes are not bounded by the model's data (checked in
+    // double: two kernel sizes of 2^40 overflow int64).
+    if (double(p.kernel[0]) * double(p.kernel[1]) >
+        double(kMaxPoolTable / channels))
+      return fail("average pooling of " +
+                  str(double(p.kernel[0]) * double(p.kernel[1])) +
+                  " positions x " + Twine(channels) +
                   " channels is too large for the exact sum "
                   "(at most " +
                   Twine(kMaxPoolTable) + " weights)");
+    int64_t count = p.kernel[0] * p.kernel[1];
     QParams ones;
     ones.width = 8;
     ones.isSigned = true;

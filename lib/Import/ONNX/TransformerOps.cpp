@@ -73,6 +73,11 @@ LogicalResult expandGelu(Importer &im, Expansion &e, llvm::StringRef op) {
     return failure();
   if (!e.has(0))
     return im.fail("input 0 is missing");
+  int maxInputs = op == "QuickGelu" ? 1 : 2;
+  if (n.input_size() > maxInputs)
+    return im.fail(op + " takes at most " + Twine(maxInputs) + " input" +
+                   (maxInputs == 1 ? "" : "s") + ", got " +
+                   Twine(n.input_size()));
   std::string x = n.input(0);
   if (op == "QuickGelu") {
     float alpha = im.attrFloat("alpha").value_or(1.702f);
@@ -109,6 +114,19 @@ LogicalResult checkSkipNorm(Importer &im, Expansion &e) {
     return failure();
   if (!e.has(0) || !e.has(1) || !e.has(2))
     return im.fail("needs input, skip and gamma (inputs 0-2)");
+  if (auto eps = im.attrFloat("epsilon");
+      eps && !(std::isfinite(*eps) && *eps >= 0))
+    return im.fail("epsilon must be finite and non-negative");
+  // ONNX Runtime's skip is B x S x H, 1 x S x H or S x H: it broadcasts to
+  // the input, never the input to it.
+  auto input = inputShape(im, 0);
+  auto skip = failed(input) ? input : inputShape(im, 1);
+  if (failed(skip))
+    return failure();
+  auto sum = broadcastShapes(*input, *skip);
+  if (!sum || ArrayRef<int64_t>(*sum) != ArrayRef<int64_t>(*input))
+    return im.fail("skip must broadcast to the input's shape (not the input "
+                   "to skip's)");
   return success();
 }
 
@@ -646,6 +664,12 @@ LogicalResult expandEmbedLayerNorm(Importer &im, Expansion &e) {
     // mask_index: the number of ones in each row of the mask.
     if (!e.has(7))
       return im.fail("output 1 (mask_index) needs the mask (input 7)");
+    auto mask = inputShape(im, 7);
+    if (failed(mask))
+      return failure();
+    if (ArrayRef<int64_t>(*mask) != ArrayRef<int64_t>(*ids))
+      return im.fail("the mask (input 7) must have input_ids' shape, batch "
+                     "x sequence");
     if (im.attrInt("mask_index_type").value_or(1) != 1)
       return im.fail("output 1 (mask_index) with mask_index_type != 1");
     std::string ones = e.fresh("ones");

@@ -5263,6 +5263,97 @@ def case_bad_conv_transpose_stride():
                         extra=[("w", np.ones((4, 1, 1, 1), F32))])
 
 
+# Hostile shapes and attributes found by a generated corpus (2026-12-07):
+# each imports quickly or is diagnosed (hostile-shapes.test).
+def case_conv_transpose_stride_huge():
+    """A quantized ConvTranspose at stride 2^20 with a 1 x 1 kernel on a
+    1 x 1 input: its sub-pixel phase table would hold 2^40 codes; the
+    stuffed form is one pixel. Output [1, 1, 1, 1], the input times w."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes += [helper.make_node("DequantizeLinear", ["wq", "w_s"], ["wd"]),
+              helper.make_node("ConvTranspose", ["xd", "wd"], ["t"], name="up",
+                               strides=[1 << 20, 1 << 20]),
+              helper.make_node("QuantizeLinear", ["t", "x_s", "x_z"], ["y"])]
+    inits += [init("wq", np.full((1, 1, 1, 1), 2, np.int8)), init("w_s", F32(0.5))]
+    x = np.array([[[[1.5]]]], F32)
+    # x on its grid (1.5 = code 143), times 2 * 0.5, requantized: 143.
+    return model(nodes, [tin("x", [1, 1, 1, 1])],
+                 [tin("y", [1, 1, 1, 1], TensorProto.UINT8)], inits), \
+        {"x": x}, {"y": ("int", np.array([[[[143]]]], np.uint8))}
+
+
+def case_avg_pool_kernel_huge():
+    """AveragePool over 2^40 positions of a float input (declared, never
+    allocated at import): its count table is computed in closed form."""
+    nodes = [helper.make_node("AveragePool", ["x"], ["y"], name="pool",
+                              kernel_shape=[1 << 40])]
+    return model(nodes, [tin("x", [1, 1, 1 << 40])], [tin("y", [1, 1, 1])], [],
+                 opset=17), {}, {}
+
+
+def case_bad_max_pool_extent():
+    nodes = [helper.make_node("MaxPool", ["x"], ["y"], name="pool",
+                              kernel_shape=[1 << 30, 2], dilations=[1 << 30, 1])]
+    return model(nodes, [tin("x", [1, 1, 7, 7])], [tin("y", [1, 1, 1, 1])], [],
+                 opset=17), {}, {}
+
+
+def case_bad_conv_transpose_empty_kernel():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes += [helper.make_node("DequantizeLinear", ["wq", "w_s"], ["wd"]),
+              helper.make_node("ConvTranspose", ["xd", "wd"], ["y"], name="up",
+                               strides=[2, 2])]
+    inits += [init("wq", np.zeros((1, 1, 0, 1), np.int8)), init("w_s", F32(0.5))]
+    return model(nodes, [tin("x", [1, 1, 2, 2])], [tin("y", [1, 1, 2, 2])],
+                 inits), {}, {}
+
+
+def case_bad_grid_sample_empty():
+    nodes = [helper.make_node("GridSample", ["img", "g"], ["y"], name="gs",
+                              padding_mode="border")]
+    return model(nodes, [tin("g", [1, 2, 2, 2])], [tin("y", [1, 1, 2, 2])],
+                 [init("img", np.zeros((1, 1, 0, 4), F32))], opset=16), {}, {}
+
+
+def ms_node_model(op, inputs, shapes, inits=(), out_shape=(1, 2, 4), **attrs):
+    """One com.microsoft `op` node named 'ms' on float graph inputs."""
+    nodes = [helper.make_node(op, list(inputs), ["y"], name="ms", domain=MS,
+                              **attrs)]
+    return model(nodes, [tin(n, list(sh)) for n, sh in shapes],
+                 [tin("y", list(out_shape))], list(inits), opset=13,
+                 microsoft=True), {}, {}
+
+
+def case_bad_skip_norm_shape():
+    return ms_node_model("SkipLayerNormalization", ["x", "skip", "g"],
+                         [("x", (1, 2, 4)), ("skip", (3, 1, 2, 4))],
+                         [init("g", np.ones(4, F32))])
+
+
+def case_bad_skip_norm_epsilon():
+    return ms_node_model("SkipSimplifiedLayerNormalization", ["x", "x", "g"],
+                         [("x", (1, 2, 4))], [init("g", np.ones(4, F32))],
+                         epsilon=float("nan"))
+
+
+def case_bad_quick_gelu_inputs():
+    return ms_node_model("QuickGelu", ["x", "x"], [("x", (1, 2, 4))])
+
+
+def case_bad_embed_mask_shape():
+    nodes = [helper.make_node("EmbedLayerNormalization",
+                              ["ids", "", "word", "pos", "", "g", "b", "mask"],
+                              ["y", "mask_index"], name="ms", domain=MS)]
+    I32 = TensorProto.INT32
+    inits = [init("word", np.ones((5, 4), F32)), init("pos", np.ones((3, 4), F32)),
+             init("g", np.ones(4, F32)), init("b", np.zeros(4, F32))]
+    return model(nodes, [tin("ids", [1, 3], I32), tin("mask", [1, 5, 3], I32)],
+                 [tin("y", [1, 3, 4]), tin("mask_index", [1], I32)], inits,
+                 opset=13, microsoft=True), {}, {}
+
+
 def case_bad_depth_to_space_blocksize():
     return bad_op_model("DepthToSpace", {"blocksize": 0})
 
