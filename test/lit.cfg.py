@@ -119,10 +119,13 @@ if shutil.which("strace"):
     config.available_features.add("strace")
 
 # Cross runs: qemu-user plus the Debian cross sysroot (libc6-dev-*-cross,
-# libgcc-12-dev-*-cross) for linking.
+# libgcc-12-dev-*-cross) for linking. `--param cross_runs=0` leaves them out
+# (the sanitizer slice: its tools are instrumented, qemu and the code it runs
+# are not, and the plain run has run them).
+cross_runs = lit_config.params.get("cross_runs", "1") != "0"
 for arch in ["aarch64", "riscv64"]:
     sysroot = "/usr/%s-linux-gnu" % arch
-    if (cross_tools and shutil.which("qemu-" + arch)
+    if (cross_runs and cross_tools and shutil.which("qemu-" + arch)
             and os.path.isdir(os.path.join(sysroot, "lib"))
             and os.path.isdir("/usr/lib/gcc-cross/%s-linux-gnu" % arch)):
         config.available_features.add("qemu-" + arch)
