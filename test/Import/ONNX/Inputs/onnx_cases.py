@@ -6680,6 +6680,10 @@ def main():
     cmd = sys.argv[1]
     if cmd == "build":
         build(sys.argv[2], sys.argv[3])
+    elif cmd == "build-many":  # NAME=PREFIX ...: one Python start for many
+        for arg in sys.argv[2:]:
+            name, prefix = arg.split("=", 1)
+            build(name, prefix)
     elif cmd == "driver":
         driver(sys.argv[2])
     elif cmd == "compare":
