@@ -748,9 +748,11 @@ LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &out,
     return failure();
   }
   const auto &declared = out.type().tensor_type();
-  int32_t computed = v.kind == Kind::Quant ? codeElementType(v.q)
-                     : v.kind == Kind::Int ? v.dtype
-                                           : int32_t(onnx::TensorProto::FLOAT);
+  int32_t computed =
+      v.kind == Kind::Quant ? codeElementType(v.q)
+      : v.kind == Kind::Int || (v.kind == Kind::Const && v.holdsIntegers())
+          ? v.dtype
+          : int32_t(onnx::TensorProto::FLOAT);
   if (declared.elem_type() != onnx::TensorProto::UNDEFINED &&
       declared.elem_type() != computed) {
     emitError(loc) << "graph output '" << out.name() << "' is declared as "
@@ -944,6 +946,9 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
           b, loc, RankedTensorType::get(v.shape, qt.getStorageType()), *q);
     } else if (v.kind == Kind::Int) {
       r = v.nhwc && v.shape.size() == 4 ? transpose(v.value, kToNchw) : v.value;
+    } else if (v.kind == Kind::Const && v.holdsIntegers()) {
+      // Integers folded at import (shape arithmetic, a Range).
+      r = intConstant(*this, v, integerElementType(*this, v));
     } else {
       auto f = floatValue(v, false);
       if (failed(f)) {

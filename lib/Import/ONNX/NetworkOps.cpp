@@ -537,7 +537,8 @@ quantopt::onnx_import::detail::broadcastShapes(ArrayRef<int64_t> a,
     int64_t y = d + b.size() >= rank ? b[d + b.size() - rank] : 1;
     if (x != y && x != 1 && y != 1)
       return std::nullopt;
-    out[d] = std::max(x, y);
+    // numpy: a size-1 dimension takes the other's size, 0 included.
+    out[d] = x == 1 ? y : x;
   }
   return out;
 }

@@ -46,9 +46,12 @@ FailureOr<int64_t> scalarInput(Importer &im, int idx, StringRef what) {
   auto v = im.input(idx);
   if (failed(v))
     return failure();
-  if ((*v)->kind != Kind::Const || (*v)->numElements() != 1 || (*v)->i.empty())
+  if ((*v)->kind != Kind::Const || (*v)->numElements() != 1 ||
+      (*v)->i.empty() ||
+      ((*v)->dtype != onnx::TensorProto::INT32 &&
+       (*v)->dtype != onnx::TensorProto::INT64))
     return im.fail(what + " (input " + Twine(idx) +
-                   ") must be a compile-time integer scalar");
+                   ") must be a compile-time int32 or int64 scalar");
   return (*v)->i[0];
 }
 
@@ -71,6 +74,11 @@ LogicalResult addDft(Importer &im, Expansion &e, std::string x,
     return im.fail("onesided = 1 with inverse = 1 is not supported");
   int64_t used = std::min(shape[axis], length);
   int64_t bins = onesided ? length / 2 + 1 : length;
+  double resultBytes = 8.0 * double(bins);
+  for (int64_t d = 0; d < rank - 1; ++d)
+    resultBytes *= d == axis ? 1.0 : double(shape[d]);
+  if (resultBytes > double(int64_t(1) << 60))
+    return im.fail("the result would hold more than 2^60 bytes");
   int64_t rows = used * channels, cols = 2 * bins;
   if (double(rows) * double(cols) > double(kMaxMatrixElements))
     return im.fail("a transform of " + Twine(used) + " x " + Twine(bins) +
@@ -142,6 +150,14 @@ LogicalResult Importer::importDFT() {
   auto x = input(0);
   if (failed(x))
     return failure();
+  if (isQuantizable(**x))
+    return fail("a quantized (QDQ) signal is not supported: the transform "
+                "runs in f32 on a float signal");
+  if ((*x)->holdsIntegers())
+    return fail("the signal must be a float tensor");
+  if (node->input_size() > (axisInput ? 3 : 2))
+    return fail("DFT takes at most " + Twine(axisInput ? 3 : 2) +
+                " inputs at opset " + Twine(opset));
   std::vector<int64_t> shape((*x)->shape.begin(), (*x)->shape.end());
   int64_t rank = shape.size();
   if (rank < 2)
@@ -186,6 +202,13 @@ LogicalResult Importer::importSTFT() {
   auto x = input(0);
   if (failed(x))
     return failure();
+  if (isQuantizable(**x))
+    return fail("a quantized (QDQ) signal is not supported: the transform "
+                "runs in f32 on a float signal");
+  if ((*x)->holdsIntegers())
+    return fail("the signal must be a float tensor");
+  if (node->input_size() > 4)
+    return fail("STFT takes at most 4 inputs");
   std::vector<int64_t> shape((*x)->shape.begin(), (*x)->shape.end());
   if (shape.size() != 3)
     return fail("the signal must be batch x length x (1 or 2)");
@@ -223,6 +246,10 @@ LogicalResult Importer::importSTFT() {
   if (double(frames) * double(*frameLength) > double(int64_t(1) << 24))
     return fail(Twine(frames) + " frames of " + Twine(*frameLength) +
                 " samples is more than 2^24 gathered positions");
+  if (4.0 * double(shape[0]) * double(frames) * double(*frameLength) *
+          double(shape[2]) >
+      double(int64_t(1) << 60))
+    return fail("the frames would hold more than 2^60 bytes");
   int64_t onesided = attrInt("onesided").value_or(1);
   if (onesided != 0 && onesided != 1)
     return fail("onesided must be 0 or 1");

@@ -308,17 +308,38 @@ LogicalResult attendHeads(Importer &im, Expansion &e, const AttentionHeads &h,
                      " is not supported (" + forms + ")");
     }
   }
-  if (im.attrInt("unidirectional").value_or(0)) {
-    // Key position t > past + query position s, compared rather than
-    // tabulated (S x T constants for long sequences).
-    std::vector<int64_t> rows = positions(seq);
-    for (int64_t &r : rows)
-      r += h.pastSeq;
-    std::string above =
-        e.op("Where", {e.op("Greater", {e.int32s({1, total}, positions(total)),
-                                        e.int32s({seq, 1}, rows)}),
-                       e.scalar(filter), e.scalar(0.0f)});
-    mask = mask.empty() ? above : e.op("Add", {mask, above});
+  int64_t causal = im.attrInt("unidirectional").value_or(0);
+  if (causal != 0 && causal != 1)
+    return im.fail("unidirectional must be 0 or 1");
+  if (causal) {
+    // mask_filter_value where key position t > past + query position s: an
+    // S x T constant (the importer folds no larger comparison).
+    constexpr int64_t kMaxCausal = int64_t(1) << 22;
+    if (seq > kMaxCausal / total)
+      return im.fail("a causal mask of " + Twine(seq) + " x " + Twine(total) +
+                     " positions exceeds 2^22");
+    ImportedValue above;
+    above.kind = Kind::Const;
+    above.shape = {seq, total};
+    above.f.reserve(seq * total);
+    for (int64_t r = 0; r < seq; ++r)
+      for (int64_t t = 0; t < total; ++t)
+        above.f.push_back(t > h.pastSeq + r ? double(filter) : 0.0);
+    std::string table = e.bind("causal", std::move(above));
+    mask = mask.empty() ? table : e.op("Add", {mask, table});
+  }
+  if (biasIdx >= 0 && e.has(biasIdx)) {
+    // (B or 1) x (N or 1) x S x T, as ONNX Runtime checks it.
+    auto bias = im.input(biasIdx);
+    if (failed(bias))
+      return failure();
+    ArrayRef<int64_t> bs = (*bias)->shape;
+    if (bs.size() != 4 || (bs[0] != batch && bs[0] != 1) ||
+        (bs[1] != h.heads && bs[1] != 1) || bs[2] != seq || bs[3] != total)
+      return im.fail("the attention bias (input " + Twine(biasIdx) +
+                     ") must be (B or 1) x (N or 1) x S x T with B = " +
+                     Twine(batch) + ", N = " + Twine(h.heads) +
+                     ", S = " + Twine(seq) + ", T = " + Twine(total));
   }
   if (!mask.empty())
     scores = e.op("Add", {scores, mask});
@@ -495,6 +516,8 @@ LogicalResult expandMultiHeadAttention(Importer &im, Expansion &e) {
                                 {"scale", AttributeProto::FLOAT}})) ||
       failed(rejectOutputs(im, n, {3}, "qk")))
     return failure();
+  if (n.input_size() > 10 || n.output_size() > 4)
+    return im.fail("MultiHeadAttention takes at most 10 inputs and 4 outputs");
   for (int idx : {8, 9})
     if (e.has(idx))
       return im.fail(
@@ -525,6 +548,8 @@ LogicalResult expandMultiHeadAttention(Importer &im, Expansion &e) {
     return failure();
   int64_t batch = (*query)[0], seq = (*query)[1], hidden = (*query)[2];
   int64_t nHeads = *heads;
+  if (batch <= 0 || seq <= 0 || hidden <= 0)
+    return im.fail("query's dimensions must be positive");
   if (hidden % nHeads != 0)
     return im.fail("hidden size " + Twine(hidden) +
                    " is not a multiple of num_heads = " + Twine(nHeads));

@@ -29,7 +29,9 @@ LogicalResult Importer::importWindow() {
   if (failed(in))
     return failure();
   const ImportedValue &size = **in;
-  if (size.kind != Kind::Const || size.numElements() != 1 || size.i.empty())
+  if (size.kind != Kind::Const || size.numElements() != 1 || size.i.empty() ||
+      (size.dtype != onnx::TensorProto::INT32 &&
+       size.dtype != onnx::TensorProto::INT64))
     return fail("the size must be a compile-time integer scalar (the window "
                 "folds at import)");
   int64_t periodic = attrInt("periodic").value_or(1);
@@ -109,6 +111,13 @@ LogicalResult Importer::importMelWeightMatrix() {
     auto v = scalarValue(*this, k, names[k]);
     if (failed(v))
       return failure();
+    // T1 (the counts and the rate) is int32 / int64, T2 (the edges) float.
+    int32_t dtype = (*input(k))->dtype;
+    bool integer =
+        dtype == onnx::TensorProto::INT32 || dtype == onnx::TensorProto::INT64;
+    if (integer != (k < 3))
+      return fail(Twine(names[k]) + " must be " +
+                  (k < 3 ? "an int32 or int64" : "a float") + " scalar");
     in[k] = *v;
   }
   double mels = in[0], dft = in[1], rate = in[2], lo = in[3], hi = in[4];

@@ -5354,6 +5354,57 @@ def case_bad_embed_mask_shape():
                  opset=13, microsoft=True), {}, {}
 
 
+def case_zero_size_broadcast():
+    """numpy broadcasting of a size-0 dimension against size 1 gives 0 (it
+    gave 1, reading an empty constant); folded integer results as graph
+    outputs (emitted as integer constants)."""
+    I32 = TensorProto.INT32
+    nodes = [helper.make_node("BitwiseAnd", ["a", "empty"], ["none"]),
+             helper.make_node("BitwiseAnd", ["m1", "m2"], ["folded"])]
+    inits = [init("empty", np.zeros((0,), np.int32)),
+             init("m1", np.array([12, -1], np.int32)),
+             init("m2", np.array([10, 7], np.int32))]
+    return model(nodes, [tin("a", [1], I32)],
+                 [tin("none", [0], I32), tin("folded", [2], I32)], inits,
+                 opset=18), {}, {}
+
+
+def case_causal_long():
+    """A causal MultiHeadAttention over 300 positions: its S x T mask (90,000
+    entries) is one compile-time table (a folded comparison stopped at 2^16
+    entries)."""
+    return ms_node_model("MultiHeadAttention", ["x", "x", "x"],
+                         [("x", (1, 300, 8))], out_shape=(1, 300, 8),
+                         num_heads=2, unidirectional=1)
+
+
+def case_bad_mha_bias_shape():
+    return ms_node_model("MultiHeadAttention", ["x", "x", "x", "", "", "ab"],
+                         [("x", (1, 2, 4)), ("ab", (1, 1, 1, 2, 2))],
+                         num_heads=2)
+
+
+def case_bad_mha_unidirectional():
+    return ms_node_model("MultiHeadAttention", ["x", "x", "x"],
+                         [("x", (1, 2, 4))], num_heads=2, unidirectional=2)
+
+
+def case_bad_dft_quantized():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("DFT", ["xd"], ["y"], name="dft"))
+    return model(nodes, [tin("x", [1, 4, 1])], [tin("y", [1, 4, 2])], inits,
+                 opset=17), {}, {}
+
+
+def case_bad_mel_float_count():
+    nodes = [helper.make_node("MelWeightMatrix", ["m", "d", "r", "lo", "hi"],
+                              ["y"], name="mel")]
+    inits = [init("m", F32(2.5)), init("d", np.int64(16)),
+             init("r", np.int64(8000)), init("lo", F32(0)), init("hi", F32(3000))]
+    return model(nodes, [], [tin("y", [9, 2])], inits, opset=17), {}, {}
+
+
 def case_bad_depth_to_space_blocksize():
     return bad_op_model("DepthToSpace", {"blocksize": 0})
 
