@@ -55,6 +55,19 @@ FailureOr<int64_t> scalarInput(Importer &im, int idx, StringRef what) {
   return (*v)->i[0];
 }
 
+/// Input 0, the signal: a float tensor (the transform runs in f32).
+FailureOr<ImportedValue *> floatSignal(Importer &im) {
+  auto x = im.input(0);
+  if (failed(x))
+    return failure();
+  if (im.isQuantizable(**x))
+    return im.fail("a quantized (QDQ) signal is not supported: the "
+                   "transform runs in f32 on a float signal");
+  if ((*x)->holdsIntegers())
+    return im.fail("the signal must be a float tensor");
+  return *x;
+}
+
 /// The DFT of `x` (of `shape`, last dimension 1 or 2) along `axis` (in [0,
 /// rank - 2]) with `length` points into `out`.
 LogicalResult addDft(Importer &im, Expansion &e, std::string x,
@@ -147,14 +160,9 @@ LogicalResult Importer::importDFT() {
   if (failed(axisInput ? checkAttrs({"inverse", "onesided"})
                        : checkAttrs({"axis", "inverse", "onesided"})))
     return failure();
-  auto x = input(0);
+  auto x = floatSignal(*this);
   if (failed(x))
     return failure();
-  if (isQuantizable(**x))
-    return fail("a quantized (QDQ) signal is not supported: the transform "
-                "runs in f32 on a float signal");
-  if ((*x)->holdsIntegers())
-    return fail("the signal must be a float tensor");
   if (node->input_size() > (axisInput ? 3 : 2))
     return fail("DFT takes at most " + Twine(axisInput ? 3 : 2) +
                 " inputs at opset " + Twine(opset));
@@ -199,14 +207,9 @@ LogicalResult Importer::importDFT() {
 LogicalResult Importer::importSTFT() {
   if (failed(checkAttrs({"onesided"})))
     return failure();
-  auto x = input(0);
+  auto x = floatSignal(*this);
   if (failed(x))
     return failure();
-  if (isQuantizable(**x))
-    return fail("a quantized (QDQ) signal is not supported: the transform "
-                "runs in f32 on a float signal");
-  if ((*x)->holdsIntegers())
-    return fail("the signal must be a float tensor");
   if (node->input_size() > 4)
     return fail("STFT takes at most 4 inputs");
   std::vector<int64_t> shape((*x)->shape.begin(), (*x)->shape.end());
