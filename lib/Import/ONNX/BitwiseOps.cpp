@@ -151,18 +151,14 @@ LogicalResult Importer::importBitwiseOp() {
   out.dtype = dtype;
   out.shape.assign(shape->begin(), shape->end());
 
-  constexpr int64_t kMaxFolded = 1 << 16;
-  bool folds = llvm::all_of(
+  bool allConst = llvm::all_of(
       ins, [](ImportedValue *v) { return v->kind == Kind::Const; });
-  int64_t count = 1;
-  for (int64_t d : *shape)
-    count = d >= 0 && (d == 0 || count <= kMaxFolded / d) ? count * d
-                                                          : kMaxFolded + 1;
-  if (folds && count <= kMaxFolded) {
+  std::optional<int64_t> count = foldableCount(*shape);
+  if (allConst && count) {
     Type elem = integerElementType(*this, *ins[0]);
     unsigned width = elem.getIntOrFloatBitWidth();
     out.kind = Kind::Const;
-    for (int64_t n = 0; n < count; ++n) {
+    for (int64_t n = 0; n < *count; ++n) {
       int64_t x = ins[0]->i[broadcastSource(ins[0]->shape, *shape, n)];
       int64_t y =
           arity == 1 ? 0 : ins[1]->i[broadcastSource(ins[1]->shape, *shape, n)];

@@ -441,10 +441,8 @@ LogicalResult Importer::importEyeLikeOp() {
   if (like.shape.size() != 2)
     return fail("EyeLike needs a 2-D input");
   int64_t rows = like.shape[0], cols = like.shape[1];
-  // Folded at import, so bounded like the other folds.
-  constexpr int64_t kMaxElements = 1 << 16;
-  if (rows > 0 && cols > kMaxElements / rows)
-    return fail("more than " + Twine(kMaxElements) +
+  if (rows > 0 && cols > kMaxFoldedElements / rows)
+    return fail("more than " + Twine(kMaxFoldedElements) +
                 " elements (EyeLike folds at import)");
   int64_t k = attrInt("k").value_or(0);
   ImportedValue v;
@@ -593,12 +591,9 @@ LogicalResult Importer::importRangeOp() {
   const char *names[] = {"start", "limit", "delta"};
   const ImportedValue *in[3];
   for (int k = 0; k < 3; ++k) {
-    auto v = input(k);
+    auto v = scalarInput(k, names[k]);
     if (failed(v))
       return failure();
-    if ((*v)->kind != Kind::Const || (*v)->numElements() != 1)
-      return fail(Twine("'") + names[k] +
-                  "' must be a compile-time scalar (Range folds at import)");
     in[k] = *v;
   }
   int32_t dtype = in[0]->dtype;
@@ -610,8 +605,6 @@ LogicalResult Importer::importRangeOp() {
       dtype != TensorProto::INT64)
     return fail("Range of this element type is not supported (float, "
                 "double, int16, int32, int64)");
-  // Folded at import, so bounded like the other folds.
-  constexpr int64_t kMaxElements = 1 << 16;
   ImportedValue v;
   v.kind = Kind::Const;
   v.dtype = dtype;
@@ -626,8 +619,8 @@ LogicalResult Importer::importRangeOp() {
       return fail("delta must not be 0");
     double span = f32 ? double(float(limit) - float(start)) : limit - start;
     double count = std::ceil(span / delta);
-    if (!(count <= double(kMaxElements)))
-      return fail("more than " + Twine(kMaxElements) +
+    if (!(count <= double(kMaxFoldedElements)))
+      return fail("more than " + Twine(kMaxFoldedElements) +
                   " elements (Range folds at import)");
     double value = start;
     for (int64_t k = 0; k < int64_t(count); ++k) {
@@ -642,8 +635,8 @@ LogicalResult Importer::importRangeOp() {
     __int128 span = limit - start;
     __int128 count =
         span / delta + ((span % delta != 0) && ((span > 0) == (delta > 0)));
-    if (count > kMaxElements)
-      return fail("more than " + Twine(kMaxElements) +
+    if (count > kMaxFoldedElements)
+      return fail("more than " + Twine(kMaxFoldedElements) +
                   " elements (Range folds at import)");
     for (__int128 k = 0; k < count; ++k)
       v.i.push_back(int64_t(start + k * delta));
@@ -727,14 +720,12 @@ LogicalResult Importer::importConstantOfShapeOp() {
   auto shape = constInts(0);
   if (failed(shape))
     return failure();
-  // Folded at import, so bounded like the other folds.
-  constexpr int64_t kMaxElements = 1 << 16;
   int64_t count = 1;
   for (int64_t d : *shape) {
     if (d < 0)
       return fail("negative dimension " + Twine(d));
-    if (d > 0 && count > kMaxElements / d)
-      return fail("more than " + Twine(kMaxElements) +
+    if (d > 0 && count > kMaxFoldedElements / d)
+      return fail("more than " + Twine(kMaxFoldedElements) +
                   " elements (ConstantOfShape folds at import)");
     count *= d;
   }

@@ -328,22 +328,19 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
   // Two constants (a scale computed in the graph, shape arithmetic): folded
   // here, floats in f32, integers in int64 where no result overflows. Only
   // small results: a broadcast of two large constants runs at run time.
-  constexpr int64_t kMaxFolded = 1 << 16;
-  int64_t count = 1;
-  for (int64_t d : *shape)
-    count = d > 0 && count <= kMaxFolded / d ? count * d : kMaxFolded + 1;
+  std::optional<int64_t> count = foldableCount(*shape);
   bool floats = !a.f.empty() && !c.f.empty();
   bool ints =
       !a.i.empty() && !c.i.empty() &&
       (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Mod");
   if (a.kind == Kind::Const && c.kind == Kind::Const && (floats || ints) &&
-      count <= kMaxFolded) {
+      count) {
     out.kind = Kind::Const;
     out.dtype = a.dtype;
     auto at = [&](const ImportedValue &v, int64_t n) {
       return broadcastSource(v.shape, *shape, n);
     };
-    for (int64_t n = 0; n < count; ++n) {
+    for (int64_t n = 0; n < *count; ++n) {
       if (floats) {
         out.f.push_back(binaryFloat(op, float(a.f[at(a, n)]),
                                     float(c.f[at(c, n)])));

@@ -1410,10 +1410,9 @@ LogicalResult Importer::importExpandOrTile() {
                                   "supported");
   if (v->kind == Kind::Const || v->codes) {
     // Compile-time data (shape arithmetic, a mask): folded when small.
-    constexpr int64_t kMaxFolded = 1 << 16;
-    if (count > kMaxFolded)
-      return fail("folding a constant of more than " + Twine(kMaxFolded) +
-                  " elements is not supported");
+    if (count > kMaxFoldedElements)
+      return fail("folding a constant of more than " +
+                  Twine(kMaxFoldedElements) + " elements is not supported");
     auto gather = [&](const auto &src) {
       std::decay_t<decltype(src)> dst;
       for (int64_t n = 0; n < count; ++n)

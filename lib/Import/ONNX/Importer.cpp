@@ -89,6 +89,19 @@ FailureOr<ImportedValue *> Importer::input(unsigned idx) {
   return &it->second;
 }
 
+FailureOr<const ImportedValue *> Importer::scalarInput(unsigned idx,
+                                                       StringRef what) {
+  auto v = input(idx);
+  if (failed(v))
+    return failure();
+  const ImportedValue &c = **v;
+  if (c.kind != Kind::Const || c.numElements() != 1 ||
+      (c.i.empty() && c.f.empty()))
+    return fail(what + " (input " + Twine(idx) +
+                ") must be a compile-time scalar");
+  return &c;
+}
+
 void Importer::setOutput(unsigned idx, ImportedValue v) {
   if (idx < unsigned(node->output_size()) && !node->output(idx).empty())
     values[node->output(idx)] = std::move(v);

@@ -237,6 +237,10 @@ public:
 
   /// Input `idx` of the current node; fails with a clear error when absent.
   mlir::FailureOr<ImportedValue *> input(unsigned idx);
+  /// Input `idx` when it is a compile-time scalar (one element whose value
+  /// is known); otherwise a diagnostic naming it `what`.
+  mlir::FailureOr<const ImportedValue *> scalarInput(unsigned idx,
+                                                     llvm::StringRef what);
   bool hasInput(unsigned idx) const;
   void setOutput(unsigned idx, ImportedValue v);
 
@@ -809,6 +813,15 @@ reductionOver(mlir::MLIRContext *ctx, int64_t rank, int64_t axis);
 /// when they do not broadcast.
 std::optional<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+/// What the importer folds (compile-time data computed element by element)
+/// holds at most this many elements: beyond it an op runs at run time or is
+/// diagnosed, so that a hostile shape cannot make the import take gigabytes.
+constexpr int64_t kMaxFoldedElements = int64_t(1) << 16;
+
+/// The element count of `shape` (0 when a dimension is 0) when it is at
+/// most kMaxFoldedElements; nullopt when larger or a dimension is negative.
+std::optional<int64_t> foldableCount(llvm::ArrayRef<int64_t> shape);
 
 } // namespace quantopt::onnx_import::detail
 

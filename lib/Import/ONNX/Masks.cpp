@@ -20,19 +20,13 @@
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
 
-/// Results of folding are bounded like the other folds.
-static constexpr int64_t kMaxFolded = 1 << 16;
-
 /// The element count of a folded result of `shape`, or a failure when it
-/// exceeds kMaxFolded.
+/// exceeds kMaxFoldedElements.
 static FailureOr<int64_t> foldedCount(Importer &im, ArrayRef<int64_t> shape) {
-  int64_t count = 1;
-  for (int64_t d : shape)
-    count = d > 0 && count <= kMaxFolded / d ? count * d : kMaxFolded + 1;
-  if (count > kMaxFolded)
-    return im.fail("folding a constant of more than " + Twine(kMaxFolded) +
-                   " elements is not supported");
-  return count;
+  if (auto count = foldableCount(shape))
+    return *count;
+  return im.fail("folding a constant of more than " +
+                 Twine(kMaxFoldedElements) + " elements is not supported");
 }
 
 /// The value of element `n` of a compile-time tensor as a double (floats

@@ -543,6 +543,22 @@ quantopt::onnx_import::detail::broadcastShapes(ArrayRef<int64_t> a,
   return out;
 }
 
+std::optional<int64_t>
+quantopt::onnx_import::detail::foldableCount(ArrayRef<int64_t> shape) {
+  if (llvm::any_of(shape, [](int64_t d) { return d < 0; }))
+    return std::nullopt;
+  // Empty whatever the other dimensions are.
+  if (llvm::is_contained(shape, 0))
+    return 0;
+  int64_t count = 1;
+  for (int64_t d : shape) {
+    if (count > kMaxFoldedElements / d)
+      return std::nullopt;
+    count *= d;
+  }
+  return count;
+}
+
 LogicalResult Importer::importAdd() {
   auto a = input(0);
   auto c = failed(a) ? FailureOr<ImportedValue *>(failure()) : input(1);

@@ -41,17 +41,16 @@ constexpr int64_t kMaxMatrixElements = int64_t(1) << 23;
 /// The longest transform.
 constexpr int64_t kMaxLength = int64_t(1) << 16;
 
-/// A compile-time integer scalar input `idx`, or a diagnostic naming it.
-FailureOr<int64_t> scalarInput(Importer &im, int idx, StringRef what) {
-  auto v = im.input(idx);
+/// A compile-time int32 / int64 scalar input `idx`, or a diagnostic naming
+/// it.
+FailureOr<int64_t> intScalarInput(Importer &im, int idx, StringRef what) {
+  auto v = im.scalarInput(idx, what);
   if (failed(v))
     return failure();
-  if ((*v)->kind != Kind::Const || (*v)->numElements() != 1 ||
-      (*v)->i.empty() ||
-      ((*v)->dtype != onnx::TensorProto::INT32 &&
-       (*v)->dtype != onnx::TensorProto::INT64))
+  if ((*v)->dtype != onnx::TensorProto::INT32 &&
+      (*v)->dtype != onnx::TensorProto::INT64)
     return im.fail(what + " (input " + Twine(idx) +
-                   ") must be a compile-time int32 or int64 scalar");
+                   ") must be an int32 or int64 scalar");
   return (*v)->i[0];
 }
 
@@ -174,7 +173,7 @@ LogicalResult Importer::importDFT() {
   int64_t axis = axisInput ? -2 : 1;
   Expansion e(*this, *node);
   if (axisInput && e.has(2)) {
-    auto a = scalarInput(*this, 2, "axis");
+    auto a = intScalarInput(*this, 2, "axis");
     if (failed(a))
       return failure();
     axis = *a;
@@ -189,7 +188,7 @@ LogicalResult Importer::importDFT() {
     axis += rank;
   int64_t length = shape[axis];
   if (e.has(1)) {
-    auto l = scalarInput(*this, 1, "dft_length");
+    auto l = intScalarInput(*this, 1, "dft_length");
     if (failed(l))
       return failure();
     length = *l;
@@ -216,12 +215,12 @@ LogicalResult Importer::importSTFT() {
   if (shape.size() != 3)
     return fail("the signal must be batch x length x (1 or 2)");
   Expansion e(*this, *node);
-  auto step = scalarInput(*this, 1, "frame_step");
+  auto step = intScalarInput(*this, 1, "frame_step");
   if (failed(step))
     return failure();
   std::optional<int64_t> frameLength;
   if (e.has(3)) {
-    auto l = scalarInput(*this, 3, "frame_length");
+    auto l = intScalarInput(*this, 3, "frame_length");
     if (failed(l))
       return failure();
     frameLength = *l;

@@ -40,12 +40,11 @@ LogicalResult Importer::importWindow() {
   int64_t dtype = attrInt("output_datatype").value_or(onnx::TensorProto::FLOAT);
   if (dtype != onnx::TensorProto::FLOAT)
     return fail("only output_datatype = 1 (float) is supported");
-  constexpr int64_t kMaxElements = 1 << 16;
   int64_t n = size.i[0];
   if (n < 0)
     return fail("the size must not be negative");
-  if (n > kMaxElements)
-    return fail("a window of more than " + Twine(kMaxElements) +
+  if (n > kMaxFoldedElements)
+    return fail("a window of more than " + Twine(kMaxFoldedElements) +
                 " elements (the window folds at import)");
   StringRef op = node->op_type();
   float a0 = 0.5f, a1 = 0.5f, a2 = 0.0f;
@@ -76,19 +75,6 @@ LogicalResult Importer::importWindow() {
   return success();
 }
 
-/// A compile-time scalar input `idx` as a double, or a diagnostic.
-static FailureOr<double> scalarValue(Importer &im, int idx, StringRef what) {
-  auto v = im.input(idx);
-  if (failed(v))
-    return failure();
-  const ImportedValue &c = **v;
-  if (c.kind != Kind::Const || c.numElements() != 1 ||
-      (c.i.empty() && c.f.empty()))
-    return im.fail(what + " (input " + Twine(idx) +
-                   ") must be a compile-time scalar");
-  return c.i.empty() ? c.f[0] : double(c.i[0]);
-}
-
 // MelWeightMatrix: num_mel_bins triangles over the dft_length / 2 + 1 bins
 // of a onesided spectrum, their corners at num_mel_bins + 2 points equally
 // spaced on the mel scale (mel(f) = 2595 log10(1 + f / 700)) from
@@ -108,17 +94,17 @@ LogicalResult Importer::importMelWeightMatrix() {
                          "lower_edge_hertz", "upper_edge_hertz"};
   double in[5];
   for (int k = 0; k < 5; ++k) {
-    auto v = scalarValue(*this, k, names[k]);
+    auto v = scalarInput(k, names[k]);
     if (failed(v))
       return failure();
     // T1 (the counts and the rate) is int32 / int64, T2 (the edges) float.
-    int32_t dtype = (*input(k))->dtype;
+    int32_t dtype = (*v)->dtype;
     bool integer =
         dtype == onnx::TensorProto::INT32 || dtype == onnx::TensorProto::INT64;
     if (integer != (k < 3))
       return fail(Twine(names[k]) + " must be " +
                   (k < 3 ? "an int32 or int64" : "a float") + " scalar");
-    in[k] = *v;
+    in[k] = (*v)->i.empty() ? (*v)->f[0] : double((*v)->i[0]);
   }
   double mels = in[0], dft = in[1], rate = in[2], lo = in[3], hi = in[4];
   constexpr double kMaxElements = double(int64_t(1) << 22);
