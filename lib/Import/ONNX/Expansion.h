@@ -235,6 +235,11 @@ void addIntegerMatmulToFloat(Expansion &e, const std::string &a,
                              const std::string &aZero, const std::string &bZero,
                              const std::string &bias, const std::string &out);
 
+/// com.microsoft RotaryEmbedding as the Gather, Mul, Sub / Add and Concat
+/// nodes of ONNX Runtime's kernel (RotaryEmbedding.cpp; one of the
+/// transformer ops of TransformerOps.cpp).
+mlir::LogicalResult expandRotaryEmbedding(Importer &im, Expansion &e);
+
 } // namespace quantopt::onnx_import::detail
 
 #endif // QUANTOPT_LIB_IMPORT_ONNX_EXPANSION_H

@@ -31,6 +31,7 @@
 //   without position_ids); its mask_index output counts the ones of each
 //   mask row, as Attention's 1-D mask_index takes it. QEmbedLayer-
 //   Normalization is the same of its dequantized tables.
+// - RotaryEmbedding: RotaryEmbedding.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -760,6 +761,7 @@ const std::pair<StringRef, ExpandFn> kTransformerOps[] = {
     {"Attention", expandAttention},
     {"QAttention", expandQAttention},
     {"MultiHeadAttention", expandMultiHeadAttention},
+    {"RotaryEmbedding", expandRotaryEmbedding},
     {"EmbedLayerNormalization", expandEmbedLayerNorm},
     {"QEmbedLayerNormalization", expandQEmbedLayerNorm},
 };

@@ -6095,6 +6095,150 @@ def case_bad_mha_long():
                  [tin("y", [1, 4, 8])], [], opset=13, microsoft=True), {}, {}
 
 
+def ort_rotary(x, pos, cos, sin, heads, rotary, interleaved):
+    """ONNX Runtime's RotaryEmbedding kernel (contrib_ops/cpu/bert), element
+    by element in float64: x of B x S x hidden or B x N x S x H, pos of B x
+    S or a start position (one element); each head's first `rotary` values
+    out[i] = x[i] cos[p, c] + sign x[j] sin[p, c], the rest copied."""
+    x = np.asarray(x, np.float64)
+    cos, sin = np.asarray(cos, np.float64), np.asarray(sin, np.float64)
+    split = x.ndim == 4
+    bsz, seq = x.shape[0], x.shape[2] if split else x.shape[1]
+    out = x.copy()
+    xv = x if split else x.reshape(bsz, seq, heads, -1).transpose(0, 2, 1, 3)
+    ov = out if split else np.zeros_like(xv)
+    if not split:
+        ov[...] = xv
+    half = rotary // 2
+    pos = np.asarray(pos).reshape(-1)
+    for b in range(bsz):
+        for s in range(seq):
+            p = int(pos[0]) + s if pos.size == 1 else int(pos[b * seq + s])
+            for n in range(xv.shape[1]):
+                for i in range(rotary):
+                    if interleaved:
+                        c, sign, j = i // 2, -1 if i % 2 == 0 else 1, i ^ 1
+                    else:
+                        c = i % half
+                        sign = -1 if i < half else 1
+                        j = (i + half) % rotary
+                    ov[b, n, s, i] = (xv[b, n, s, i] * cos[p, c] +
+                                      sign * xv[b, n, s, j] * sin[p, c])
+    if not split:
+        out = ov.transpose(0, 2, 1, 3).reshape(x.shape)
+    return out
+
+
+def rotary_caches(positions, half, base=10000.0):
+    """LLaMA's cos / sin caches: angle p * base^(-2c / (2 half))."""
+    freq = base ** (-np.arange(half) / half)
+    angles = np.outer(np.arange(positions), freq)
+    return np.cos(angles).astype(F32), np.sin(angles).astype(F32)
+
+
+def case_ms_rotary_embedding():
+    """com.microsoft RotaryEmbedding: B x S x hidden with run-time B x S
+    position ids (half-split, 2 heads of 8); the same interleaved with
+    compile-time ids; B x N x S x H heads with a run-time start position and
+    rotary_embedding_dim 4 of 8 (the rest copied); interleaved partial
+    rotation of 3-D input from a compile-time start position."""
+    r = rng(131)
+    bsz, seq, hid, heads = 2, 3, 16, 2
+    U = lambda *shape: r.uniform(-2, 2, shape).astype(F32)
+    x3, x4 = U(bsz, seq, hid), U(bsz, heads, seq, 8)
+    cos8, sin8 = rotary_caches(12, 4)
+    cos4, sin4 = rotary_caches(12, 2)
+    ids = r.integers(0, 12, (bsz, seq)).astype(np.int64)
+    ids_c = r.integers(0, 12, (bsz, seq)).astype(np.int64)
+    start = np.array([5], np.int64)
+    N = helper.make_node
+    nodes = [
+        N("RotaryEmbedding", ["x3", "ids", "cos8", "sin8"], ["r_half"],
+          domain=MS),
+        N("RotaryEmbedding", ["x3", "ids_c", "cos8", "sin8"], ["r_pairs"],
+          domain=MS, interleaved=1, num_heads=2),
+        N("RotaryEmbedding", ["x4", "start", "cos4", "sin4"], ["r_partial"],
+          domain=MS, num_heads=2, rotary_embedding_dim=4),
+        N("RotaryEmbedding", ["x3", "start_c", "cos4", "sin4"],
+          ["r_pairs_partial"], domain=MS, interleaved=1, num_heads=2,
+          rotary_embedding_dim=4),
+    ]
+    inits = [init("cos8", cos8), init("sin8", sin8), init("cos4", cos4),
+             init("sin4", sin4), init("ids_c", ids_c),
+             init("start_c", np.array([2], np.int64))]
+    I64 = TensorProto.INT64
+    m = model(nodes, [tin("x3", [bsz, seq, hid]), tin("x4", [bsz, heads, seq, 8]),
+                      tin("ids", [bsz, seq], I64), tin("start", [1], I64)],
+              [tin("r_half", [bsz, seq, hid]), tin("r_pairs", [bsz, seq, hid]),
+               tin("r_partial", [bsz, heads, seq, 8]),
+               tin("r_pairs_partial", [bsz, seq, hid])],
+              inits, opset=13, microsoft=True)
+    want = {
+        "r_half": ort_rotary(x3, ids, cos8, sin8, 2, 8, False),
+        "r_pairs": ort_rotary(x3, ids_c, cos8, sin8, 2, 8, True),
+        "r_partial": ort_rotary(x4, start, cos4, sin4, 2, 4, False),
+        "r_pairs_partial": ort_rotary(x3, [2], cos4, sin4, 2, 4, True),
+    }
+    return m, {"x3": x3, "x4": x4, "ids": ids, "start": start}, {
+        k: approx(v) for k, v in want.items()}
+
+
+def rotary_bad(inputs, shapes, inits, out_shape=(1, 2, 8), **attrs):
+    return ms_node_model("RotaryEmbedding", inputs, shapes, inits, out_shape,
+                         **attrs)
+
+
+def case_bad_rotary_position_type():
+    c = np.zeros((4, 4), F32)
+    return rotary_bad(["x", "p", "c", "c"], [("x", (1, 2, 8))],
+                      [init("c", c), init("p", np.zeros((1, 2), np.int32))])
+
+
+def case_bad_rotary_cache_width():
+    c = np.zeros((4, 3), F32)
+    return rotary_bad(["x", "p", "c", "c"], [("x", (1, 2, 8))],
+                      [init("c", c), init("p", np.zeros((1, 2), np.int64))],
+                      num_heads=2, rotary_embedding_dim=4)
+
+
+def case_bad_rotary_odd():
+    c = np.zeros((4, 1), F32)
+    return rotary_bad(["x", "p", "c", "c"], [("x", (1, 2, 8))],
+                      [init("c", c), init("p", np.zeros((1, 2), np.int64))],
+                      num_heads=2, rotary_embedding_dim=3)
+
+
+def case_bad_rotary_position():
+    c = np.zeros((4, 4), F32)
+    return rotary_bad(["x", "p", "c", "c"], [("x", (1, 2, 8))],
+                      [init("c", c), init("p", np.array([[0, 4]], np.int64))])
+
+
+def case_bad_rotary_position_shape():
+    c = np.zeros((4, 4), F32)
+    return rotary_bad(["x", "p", "c", "c"], [("x", (1, 2, 8))],
+                      [init("c", c), init("p", np.zeros((2, 2), np.int64))])
+
+
+def case_bad_rotary_packed():
+    c = np.zeros((4, 4), F32)
+    return rotary_bad(["x", "p", "c", "c"], [("x", (1, 2, 8))],
+                      [init("c", c), init("p", np.zeros((1, 2), np.int64))],
+                      is_packed_batching=1)
+
+
+def case_bad_rotary_long():
+    c = np.zeros((4, 4), F32)
+    return rotary_bad(["x", "p", "c", "c"], [("x", (1, 1 << 40, 8))],
+                      [init("c", c), init("p", np.zeros((1,), np.int64))],
+                      out_shape=(1, 1 << 40, 8))
+
+
+def case_bad_rotary_wide_cache():
+    return rotary_bad(["x", "p", "c", "c"], [("x", (1, 2, 8)), ("c", (4, 5))],
+                      [init("p", np.zeros((1,), np.int64))])
+
+
 def case_ms_qattention():
     """ONNX Runtime's dynamically quantized attention: DynamicQuantizeLinear
     of the input, then QAttention with int8 weights (per-column scales),
