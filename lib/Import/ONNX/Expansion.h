@@ -240,6 +240,10 @@ void addIntegerMatmulToFloat(Expansion &e, const std::string &a,
 /// transformer ops of TransformerOps.cpp).
 mlir::LogicalResult expandRotaryEmbedding(Importer &im, Expansion &e);
 
+/// com.microsoft MatMulNBits as a float MatMul of its weights dequantized at
+/// import (MatMulNBits.cpp; one of the transformer ops).
+mlir::LogicalResult expandMatMulNBits(Importer &im, Expansion &e);
+
 } // namespace quantopt::onnx_import::detail
 
 #endif // QUANTOPT_LIB_IMPORT_ONNX_EXPANSION_H

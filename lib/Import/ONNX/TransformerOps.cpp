@@ -31,7 +31,7 @@
 //   without position_ids); its mask_index output counts the ones of each
 //   mask row, as Attention's 1-D mask_index takes it. QEmbedLayer-
 //   Normalization is the same of its dequantized tables.
-// - RotaryEmbedding: RotaryEmbedding.cpp.
+// - RotaryEmbedding: RotaryEmbedding.cpp; MatMulNBits: MatMulNBits.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -762,6 +762,7 @@ const std::pair<StringRef, ExpandFn> kTransformerOps[] = {
     {"QAttention", expandQAttention},
     {"MultiHeadAttention", expandMultiHeadAttention},
     {"RotaryEmbedding", expandRotaryEmbedding},
+    {"MatMulNBits", expandMatMulNBits},
     {"EmbedLayerNormalization", expandEmbedLayerNorm},
     {"QEmbedLayerNormalization", expandQEmbedLayerNorm},
 };

@@ -6239,6 +6239,130 @@ def case_bad_rotary_wide_cache():
                       [init("p", np.zeros((1,), np.int64))])
 
 
+def pack_codes(codes, bits):
+    """Codes (..., count) of `bits` bits packed low bits first, 8 / bits to
+    a byte (count a multiple of 8 / bits)."""
+    per = 8 // bits
+    c = codes.reshape(codes.shape[:-1] + (-1, per)).astype(np.int64)
+    return (c << (np.arange(per) * bits)).sum(-1).astype(np.uint8)
+
+
+def nbits_weights(r, k, n, bits, block, zp_kind):
+    """Random MatMulNBits weights: (B, scales, zero_points or None, the K x N
+    float64 matrix they stand for). The last block's padding codes and the
+    zero points' padding bits are random (they must be ignored)."""
+    blocks = -(-k // block)
+    q = r.integers(0, 1 << bits, (n, blocks * block))
+    s = r.uniform(0.01, 0.2, (n, blocks)).astype(F32)
+    if zp_kind == "packed":
+        zp = r.integers(0, 1 << bits, (n, blocks))
+        per = 8 // bits
+        padded = np.concatenate(
+            [zp, r.integers(0, 1 << bits, (n, -(-blocks // per) * per - blocks))],
+            axis=1)
+        zp_t = pack_codes(padded, bits).reshape(-1)
+    elif zp_kind == "float":
+        zp = r.uniform(0, (1 << bits) - 1, (n, blocks)).astype(F32)
+        zp_t = zp.reshape(-1)
+    else:
+        zp, zp_t = np.full((n, blocks), 1 << (bits - 1)), None
+    b = pack_codes(q, bits).reshape(n, blocks, block * bits // 8)
+    deq = (q - np.repeat(np.asarray(zp, np.float64), block, axis=1)) * \
+        np.repeat(s.astype(np.float64), block, axis=1)
+    return b, s.reshape(-1), zp_t, deq[:, :k].T
+
+
+def case_ms_matmul_nbits():
+    """com.microsoft MatMulNBits: 4 bits over K = 40 in blocks of 16 (the
+    last block padded) with packed zero points and a bias, on B x S x K;
+    4 bits without zero points (8) on a 2-D A; 8 bits with float zero
+    points; 2 bits with packed zero points. Against A @ the dequantized
+    weights in float64 (the operator's definition)."""
+    r = rng(137)
+    U = lambda *shape: r.uniform(-1, 1, shape).astype(F32)
+    a3, a2, a8 = U(2, 3, 40), U(3, 32), U(2, 48)
+    w1 = nbits_weights(r, 40, 6, 4, 16, "packed")
+    w2 = nbits_weights(r, 32, 5, 4, 32, None)
+    w3 = nbits_weights(r, 48, 4, 8, 16, "float")
+    w4 = nbits_weights(r, 48, 3, 2, 16, "packed")
+    bias = U(6)
+    N = helper.make_node
+    inits = [init("bias", bias)]
+    nodes = []
+    for name, a, (b, s, zp, _), bits, block, k, n, with_bias in (
+            ("y4", "a3", w1, 4, 16, 40, 6, True),
+            ("y4_default", "a2", w2, 4, 32, 32, 5, False),
+            ("y8", "a8", w3, 8, 16, 48, 4, False),
+            ("y2", "a8", w4, 2, 16, 48, 3, False)):
+        inits += [init(name + "_b", b), init(name + "_s", s)]
+        ins = [a, name + "_b", name + "_s"]
+        if zp is not None:
+            inits.append(init(name + "_zp", zp))
+            ins.append(name + "_zp")
+        if with_bias:
+            ins += ["", "bias"] if zp is not None else ["", "", "bias"]
+        nodes.append(N("MatMulNBits", ins, [name], domain=MS, K=k, N=n,
+                       bits=bits, block_size=block))
+    m = model(nodes, [tin("a3", [2, 3, 40]), tin("a2", [3, 32]),
+                      tin("a8", [2, 48])],
+              [tin("y4", [2, 3, 6]), tin("y4_default", [3, 5]),
+               tin("y8", [2, 4]), tin("y2", [2, 3])],
+              inits, opset=13, microsoft=True)
+    d = lambda x: x.astype(np.float64)
+    want = {"y4": d(a3) @ w1[3] + d(bias), "y4_default": d(a2) @ w2[3],
+            "y8": d(a8) @ w3[3], "y2": d(a8) @ w4[3]}
+    return m, {"a3": a3, "a2": a2, "a8": a8}, {
+        k: approx(v) for k, v in want.items()}
+
+
+def nbits_bad(inputs, shapes, inits, **attrs):
+    base = dict(K=32, N=2, bits=4, block_size=16)
+    base.update(attrs)
+    return ms_node_model("MatMulNBits", inputs, shapes, inits, (1, 2), **base)
+
+
+def nbits_inits(blob=8):
+    return [init("b", np.zeros((2, 2, blob), np.uint8)),
+            init("s", np.ones(4, F32))]
+
+
+def case_bad_nbits_bits():
+    return nbits_bad(["a", "b", "s"], [("a", (1, 32))], nbits_inits(), bits=3)
+
+
+def case_bad_nbits_block():
+    return nbits_bad(["a", "b", "s"], [("a", (1, 32))], nbits_inits(),
+                     block_size=24)
+
+
+def case_bad_nbits_shape():
+    return nbits_bad(["a", "b", "s"], [("a", (1, 32))], nbits_inits(blob=4))
+
+
+def case_bad_nbits_runtime():
+    return nbits_bad(["a", "b", "s"], [("a", (1, 32)), ("b", (2, 2, 8))],
+                     [init("s", np.ones(4, F32))])
+
+
+def case_bad_nbits_k():
+    return nbits_bad(["a", "b", "s"], [("a", (1, 16))], nbits_inits())
+
+
+def case_bad_nbits_g_idx():
+    return nbits_bad(["a", "b", "s", "", "g"], [("a", (1, 32))],
+                     nbits_inits() + [init("g", np.zeros(32, np.int32))])
+
+
+def case_bad_nbits_zero_points():
+    return nbits_bad(["a", "b", "s", "zp"], [("a", (1, 32))],
+                     nbits_inits() + [init("zp", np.zeros(3, np.uint8))])
+
+
+def case_bad_nbits_huge():
+    return nbits_bad(["a", "b", "s"], [("a", (1, 32))], nbits_inits(),
+                     N=1 << 40)
+
+
 def case_ms_qattention():
     """ONNX Runtime's dynamically quantized attention: DynamicQuantizeLinear
     of the input, then QAttention with int8 weights (per-column scales),
