@@ -244,6 +244,10 @@ mlir::LogicalResult expandRotaryEmbedding(Importer &im, Expansion &e);
 /// import (MatMulNBits.cpp; one of the transformer ops).
 mlir::LogicalResult expandMatMulNBits(Importer &im, Expansion &e);
 
+/// com.microsoft GroupQueryAttention as the nodes of ONNX Runtime's CPU
+/// kernel (GroupQueryAttention.cpp; one of the transformer ops).
+mlir::LogicalResult expandGroupQueryAttention(Importer &im, Expansion &e);
+
 } // namespace quantopt::onnx_import::detail
 
 #endif // QUANTOPT_LIB_IMPORT_ONNX_EXPANSION_H

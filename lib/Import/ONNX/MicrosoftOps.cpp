@@ -398,15 +398,18 @@ LogicalResult Importer::importMicrosoftNode(const onnx::NodeProto &n) {
 
 LogicalResult Importer::importExpansion(const onnx::NodeProto &n,
                                         ArrayRef<onnx::NodeProto> nodes) {
-  // Diagnostics name the original node.
-  expandedFrom = &n;
+  // Diagnostics name the original node (the outermost, for an expansion
+  // inside another: GroupQueryAttention's RotaryEmbedding).
+  const onnx::NodeProto *outer = expandedFrom;
+  if (!outer)
+    expandedFrom = &n;
   LogicalResult result = success();
   for (const onnx::NodeProto &part : nodes)
     if (failed(importNode(part))) {
       result = failure();
       break;
     }
-  expandedFrom = nullptr;
+  expandedFrom = outer;
   node = &n;
   return result;
 }

@@ -31,7 +31,8 @@
 //   without position_ids); its mask_index output counts the ones of each
 //   mask row, as Attention's 1-D mask_index takes it. QEmbedLayer-
 //   Normalization is the same of its dequantized tables.
-// - RotaryEmbedding: RotaryEmbedding.cpp; MatMulNBits: MatMulNBits.cpp.
+// - RotaryEmbedding: RotaryEmbedding.cpp; MatMulNBits: MatMulNBits.cpp;
+//   GroupQueryAttention: GroupQueryAttention.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -763,6 +764,7 @@ const std::pair<StringRef, ExpandFn> kTransformerOps[] = {
     {"MultiHeadAttention", expandMultiHeadAttention},
     {"RotaryEmbedding", expandRotaryEmbedding},
     {"MatMulNBits", expandMatMulNBits},
+    {"GroupQueryAttention", expandGroupQueryAttention},
     {"EmbedLayerNormalization", expandEmbedLayerNorm},
     {"QEmbedLayerNormalization", expandQEmbedLayerNorm},
 };

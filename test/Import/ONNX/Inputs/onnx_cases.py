@@ -6363,6 +6363,230 @@ def case_bad_nbits_huge():
                      N=1 << 40)
 
 
+def ort_gqa(q, k, v, past_k, past_v, seqlens, total, heads, kv_heads,
+            scale=0.0, softcap=0.0, window=-1, cos=None, sin=None,
+            interleaved=False):
+    """ONNX Runtime's GroupQueryAttention CPU kernel (GQAAttentionBase) in
+    float64, loop by loop: Q, K, V of B x S x heads * H; the present
+    buffers of max(total, P) rows per kv head (the past's first `past`
+    rows, the new ones, zeros); query row s over keys [past + s - window,
+    past + s]. Returns (output, present_k, present_v)."""
+    bsz, seq, hid = q.shape
+    head = hid // heads
+    plen = 0 if past_k is None else past_k.shape[2]
+    tlen = max(total, plen)
+    first = seq == total
+    qh = q.astype(np.float64).reshape(bsz, seq, heads, head).transpose(0, 2, 1, 3)
+    kh = k.astype(np.float64).reshape(bsz, seq, kv_heads, head).transpose(0, 2, 1, 3)
+    vh = v.astype(np.float64).reshape(bsz, seq, kv_heads, head).transpose(0, 2, 1, 3)
+    if cos is not None:
+        rot = cos.shape[1] * 2
+        pos = np.zeros((bsz, seq), np.int64)
+        for b in range(bsz):
+            tot = int(seqlens[b]) + 1
+            for s_ in range(seq):
+                pos[b, s_] = (s_ if s_ < tot else 1) if first else tot - seq + s_
+        qh = ort_rotary(qh, pos, cos, sin, heads, rot, interleaved)
+        kh = ort_rotary(kh, pos, cos, sin, kv_heads, rot, interleaved)
+    alpha = scale if scale != 0 else 1 / np.sqrt(np.float32(head))
+    pk = np.zeros((bsz, kv_heads, tlen, head))
+    pv = np.zeros((bsz, kv_heads, tlen, head))
+    out = np.zeros((bsz, seq, heads, head))
+    group = heads // kv_heads
+    for b in range(bsz):
+        tot = int(seqlens[b]) + 1
+        past = 0 if first else tot - seq
+        for kvh in range(kv_heads):
+            if past:
+                pk[b, kvh, :past] = past_k[b, kvh, :past]
+                pv[b, kvh, :past] = past_v[b, kvh, :past]
+            pk[b, kvh, past:past + seq] = kh[b, kvh]
+            pv[b, kvh, past:past + seq] = vh[b, kvh]
+        for h in range(heads):
+            kvh = h // group
+            # Over every buffer row: a row s attends to [.., past + s], within
+            # the sequence's tot keys except on the padding rows of a first
+            # prompt (s >= tot), which ONNX Runtime leaves unspecified and
+            # the import computes causally.
+            sc = alpha * (qh[b, h] @ pk[b, kvh].T)
+            for s_ in range(seq):
+                length = past + s_ + 1
+                lo = length - window - 1 if 0 < window < length - 1 else 0
+                row = sc[s_, lo:length]
+                if softcap > 0:
+                    row = softcap * np.tanh(row / softcap)
+                e_ = np.exp(row - row.max())
+                probs = np.zeros(tlen)
+                probs[lo:length] = e_ / e_.sum()
+                out[b, s_, h] = probs @ pv[b, kvh]
+    return out.reshape(bsz, seq, hid), pk, pv
+
+
+def case_ms_group_query_attention():
+    """com.microsoft GroupQueryAttention: a first prompt (4 query heads over
+    2 kv heads, S = T = 4) with its present outputs; the same with a local
+    window of 2 and softcap; token generation (S = 1) over a past buffer of
+    5 with seqlens_k 3 and 5 (T = 6: each sequence's past, its new key,
+    zeros); a subsequent prompt of batch 1 (S = 2 after 3 past tokens); the
+    last two again with compile-time seqlens_k; a packed-QKV first prompt
+    with rotary embeddings (interleaved; one padding row, rotated at
+    position 1) and token generation with rotary embeddings (half-split,
+    rotary dim 16 of 32) and a window of 3."""
+    r = rng(139)
+    U = lambda *shape: r.uniform(-1, 1, shape).astype(F32)
+    I32 = TensorProto.INT32
+    N = helper.make_node
+    bsz, heads, kvh, head = 2, 4, 2, 8
+    q4, k4, v4 = U(bsz, 4, 32), U(bsz, 4, 16), U(bsz, 4, 16)
+    q1, k1, v1 = U(bsz, 1, 32), U(bsz, 1, 16), U(bsz, 1, 16)
+    pk, pv = U(bsz, kvh, 5, head), U(bsz, kvh, 5, head)
+    qs, ks, vs = U(1, 2, 32), U(1, 2, 16), U(1, 2, 16)
+    pks, pvs = U(1, kvh, 4, head), U(1, kvh, 4, head)
+    # Rotary: 2 query heads over 1 kv head, caches of 8 rows x 8 (R = 16):
+    # all of a head of 16, half of a head of 32.
+    qkv = U(bsz, 3, 64)
+    qr, kr, vr = U(bsz, 1, 64), U(bsz, 1, 32), U(bsz, 1, 32)
+    pkr, pvr = U(bsz, 1, 6, 32), U(bsz, 1, 6, 32)
+    ang = lambda w: np.outer(np.arange(8), 10000.0 ** (-np.arange(w) / w))
+    cos8, sin8 = np.cos(ang(8)).astype(F32), np.sin(ang(8)).astype(F32)
+    lens_prompt = np.array([3, 3], np.int32)
+    lens_gen = np.array([3, 5], np.int32)
+    lens_sub = np.array([4], np.int32)
+    lens_rot = np.array([2, 1], np.int32)  # batch 1: one padding row
+    lens_rot_gen = np.array([4, 6], np.int32)
+    total = lambda name, t: init(name, np.array([t], np.int32))
+    nodes = [
+        N("GroupQueryAttention", ["q4", "k4", "v4", "", "", "lens_prompt", "t4"],
+          ["g_prompt", "g_pk", "g_pv"], domain=MS, num_heads=4, kv_num_heads=2),
+        N("GroupQueryAttention", ["q4", "k4", "v4", "", "", "lens_prompt", "t4"],
+          ["g_window"], domain=MS, num_heads=4, kv_num_heads=2,
+          local_window_size=2, softcap=2.0, scale=0.5),
+        N("GroupQueryAttention", ["q1", "k1", "v1", "pk", "pv", "lens_gen", "t6"],
+          ["g_gen", "g_gen_pk", "g_gen_pv"], domain=MS, num_heads=4,
+          kv_num_heads=2),
+        N("GroupQueryAttention", ["qs", "ks", "vs", "pks", "pvs", "lens_sub", "t5"],
+          ["g_sub", "g_sub_pk"], domain=MS, num_heads=4, kv_num_heads=2),
+        N("GroupQueryAttention", ["qs", "ks", "vs", "pks", "pvs", "lens_sub_c",
+                                  "t5"],
+          ["g_sub_c"], domain=MS, num_heads=4, kv_num_heads=2),
+        N("GroupQueryAttention", ["q1", "k1", "v1", "pk", "pv", "lens_gen_c",
+                                  "t6"],
+          ["g_gen_c"], domain=MS, num_heads=4, kv_num_heads=2),
+        N("GroupQueryAttention", ["qkv", "", "", "", "", "lens_rot", "t3", "cos8",
+                                  "sin8"],
+          ["g_rot", "g_rot_pk"], domain=MS, num_heads=2, kv_num_heads=1,
+          do_rotary=1, rotary_interleaved=1),
+        N("GroupQueryAttention", ["qr", "kr", "vr", "pkr", "pvr", "lens_rot_gen",
+                                  "t7", "cos8", "sin8"],
+          ["g_rot_gen"], domain=MS, num_heads=2, kv_num_heads=1, do_rotary=1,
+          local_window_size=3),
+    ]
+    inits = [total("t4", 4), total("t6", 6), total("t5", 5), total("t3", 3),
+             total("t7", 7), init("cos8", cos8), init("sin8", sin8),
+             init("lens_sub_c", lens_sub), init("lens_gen_c", lens_gen)]
+    inputs = {"q4": q4, "k4": k4, "v4": v4, "q1": q1, "k1": k1, "v1": v1,
+              "pk": pk, "pv": pv, "qs": qs, "ks": ks, "vs": vs, "pks": pks,
+              "pvs": pvs, "qkv": qkv, "qr": qr, "kr": kr, "vr": vr,
+              "pkr": pkr, "pvr": pvr, "lens_prompt": lens_prompt,
+              "lens_gen": lens_gen, "lens_sub": lens_sub, "lens_rot": lens_rot,
+              "lens_rot_gen": lens_rot_gen}
+    ins = [tin(name, list(a.shape), I32 if a.dtype == np.int32 else
+               TensorProto.FLOAT) for name, a in inputs.items()]
+    prompt = ort_gqa(q4, k4, v4, None, None, lens_prompt, 4, 4, 2)
+    win = ort_gqa(q4, k4, v4, None, None, lens_prompt, 4, 4, 2, scale=0.5,
+                  softcap=2.0, window=2)
+    gen = ort_gqa(q1, k1, v1, pk, pv, lens_gen, 6, 4, 2)
+    sub = ort_gqa(qs, ks, vs, pks, pvs, lens_sub, 5, 4, 2)
+    rot = ort_gqa(qkv[..., :32], qkv[..., 32:48], qkv[..., 48:], None, None,
+                  lens_rot, 3, 2, 1, cos=cos8, sin=sin8, interleaved=True)
+    rot_gen = ort_gqa(qr, kr, vr, pkr, pvr, lens_rot_gen, 7, 2, 1, window=3,
+                      cos=cos8, sin=sin8)
+    want = {"g_prompt": prompt[0], "g_pk": prompt[1], "g_pv": prompt[2],
+            "g_window": win[0], "g_gen": gen[0], "g_gen_pk": gen[1],
+            "g_gen_pv": gen[2], "g_sub": sub[0], "g_sub_pk": sub[1],
+            "g_sub_c": sub[0], "g_gen_c": gen[0],
+            "g_rot": rot[0], "g_rot_pk": rot[1], "g_rot_gen": rot_gen[0]}
+    outs = [tin(name, list(a.shape)) for name, a in want.items()]
+    m = model(nodes, ins, outs, inits, opset=13, microsoft=True)
+    return m, inputs, {k: approx(v) for k, v in want.items()}
+
+
+def gqa_bad(inputs, shapes, inits=(), out_shape=(1, 2, 16), **attrs):
+    """One GroupQueryAttention node 'ms' (2 heads over 1 kv head of 8 by
+    default) on float graph inputs; seqlens_k "lens" and a total length "t"
+    are added as int32 initializers unless given."""
+    base = dict(num_heads=2, kv_num_heads=1)
+    base.update(attrs)
+    names = {i.name for i in inits}
+    inits = list(inits)
+    if "lens" not in names and "lens" not in [n for n, _ in shapes]:
+        inits.append(init("lens", np.array([1], np.int32)))
+    if "t" not in names and "t" not in [n for n, _ in shapes]:
+        inits.append(init("t", np.array([2], np.int32)))
+    nodes = [helper.make_node("GroupQueryAttention", list(inputs), ["y"],
+                              name="ms", domain=MS, **base)]
+    ins = [tin(n, list(sh), TensorProto.INT32 if n in ("lens", "t") else
+               TensorProto.FLOAT) for n, sh in shapes]
+    return model(nodes, ins, [tin("y", list(out_shape))], inits, opset=13,
+                 microsoft=True), {}, {}
+
+
+QKV = [("q", (1, 2, 16)), ("k", (1, 2, 8)), ("v", (1, 2, 8))]
+
+
+def case_bad_gqa_total_runtime():
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t"], QKV + [("t", (1,))])
+
+
+def case_bad_gqa_smooth():
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t"], QKV, smooth_softmax=1)
+
+
+def case_bad_gqa_position_ids():
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t", "", "", "p"], QKV,
+                   [init("p", np.zeros((1, 2), np.int64))])
+
+
+def case_bad_gqa_head_size():
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t"],
+                   [("q", (1, 2, 12)), ("k", (1, 2, 6)), ("v", (1, 2, 6))])
+
+
+def case_bad_gqa_heads():
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t"], QKV, num_heads=3,
+                   kv_num_heads=2)
+
+
+def case_bad_gqa_subsequent_batch():
+    qkv = [("q", (2, 2, 16)), ("k", (2, 2, 8)), ("v", (2, 2, 8)),
+           ("pk", (2, 1, 4, 8)), ("pv", (2, 1, 4, 8))]
+    return gqa_bad(["q", "k", "v", "pk", "pv", "lens", "t"], qkv,
+                   [init("lens", np.array([4, 4], np.int32)),
+                    init("t", np.array([5], np.int32))], out_shape=(2, 2, 16))
+
+
+def case_bad_gqa_seqlens_type():
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t"], QKV,
+                   [init("lens", np.array([1], np.int64))])
+
+
+def case_bad_gqa_past_shape():
+    return gqa_bad(["q", "k", "v", "pk", "pv", "lens", "t"],
+                   QKV + [("pk", (1, 2, 4, 8)), ("pv", (1, 2, 4, 8))])
+
+
+def case_bad_gqa_total_huge():
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t"], QKV,
+                   [init("t", np.array([1 << 30], np.int32))])
+
+
+def case_bad_gqa_rotary_cache():
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t", "c", "c"],
+                   [("q", (1, 2, 32)), ("k", (1, 2, 16)), ("v", (1, 2, 16))],
+                   [init("c", np.zeros((4, 4), F32))], out_shape=(1, 2, 32),
+                   do_rotary=1)
+
+
 def case_ms_qattention():
     """ONNX Runtime's dynamically quantized attention: DynamicQuantizeLinear
     of the input, then QAttention with int8 weights (per-column scales),
