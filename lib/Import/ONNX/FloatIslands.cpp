@@ -786,6 +786,20 @@ bool Importer::isQuantizable(ImportedValue &v) {
   return v.isQuantized() || succeeded(settle(v));
 }
 
+FailureOr<ImportedValue *> Importer::floatInput(unsigned idx, StringRef what) {
+  auto v = input(idx);
+  if (failed(v))
+    return failure();
+  if (isQuantizable(**v))
+    return fail(what + " (input " + Twine(idx) +
+                ") is quantized (QDQ), which is not supported: " +
+                node->op_type() + " runs in f32 on float data");
+  if ((*v)->holdsIntegers() || (*v)->dtype == onnx::TensorProto::DOUBLE)
+    return fail(what + " (input " + Twine(idx) +
+                ") must be a float (f32) tensor");
+  return *v;
+}
+
 LogicalResult Importer::importFloatContraction(ImportedValue &a,
                                                const ImportedValue &w,
                                                unsigned biasIdx) {

@@ -84,15 +84,6 @@ std::string headsFirst(Expansion &e, const std::string &x, int64_t batch,
   return e.transpose(e.reshape(x, {batch, seq, heads, head}), {0, 2, 1, 3});
 }
 
-/// A float tensor input, or a diagnostic naming it.
-LogicalResult floatInput(Importer &im, int idx, StringRef what) {
-  auto v = im.input(idx);
-  if (failed(v))
-    return failure();
-  if (im.isQuantizable(**v) || (*v)->holdsIntegers())
-    return im.fail(what + " (input " + Twine(idx) + ") must be a float tensor");
-  return success();
-}
 } // namespace
 
 LogicalResult
@@ -152,9 +143,9 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
     return im.fail("key and value must both be given, or both absent "
                    "(packed QKV)");
   bool packed = !e.has(1);
-  if (failed(floatInput(im, 0, "query")) ||
-      (!packed && (failed(floatInput(im, 1, "key")) ||
-                   failed(floatInput(im, 2, "value")))))
+  if (failed(im.floatInput(0, "query")) ||
+      (!packed &&
+       (failed(im.floatInput(1, "key")) || failed(im.floatInput(2, "value")))))
     return failure();
   ArrayRef<int64_t> qs = (*im.input(0))->shape;
   if (qs.size() != 3 || llvm::any_of(qs, [](int64_t d) { return d <= 0; }))
@@ -184,8 +175,8 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
                    "absent");
   int64_t pastLen = 0;
   if (e.has(3)) {
-    if (failed(floatInput(im, 3, "past_key")) ||
-        failed(floatInput(im, 4, "past_value")))
+    if (failed(im.floatInput(3, "past_key")) ||
+        failed(im.floatInput(4, "past_value")))
       return failure();
     ArrayRef<int64_t> pk = (*im.input(3))->shape, pv = (*im.input(4))->shape;
     if (pk.size() != 4 || pk != pv || pk[0] != batch || pk[1] != nKv ||
@@ -234,8 +225,8 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
                    "do_rotary = 1) or both be absent");
   int64_t rotaryHalf = 0;
   if (doRotary) {
-    if (failed(floatInput(im, 7, "cos_cache")) ||
-        failed(floatInput(im, 8, "sin_cache")))
+    if (failed(im.floatInput(7, "cos_cache")) ||
+        failed(im.floatInput(8, "sin_cache")))
       return failure();
     ArrayRef<int64_t> cs = (*im.input(7))->shape;
     if (cs.size() != 2 || (*im.input(8))->shape != cs || head % 16 != 0 ||

@@ -527,6 +527,30 @@ static std::optional<Type> elementTypeFor(MLIRContext *ctx, int32_t dtype) {
 }
 
 LogicalResult Importer::importNode(const onnx::NodeProto &n) {
+  if (failed(dispatchNode(n)))
+    return failure();
+  // The pipeline rejects a tensor of 2^63 bytes or more; shapes that
+  // multiply up to one (a MatMul of a 2^50-row input) are diagnosed here,
+  // at the node, rather than accepted. 4-byte elements (f32, i32 codes) but
+  // for int64 and double data.
+  node = &n;
+  for (const std::string &name : n.output()) {
+    auto it = values.find(name);
+    if (name.empty() || it == values.end() || it->second.kind == Kind::Sequence)
+      continue;
+    const ImportedValue &v = it->second;
+    int64_t bytes = v.dtype == onnx::TensorProto::INT64 ||
+                            v.dtype == onnx::TensorProto::DOUBLE
+                        ? 8
+                        : 4;
+    for (int64_t d : v.shape)
+      if (d > 0 && llvm::MulOverflow(bytes, d, bytes))
+        return fail("output '" + name + "' would hold 2^63 bytes or more");
+  }
+  return success();
+}
+
+LogicalResult Importer::dispatchNode(const onnx::NodeProto &n) {
   node = &n;
   // The ops a node becomes carry its name, so that verifier messages and
   // debug locations point back to the graph.
@@ -704,6 +728,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
     return importSTFT();
   if (op == "LayerNormalization")
     return importLayerNorm();
+  // ONNX Runtime registers its RMS norm in the standard domain.
+  if (op == "SimplifiedLayerNormalization")
+    return importTransformerOp(n);
   if (op == "InstanceNormalization")
     return importInstanceNorm();
   if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" ||

@@ -241,6 +241,11 @@ public:
   /// is known); otherwise a diagnostic naming it `what`.
   mlir::FailureOr<const ImportedValue *> scalarInput(unsigned idx,
                                                      llvm::StringRef what);
+  /// Input `idx` when it is plain float data (f32, not quantized: an op
+  /// that runs in f32 on float tensors); otherwise a diagnostic naming it
+  /// `what` and the rule it breaks.
+  mlir::FailureOr<ImportedValue *> floatInput(unsigned idx,
+                                              llvm::StringRef what);
   bool hasInput(unsigned idx) const;
   void setOutput(unsigned idx, ImportedValue v);
 
@@ -635,7 +640,10 @@ public:
 
 private:
   std::string fileName;
+  /// Imports `n` (dispatchNode) and checks the size of its outputs.
   mlir::LogicalResult importNode(const onnx::NodeProto &n);
+  /// The importer of `n`'s operator.
+  mlir::LogicalResult dispatchNode(const onnx::NodeProto &n);
   /// MicrosoftOps.cpp: ONNX Runtime's com.microsoft QOperator ops, imported
   /// as the DequantizeLinear -> op -> QuantizeLinear nodes they stand for.
   mlir::LogicalResult importMicrosoftNode(const onnx::NodeProto &n);

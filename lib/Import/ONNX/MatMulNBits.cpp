@@ -74,58 +74,73 @@ LogicalResult quantopt::onnx_import::detail::expandMatMulNBits(Importer &im,
   int64_t blocks = (kDim + block - 1) / block;
   int64_t blob = block * bits / 8;
 
-  ImportedValue *in[4] = {};
-  for (int k = 0; k < 4; ++k) {
-    if (k == 3 && !e.has(3))
-      break;
-    auto v = im.input(k);
-    if (failed(v))
-      return failure();
-    in[k] = *v;
-  }
-  ImportedValue &a = *in[0], &codes = *in[1], &scales = *in[2];
-  if (im.isQuantizable(a) || a.holdsIntegers())
-    return im.fail("A must be a float tensor");
-  if (a.shape.empty() || a.shape.back() != kDim)
+  auto a = im.floatInput(0, "A");
+  if (failed(a))
+    return failure();
+  ArrayRef<int64_t> as = (*a)->shape;
+  if (as.empty() || as.back() != kDim)
     return im.fail("A's last dimension must be K = " + Twine(kDim));
+  auto codesIn = im.input(1), scalesIn = im.input(2);
+  if (failed(codesIn) || failed(scalesIn))
+    return failure();
+  ImportedValue &codes = **codesIn, &scales = **scalesIn;
   if (codes.kind != Kind::Const || codes.dtype != onnx::TensorProto::UINT8)
     return im.fail("B must be a compile-time uint8 tensor");
   if (codes.shape != ArrayRef<int64_t>{nDim, blocks, blob})
     return im.fail("B must be N x ceil(K / block_size) x block_size * bits / "
                    "8 = " +
                    Twine(nDim) + "x" + Twine(blocks) + "x" + Twine(blob));
-  if (scales.kind != Kind::Const || scales.f.empty() ||
-      scales.numElements() != nDim * blocks || scales.shape.size() > 2)
-    return im.fail("scales must be compile-time floats, N * ceil(K / "
-                   "block_size) = " +
-                   Twine(nDim * blocks) + " of them");
+  // Per-block data (scales, float zero points): N * blocks values, or N x
+  // blocks; packed zero points N * bytes or N x bytes.
+  auto perColumn = [&](const ImportedValue &v, int64_t count) {
+    return v.shape == ArrayRef<int64_t>{nDim * count} ||
+           v.shape == ArrayRef<int64_t>{nDim, count};
+  };
+  if (scales.kind != Kind::Const || scales.dtype != onnx::TensorProto::FLOAT)
+    return im.fail("scales must be compile-time float (f32) data");
+  if (!perColumn(scales, blocks))
+    return im.fail("scales must be N * blocks or N x blocks with N = " +
+                   Twine(nDim) + ", blocks = " + Twine(blocks));
 
   // The zero point of block j of column n.
   int64_t zpBytes = (blocks * bits + 7) / 8;
   std::function<double(int64_t, int64_t)> zeroPoint = [bits](int64_t, int64_t) {
     return double(int64_t(1) << (bits - 1));
   };
-  if (in[3]) {
-    ImportedValue &zp = *in[3];
-    if (zp.kind != Kind::Const || zp.shape.size() > 2)
-      return im.fail("zero_points must be compile-time data");
+  if (e.has(3)) {
+    auto zpIn = im.input(3);
+    if (failed(zpIn))
+      return failure();
+    ImportedValue &zp = **zpIn;
+    if (zp.kind != Kind::Const || (zp.dtype != onnx::TensorProto::UINT8 &&
+                                   zp.dtype != onnx::TensorProto::FLOAT))
+      return im.fail("zero_points must be compile-time uint8 (packed) or "
+                     "float (f32) data");
     if (zp.dtype == onnx::TensorProto::UINT8) {
-      if (zp.numElements() != nDim * zpBytes)
-        return im.fail("packed uint8 zero_points must hold N * ceil(blocks * "
-                       "bits / 8) = " +
-                       Twine(nDim * zpBytes) + " bytes");
+      if (!perColumn(zp, zpBytes))
+        return im.fail("packed uint8 zero_points must be N * bytes or N x "
+                       "bytes with N = " +
+                       Twine(nDim) +
+                       ", bytes = ceil(blocks * bits / 8) = " + Twine(zpBytes));
       zeroPoint = [&zp, zpBytes, bits](int64_t col, int64_t j) {
         return double(unpack(zp.i, col * zpBytes, j, bits));
       };
-    } else if (!zp.f.empty() && zp.numElements() == nDim * blocks) {
+    } else {
+      if (!perColumn(zp, blocks))
+        return im.fail("float zero_points must be N * blocks or N x blocks "
+                       "with N = " +
+                       Twine(nDim) + ", blocks = " + Twine(blocks));
       zeroPoint = [&zp, blocks](int64_t col, int64_t j) {
         return zp.f[col * blocks + j];
       };
-    } else {
-      return im.fail("zero_points must be packed uint8 or one float per "
-                     "block (" +
-                     Twine(nDim * blocks) + ")");
     }
+  }
+  if (e.has(5)) {
+    auto bias = im.floatInput(5, "bias");
+    if (failed(bias))
+      return failure();
+    if ((*bias)->shape != ArrayRef<int64_t>{nDim})
+      return im.fail("bias must be of shape N = " + Twine(nDim));
   }
 
   // B as K x N f32: (code - zero point) exact, times the scale rounded once.
@@ -143,9 +158,15 @@ LogicalResult quantopt::onnx_import::detail::expandMatMulNBits(Importer &im,
         w.f[(j * block + i) * nDim + col] = double((q - zero) * scale);
       }
     }
-  std::string y = e.op("MatMul", {n.input(0), e.bind("weights", std::move(w))},
-                       e.has(5) ? std::string() : n.output(0));
+  // A 1-D A is one row.
+  bool vector = as.size() == 1;
+  std::string x = vector ? e.reshape(n.input(0), {1, kDim}) : n.input(0);
+  bool last = !vector && !e.has(5);
+  std::string y = e.op("MatMul", {x, e.bind("weights", std::move(w))},
+                       last ? n.output(0) : std::string());
   if (e.has(5))
-    e.op("Add", {y, n.input(5)}, n.output(0));
+    y = e.op("Add", {y, n.input(5)}, vector ? std::string() : n.output(0));
+  if (vector)
+    e.op("Reshape", {y, e.constInts("shape", {nDim})}, n.output(0));
   return success();
 }

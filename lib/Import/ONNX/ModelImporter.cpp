@@ -149,17 +149,44 @@ attributeType(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
+/// ONNX Runtime's own ops of the standard domain (it registers its RMS norm
+/// there, and its model builder writes it so): unknown to ONNX's checker,
+/// read by the importer like a com.microsoft op.
+static bool isRuntimeStandardOp(llvm::StringRef op) {
+  return op == "SimplifiedLayerNormalization";
+}
+
+static bool isStandardDomain(const onnx::NodeProto &n) {
+  return n.domain().empty() || n.domain() == "ai.onnx";
+}
+
+/// Whether `g` (or a subgraph) has a node isRuntimeStandardOp names.
+static bool usesRuntimeStandardOp(const onnx::GraphProto &g) {
+  for (const onnx::NodeProto &n : g.node()) {
+    if (isStandardDomain(n) && isRuntimeStandardOp(n.op_type()))
+      return true;
+    for (const onnx::AttributeProto &a : n.attribute())
+      if ((a.has_g() && usesRuntimeStandardOp(a.g())) ||
+          llvm::any_of(a.graphs(), [](const onnx::GraphProto &sub) {
+            return usesRuntimeStandardOp(sub);
+          }))
+        return true;
+  }
+  return false;
+}
+
 /// Marks the nodes of `g` (and of its subgraphs) whose op changed after
-/// `checkerOpset` and by `opset` as unchecked, after checking the types of
-/// their attributes.
+/// `checkerOpset` and by `opset`, and ONNX Runtime's standard-domain ops,
+/// as unchecked, after checking the types of their attributes.
 static void markUnchecked(onnx::GraphProto &g, int64_t checkerOpset,
                           int64_t opset) {
   for (onnx::NodeProto &n : *g.mutable_node()) {
-    bool standard = n.domain().empty() || n.domain() == "ai.onnx";
-    if (standard && llvm::any_of(kSchemaChanges, [&](const SchemaChange &c) {
-          return c.op == n.op_type() && c.opset > checkerOpset &&
-                 c.opset <= opset;
-        })) {
+    bool standard = isStandardDomain(n);
+    if (standard && (isRuntimeStandardOp(n.op_type()) ||
+                     llvm::any_of(kSchemaChanges, [&](const SchemaChange &c) {
+                       return c.op == n.op_type() && c.opset > checkerOpset &&
+                              c.opset <= opset;
+                     }))) {
       for (const onnx::AttributeProto &a : n.attribute()) {
         auto type = attributeType(a.name());
         if (type && a.type() != *type)
@@ -180,16 +207,17 @@ static void markUnchecked(onnx::GraphProto &g, int64_t checkerOpset,
 }
 
 /// Runs the ONNX checker. A model of a newer standard opset than the
-/// checker knows is checked as a copy: its opset (and IR version) lowered to
-/// the checker's, and the nodes whose schema changed since then moved to a
-/// custom domain, whose schema the checker does not verify (their importers
-/// check what they read). Throws the checker's errors.
+/// checker knows, or with ONNX Runtime's standard-domain ops, is checked as
+/// a copy: its opset (and IR version) lowered to the checker's, and the
+/// nodes whose schema changed since then (or that the checker has no schema
+/// for) moved to a custom domain, whose schema the checker does not verify
+/// (their importers check what they read). Throws the checker's errors.
 static void checkModel(const onnx::ModelProto &model, int64_t opset) {
   int checkerOpset = onnx::OpSchemaRegistry::DomainToVersionRange::Instance()
                          .Map()
                          .at(onnx::ONNX_DOMAIN)
                          .second;
-  if (opset <= checkerOpset) {
+  if (opset <= checkerOpset && !usesRuntimeStandardOp(model.graph())) {
     onnx::checker::check_model(model);
     return;
   }

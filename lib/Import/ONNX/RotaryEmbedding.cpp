@@ -17,10 +17,12 @@
 // RotaryEmbedding do.
 //
 // Positions p: position_ids of B x S, or one start position (shape 1 or a
-// scalar) followed by p + 1, ..., p + S - 1 along the sequence. The cache
-// rows are gathered with Gather's rules: compile-time positions outside the
-// cache are diagnosed at import; run-time ones read the nearest row (ONNX
-// Runtime reads outside its buffer).
+// scalar) followed by p + 1, ..., p + S - 1 along the sequence. Compile-time
+// positions outside the caches are diagnosed, as is a sequence longer than
+// the caches (ONNX Runtime fails on it). The cache rows are gathered with
+// Gather's rules, so a run-time position past the caches reads the last
+// row and a negative one counts from the end (ONNX Runtime reads outside
+// its buffer).
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,25 +63,24 @@ quantopt::onnx_import::detail::expandRotaryEmbedding(Importer &im,
     return im.fail("RotaryEmbedding takes 4 inputs (input, position_ids, "
                    "cos_cache, sin_cache) and 1 output");
   ImportedValue *in[4];
-  const char *names[] = {"input", "position_ids", "cos_cache", "sin_cache"};
+  const char *names[] = {"the input", "position_ids", "cos_cache", "sin_cache"};
   for (int k = 0; k < 4; ++k) {
-    auto v = im.input(k);
+    auto v = k == 1 ? im.input(k) : im.floatInput(k, names[k]);
     if (failed(v))
       return failure();
     in[k] = *v;
-    if (k != 1 && (im.isQuantizable(**v) || (*v)->holdsIntegers()))
-      return im.fail(Twine(names[k]) + " must be a float tensor (the rotation "
-                                       "runs in f32)");
   }
   if (in[1]->dtype != onnx::TensorProto::INT64)
     return im.fail("position_ids must be int64");
   int64_t interleaved = im.attrInt("interleaved").value_or(0);
   if (interleaved != 0 && interleaved != 1)
     return im.fail("interleaved must be 0 or 1");
-  if (im.attrInt("is_packed_batching").value_or(0) != 0)
-    return im.fail("is_packed_batching = 1 is not supported");
+  if (int64_t packedBatching = im.attrInt("is_packed_batching").value_or(0))
+    return im.fail("is_packed_batching = " + Twine(packedBatching) +
+                   " is not supported (only 0)");
   int64_t heads = im.attrInt("num_heads").value_or(0);
-  int64_t rotary = im.attrInt("rotary_embedding_dim").value_or(0);
+  int64_t rotaryAttr = im.attrInt("rotary_embedding_dim").value_or(0);
+  int64_t rotary = rotaryAttr;
   if (heads < 0 || rotary < 0)
     return im.fail("num_heads and rotary_embedding_dim must not be negative");
   if (rotary > 0 && heads == 0)
@@ -119,8 +120,15 @@ quantopt::onnx_import::detail::expandRotaryEmbedding(Importer &im,
                    " is not a multiple of the head size " + Twine(head) +
                    " (twice the cache's width)");
   int64_t nHeads = hidden / head;
-  if (rotary == 0)
+  if (rotaryAttr == 0) {
+    // The whole head rotates: its size must be even, the caches half as
+    // wide.
+    if (head % 2 != 0 || cs[1] != head / 2)
+      return im.fail("the caches' width " + Twine(cs[1]) +
+                     " must be half the head size " + Twine(head) +
+                     " (without rotary_embedding_dim the whole head rotates)");
     rotary = head;
+  }
   if (rotary > head || rotary % 2 != 0)
     return im.fail("rotary_embedding_dim = " + Twine(rotary) +
                    " must be even and at most the head size " + Twine(head));
@@ -128,11 +136,17 @@ quantopt::onnx_import::detail::expandRotaryEmbedding(Importer &im,
   if (cs[1] != half)
     return im.fail("the caches' width " + Twine(cs[1]) +
                    " is not rotary_embedding_dim / 2 = " + Twine(half));
+  // ONNX Runtime fails on a sequence longer than the caches (it would have
+  // to extend them); such a model has no result to reproduce.
+  if (seq > cs[0])
+    return im.fail("sequence length " + Twine(seq) + " exceeds the caches' " +
+                   Twine(cs[0]) + " positions");
 
   // The positions, B x S or 1 x S.
   ArrayRef<int64_t> ps = in[1]->shape;
   std::string pos;
   int64_t posBatch = batch;
+  bool known = in[1]->kind == Kind::Const;
   if (in[1]->numElements() == 1 && ps.size() <= 1) {
     // A start position, then one per step (a table of S positions).
     constexpr int64_t kMaxSteps = int64_t(1) << 22;
@@ -140,13 +154,26 @@ quantopt::onnx_import::detail::expandRotaryEmbedding(Importer &im,
       return im.fail("sequence length " + Twine(seq) +
                      " exceeds 2^22 (the positions after a start position "
                      "are a table)");
+    int64_t start = known ? in[1]->i[0] : 0;
     std::vector<int64_t> steps(seq);
     for (int64_t s = 0; s < seq; ++s)
-      steps[s] = s;
-    pos = e.op("Add", {e.reshape(n.input(1), {1, 1}),
-                       e.bind("steps", int64Constant({1, seq}, steps))});
+      steps[s] = start + s;
+    if (known && (start < 0 || start > cs[0] - seq))
+      return im.fail("positions " + Twine(start) + " to " +
+                     Twine(start + seq - 1) + " are outside the caches' " +
+                     Twine(cs[0]) + " rows");
+    pos = e.bind("steps", int64Constant({1, seq}, std::move(steps)));
+    if (!known)
+      pos = e.op("Add", {e.reshape(n.input(1), {1, 1}), pos});
     posBatch = 1;
   } else if (ps.size() == 2 && ps[0] == batch && ps[1] == seq) {
+    // Compile-time positions are checked here (Gather would take a
+    // negative one from the end).
+    if (known)
+      for (int64_t p : in[1]->i)
+        if (p < 0 || p >= cs[0])
+          return im.fail("position " + Twine(p) + " is outside the caches' " +
+                         Twine(cs[0]) + " rows");
     pos = n.input(1);
   } else {
     return im.fail("position_ids of shape " + Twine(shapeText(ps)) +

@@ -54,19 +54,6 @@ FailureOr<int64_t> intScalarInput(Importer &im, int idx, StringRef what) {
   return (*v)->i[0];
 }
 
-/// Input 0, the signal: a float tensor (the transform runs in f32).
-FailureOr<ImportedValue *> floatSignal(Importer &im) {
-  auto x = im.input(0);
-  if (failed(x))
-    return failure();
-  if (im.isQuantizable(**x))
-    return im.fail("a quantized (QDQ) signal is not supported: the "
-                   "transform runs in f32 on a float signal");
-  if ((*x)->holdsIntegers())
-    return im.fail("the signal must be a float tensor");
-  return *x;
-}
-
 /// The DFT of `x` (of `shape`, last dimension 1 or 2) along `axis` (in [0,
 /// rank - 2]) with `length` points into `out`.
 LogicalResult addDft(Importer &im, Expansion &e, std::string x,
@@ -159,7 +146,7 @@ LogicalResult Importer::importDFT() {
   if (failed(axisInput ? checkAttrs({"inverse", "onesided"})
                        : checkAttrs({"axis", "inverse", "onesided"})))
     return failure();
-  auto x = floatSignal(*this);
+  auto x = floatInput(0, "signal");
   if (failed(x))
     return failure();
   if (node->input_size() > (axisInput ? 3 : 2))
@@ -206,7 +193,7 @@ LogicalResult Importer::importDFT() {
 LogicalResult Importer::importSTFT() {
   if (failed(checkAttrs({"onesided"})))
     return failure();
-  auto x = floatSignal(*this);
+  auto x = floatInput(0, "signal");
   if (failed(x))
     return failure();
   if (node->input_size() > 4)

@@ -12,6 +12,8 @@
 // - SkipLayerNormalization: LayerNormalization of input + skip (+ bias)
 //   over the last axis; SkipSimplifiedLayerNormalization: the same sum
 //   divided by its root mean square, times gamma. Output 3 is the sum.
+//   SimplifiedLayerNormalization (in ONNX Runtime's standard domain) is
+//   that RMS norm alone.
 // - FusedMatMul: alpha * op(A) x op(B), op transposing the last two axes.
 // - Attention and QAttention: the QKV projection (QAttention's in integers,
 //   as MatMulInteger dequantized with input_scale * weight_scale, plus the
@@ -109,6 +111,16 @@ std::string skipSum(Expansion &e, int biasIdx) {
   return sum;
 }
 
+/// x / sqrt(mean(x^2 over `axes`) + epsilon) * gamma into `out`.
+void rmsNormalize(Expansion &e, const std::string &x, const std::string &gamma,
+                  ArrayRef<int64_t> axes, float epsilon,
+                  const std::string &out) {
+  std::string meanSquare = e.reduce("ReduceMean", e.op("Mul", {x, x}), axes);
+  std::string rms =
+      e.op("Sqrt", {e.op("Add", {meanSquare, e.scalar(epsilon)})});
+  e.op("Mul", {e.op("Div", {x, rms}), gamma}, out);
+}
+
 /// The inputs and attributes both skip normalizations take.
 LogicalResult checkSkipNorm(Importer &im, Expansion &e) {
   if (failed(im.checkAttrTypes({{"epsilon", AttributeProto::FLOAT}})) ||
@@ -151,12 +163,39 @@ LogicalResult expandSkipSimplifiedLayerNorm(Importer &im, Expansion &e) {
   if (failed(checkSkipNorm(im, e)))
     return failure();
   float epsilon = im.attrFloat("epsilon").value_or(1e-5f);
-  std::string sum = skipSum(e, /*biasIdx=*/3);
-  std::string meanSquare =
-      e.reduce("ReduceMean", e.op("Mul", {sum, sum}), {-1});
-  std::string rms =
-      e.op("Sqrt", {e.op("Add", {meanSquare, e.scalar(epsilon)})});
-  e.op("Mul", {e.op("Div", {sum, rms}), n.input(2)}, n.output(0));
+  rmsNormalize(e, skipSum(e, /*biasIdx=*/3), n.input(2), {-1}, epsilon,
+               n.output(0));
+  return success();
+}
+
+/// SimplifiedLayerNormalization (ONNX Runtime's RMS norm, an op of the
+/// standard domain there): x / sqrt(mean(x^2) + epsilon) * scale over the
+/// axes from `axis` on.
+LogicalResult expandSimplifiedLayerNorm(Importer &im, Expansion &e) {
+  const onnx::NodeProto &n = e.n;
+  if (failed(im.checkAttrTypes({{"axis", AttributeProto::INT},
+                                {"epsilon", AttributeProto::FLOAT},
+                                {"stash_type", AttributeProto::INT}})) ||
+      failed(rejectOutputs(im, n, {1}, "inv_std_var")))
+    return failure();
+  if (!e.has(0) || !e.has(1) || n.input_size() > 2)
+    return im.fail("needs X and scale (inputs 0, 1) and no other input");
+  auto eps = im.attrFloat("epsilon");
+  if (eps && !(std::isfinite(*eps) && *eps >= 0))
+    return im.fail("epsilon must be finite and non-negative");
+  auto shape = inputShape(im, 0);
+  if (failed(shape))
+    return failure();
+  int64_t rank = shape->size();
+  int64_t axis = im.attrInt("axis").value_or(-1);
+  if (rank == 0 || axis < -rank || axis >= rank)
+    return im.fail("axis " + Twine(axis) + " is out of range for rank " +
+                   Twine(rank));
+  std::vector<int64_t> axes;
+  for (int64_t d = axis < 0 ? axis + rank : axis; d < rank; ++d)
+    axes.push_back(d);
+  rmsNormalize(e, n.input(0), n.input(1), axes, eps.value_or(1e-5f),
+               n.output(0));
   return success();
 }
 
@@ -758,6 +797,7 @@ const std::pair<StringRef, ExpandFn> kTransformerOps[] = {
      [](Importer &im, Expansion &e) { return expandGelu(im, e, "QuickGelu"); }},
     {"SkipLayerNormalization", expandSkipLayerNorm},
     {"SkipSimplifiedLayerNormalization", expandSkipSimplifiedLayerNorm},
+    {"SimplifiedLayerNormalization", expandSimplifiedLayerNorm},
     {"FusedMatMul", expandFusedMatMul},
     {"Attention", expandAttention},
     {"QAttention", expandQAttention},

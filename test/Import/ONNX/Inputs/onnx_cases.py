@@ -5693,7 +5693,7 @@ def ms_bad(node, x_shape=(1, 2, 4, 4), extra=()):
 
 
 def case_bad_ms_unsupported():
-    return ms_bad(helper.make_node("GroupQueryAttention", ["xq", "x_s"], ["y"],
+    return ms_bad(helper.make_node("DecoderMaskedMultiHeadAttention", ["xq", "x_s"], ["y"],
                                    domain=MS, name="attn", num_heads=1))
 
 
@@ -5790,6 +5790,14 @@ def case_ms_name_collision():
 def approx(want):
     want = np.asarray(want, np.float64)
     return ("approx", want, 1e-4 * (1 + np.abs(want)))
+
+
+def approx_of_scale(want, rel=1e-5):
+    """Within `rel` of the tensor's largest magnitude: for results of deep
+    f32 chains (a decoder layer's logits), where a value near 0 is the
+    cancellation of terms of that magnitude."""
+    want = np.asarray(want, np.float64)
+    return ("approx", want, np.full(want.shape, rel * np.abs(want).max()))
 
 
 def gelu_erf(x):
@@ -6280,7 +6288,7 @@ def case_ms_matmul_nbits():
     weights in float64 (the operator's definition)."""
     r = rng(137)
     U = lambda *shape: r.uniform(-1, 1, shape).astype(F32)
-    a3, a2, a8 = U(2, 3, 40), U(3, 32), U(2, 48)
+    a3, a2, a8, a1 = U(2, 3, 40), U(3, 32), U(2, 48), U(40)
     w1 = nbits_weights(r, 40, 6, 4, 16, "packed")
     w2 = nbits_weights(r, 32, 5, 4, 32, None)
     w3 = nbits_weights(r, 48, 4, 8, 16, "float")
@@ -6291,6 +6299,7 @@ def case_ms_matmul_nbits():
     nodes = []
     for name, a, (b, s, zp, _), bits, block, k, n, with_bias in (
             ("y4", "a3", w1, 4, 16, 40, 6, True),
+            ("y1d", "a1", w1, 4, 16, 40, 6, True),
             ("y4_default", "a2", w2, 4, 32, 32, 5, False),
             ("y8", "a8", w3, 8, 16, 48, 4, False),
             ("y2", "a8", w4, 2, 16, 48, 3, False)):
@@ -6304,14 +6313,15 @@ def case_ms_matmul_nbits():
         nodes.append(N("MatMulNBits", ins, [name], domain=MS, K=k, N=n,
                        bits=bits, block_size=block))
     m = model(nodes, [tin("a3", [2, 3, 40]), tin("a2", [3, 32]),
-                      tin("a8", [2, 48])],
-              [tin("y4", [2, 3, 6]), tin("y4_default", [3, 5]),
+                      tin("a8", [2, 48]), tin("a1", [40])],
+              [tin("y4", [2, 3, 6]), tin("y1d", [6]), tin("y4_default", [3, 5]),
                tin("y8", [2, 4]), tin("y2", [2, 3])],
               inits, opset=13, microsoft=True)
     d = lambda x: x.astype(np.float64)
-    want = {"y4": d(a3) @ w1[3] + d(bias), "y4_default": d(a2) @ w2[3],
+    want = {"y4": d(a3) @ w1[3] + d(bias), "y1d": d(a1) @ w1[3] + d(bias),
+            "y4_default": d(a2) @ w2[3],
             "y8": d(a8) @ w3[3], "y2": d(a8) @ w4[3]}
-    return m, {"a3": a3, "a2": a2, "a8": a8}, {
+    return m, {"a3": a3, "a2": a2, "a8": a8, "a1": a1}, {
         k: approx(v) for k, v in want.items()}
 
 
@@ -6585,6 +6595,134 @@ def case_bad_gqa_rotary_cache():
                    [("q", (1, 2, 32)), ("k", (1, 2, 16)), ("v", (1, 2, 16))],
                    [init("c", np.zeros((4, 4), F32))], out_shape=(1, 2, 32),
                    do_rotary=1)
+
+
+def case_llama_decoder_step():
+    """One LLaMA-style decoder layer as ONNX Runtime's model builder writes
+    it, on a token-generation step: token embedding (Gather), RMS norm
+    (SimplifiedLayerNormalization, ONNX Runtime's op of the standard
+    domain), 4-bit MatMulNBits projections (block 16), GroupQueryAttention
+    with rotary embeddings over a past of 4 (2 query heads of 16 over 1 kv
+    head), the output projection, SkipSimplifiedLayerNormalization (its
+    residual sum as output 3), a SwiGLU MLP (gate * Sigmoid(gate) * up) and
+    the residual, then the LM head. Against float64 numpy (the same weights
+    dequantized, ort_gqa, RMS norms)."""
+    r = rng(149)
+    d, heads, kvh, head, ff, vocab, past = 32, 2, 1, 16, 64, 50, 4
+    U = lambda *shape: r.uniform(-1, 1, shape).astype(F32)
+    embed = U(vocab, d)
+    g1, g2 = r.uniform(0.5, 1.5, d).astype(F32), r.uniform(0.5, 1.5, d).astype(F32)
+    pk, pv = U(1, kvh, past, head), U(1, kvh, past, head)
+    ids = np.array([[17]], np.int64)
+    lens = np.array([past], np.int32)
+    ang = np.outer(np.arange(16), 10000.0 ** (-np.arange(8) / 8))
+    cos, sin = np.cos(ang).astype(F32), np.sin(ang).astype(F32)
+    weights = {}
+    inits = [init("embed", embed), init("g1", g1), init("g2", g2),
+             init("lens", lens), init("total", np.array([past + 1], np.int32)),
+             init("cos", cos), init("sin", sin)]
+    N = helper.make_node
+    nodes = [N("Gather", ["embed", "ids"], ["x"]),
+             N("SimplifiedLayerNormalization", ["x", "g1"], ["h"],
+               epsilon=1e-6)]
+
+    def nbits(name, a, k, n, out):
+        b, sc, zp, deq = nbits_weights(r, k, n, 4, 16, "packed")
+        weights[name] = deq
+        inits.extend([init(name + "_b", b), init(name + "_s", sc),
+                      init(name + "_zp", zp)])
+        nodes.append(N("MatMulNBits", [a, name + "_b", name + "_s", name + "_zp"],
+                       [out], domain=MS, K=k, N=n, bits=4, block_size=16))
+
+    nbits("wq", "h", d, heads * head, "q")
+    nbits("wk", "h", d, kvh * head, "k")
+    nbits("wv", "h", d, kvh * head, "v")
+    nodes.append(N("GroupQueryAttention", ["q", "k", "v", "past_k", "past_v",
+                                           "lens", "total", "cos", "sin"],
+                   ["attn", "present_k", "present_v"], domain=MS,
+                   num_heads=heads, kv_num_heads=kvh, do_rotary=1))
+    nbits("wo", "attn", heads * head, d, "o")
+    nodes.append(N("SkipSimplifiedLayerNormalization", ["o", "x", "g2"],
+                   ["h2", "", "", "resid"], domain=MS, epsilon=1e-6))
+    nbits("wg", "h2", d, ff, "gate")
+    nbits("wu", "h2", d, ff, "up")
+    nodes += [N("Sigmoid", ["gate"], ["sg"]), N("Mul", ["gate", "sg"], ["silu"]),
+              N("Mul", ["silu", "up"], ["mlp_in"])]
+    nbits("wd", "mlp_in", ff, d, "down")
+    nodes.append(N("Add", ["down", "resid"], ["y"]))
+    nbits("wl", "y", d, vocab, "logits")
+    m = model(nodes, [tin("ids", [1, 1], TensorProto.INT64),
+                      tin("past_k", [1, kvh, past, head]),
+                      tin("past_v", [1, kvh, past, head])],
+              [tin("logits", [1, 1, vocab]),
+               tin("present_k", [1, kvh, past + 1, head]),
+               tin("present_v", [1, kvh, past + 1, head])],
+              inits, opset=18, microsoft=True)
+
+    f = lambda a: np.asarray(a, np.float64)
+    rms = lambda t, g: t / np.sqrt((t * t).mean(-1, keepdims=True) + 1e-6) * f(g)
+    x = f(embed)[ids]
+    h = rms(x, g1)
+    q, k, v = h @ weights["wq"], h @ weights["wk"], h @ weights["wv"]
+    attn, pres_k, pres_v = ort_gqa(q, k, v, pk, pv, lens, past + 1, heads, kvh,
+                                   cos=cos, sin=sin)
+    resid = attn @ weights["wo"] + x
+    h2 = rms(resid, g2)
+    gate, up = h2 @ weights["wg"], h2 @ weights["wu"]
+    y = (gate / (1 + np.exp(-gate)) * up) @ weights["wd"] + resid
+    return m, {"ids": ids, "past_k": pk, "past_v": pv}, {
+        "logits": approx_of_scale(y @ weights["wl"]),
+        "present_k": approx(pres_k), "present_v": approx(pres_v)}
+
+
+def case_bad_rotary_seq_beyond_cache():
+    c = np.zeros((4, 4), F32)
+    return rotary_bad(["x", "p", "c", "c"], [("x", (1, 6, 8))],
+                      [init("c", c), init("p", np.zeros((1, 6), np.int64))],
+                      out_shape=(1, 6, 8))
+
+
+def case_bad_rotary_negative_start():
+    c = np.zeros((4, 4), F32)
+    return rotary_bad(["x", "p", "c", "c"], [("x", (1, 2, 8))],
+                      [init("c", c), init("p", np.array([-1], np.int64))])
+
+
+def case_bad_rotary_qdq_input():
+    c = np.zeros((4, 4), F32)
+    nodes = [helper.make_node("DequantizeLinear", ["xq", "s"], ["x"]),
+             helper.make_node("RotaryEmbedding", ["x", "p", "c", "c"], ["y"],
+                              name="ms", domain=MS)]
+    return model(nodes, [tin("xq", [1, 2, 8], TensorProto.UINT8)],
+                 [tin("y", [1, 2, 8])],
+                 [init("s", np.array(0.1, F32)), init("c", c),
+                  init("p", np.zeros((1,), np.int64))], opset=13,
+                 microsoft=True), {}, {}
+
+
+def case_bad_nbits_bias_shape():
+    return nbits_bad(["a", "b", "s", "", "", "bias"], [("a", (1, 32))],
+                     nbits_inits() + [init("bias", np.zeros((3, 2), F32))])
+
+
+def case_bad_nbits_scales_shape():
+    return nbits_bad(["a", "b", "s"], [("a", (1, 32))],
+                     [init("b", np.zeros((2, 2, 8), np.uint8)),
+                      init("s", np.ones((1, 4), F32))])
+
+
+def case_bad_nbits_scales_f64():
+    return nbits_bad(["a", "b", "s"], [("a", (1, 32))],
+                     [init("b", np.zeros((2, 2, 8), np.uint8)),
+                      init("s", np.ones(4, np.float64))])
+
+
+def case_bad_nbits_output_huge():
+    return ms_node_model(
+        "MatMulNBits", ["a", "b", "s"], [("a", (1 << 55, 32))],
+        [init("b", np.zeros((64, 2, 8), np.uint8)),
+         init("s", np.ones(128, F32))], (1 << 55, 64), K=32, N=64, bits=4,
+        block_size=16)
 
 
 def case_ms_qattention():
