@@ -609,6 +609,11 @@ public:
   mlir::LogicalResult importFloatReduce(ImportedValue &v,
                                         llvm::ArrayRef<int64_t> axes,
                                         bool keepdims);
+  /// ReduceSum / ReduceProd / ReduceMax / ReduceMin of integers in their
+  /// element type (IntegerReduce.cpp).
+  mlir::LogicalResult importIntReduce(ImportedValue &v,
+                                      llvm::ArrayRef<int64_t> axes,
+                                      bool keepdims);
   /// Softmax over one axis in f32 (exp(x - max) / sum), or LogSoftmax
   /// ((x - max) - log(sum)).
   mlir::LogicalResult importFloatSoftmax();

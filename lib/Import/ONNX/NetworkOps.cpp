@@ -364,6 +364,8 @@ LogicalResult Importer::importReduce() {
   // The mean over H and W of quantized NCHW codes is a global average pool;
   // any other mean runs in f32 (LayerNorm as torch exports it before
   // opset 17).
+  if ((*x)->holdsIntegers())
+    return importIntReduce(**x, axes, keepdims);
   if (!isMean || rank != 4 || axes != std::vector<int64_t>{2, 3} ||
       !isQuantizable(**x))
     return importFloatReduce(**x, axes, keepdims);

@@ -3069,6 +3069,74 @@ def case_int_div_mod():
         "shifted": ("int", np.array([[wrap(int(v) - 2) for v in row] for row in ids], np.int64))}
 
 
+def case_int_reduce():
+    """ReduceSum / ReduceProd / ReduceMax / ReduceMin of integers in their
+    element type: an int64 attention mask summed per row (then - 1 and
+    Cast to int32: GroupQueryAttention's seqlens_k as ONNX Runtime's model
+    builder computes it); int8 sums that wrap around (100 + 100 = -56);
+    uint8 Max / Min compared unsigned (200 > 100); int32 Max / Min over
+    two axes, keepdims; a ReduceProd of the input's compile-time shape
+    slice (folded) added to the row sums; a ReduceSum of int32 constants
+    over axis 0 (folded). Against Python's integer arithmetic."""
+    r = rng(151)
+    mask = (r.integers(0, 4, (3, 6)) > 0).astype(np.int64)
+    i8 = np.array([[100, 100, 5], [-128, -1, 7]], np.int8)
+    u8 = np.array([[200, 100, 3], [0, 255, 17]], np.uint8)
+    i32 = r.integers(-1000, 1000, (2, 3, 4)).astype(np.int32)
+    cst = np.array([[1, 2, 3], [40, 50, 60]], np.int32)
+    N = helper.make_node
+    nodes = [
+        N("ReduceSum", ["mask", "ax1"], ["rows"], keepdims=0),
+        N("Sub", ["rows", "one"], ["rows1"]),
+        N("Cast", ["rows1"], ["seqlens"], to=TensorProto.INT32),
+        N("ReduceSum", ["i8", "ax1"], ["s8"], keepdims=1),
+        N("ReduceMax", ["u8"], ["mx8"], axes=[1], keepdims=0),
+        N("ReduceMin", ["u8"], ["mn8"], axes=[0], keepdims=0),
+        N("ReduceMax", ["i32"], ["mx32"], axes=[0, 2], keepdims=1),
+        N("ReduceMin", ["i32"], ["mn32"], axes=[1, 2], keepdims=0),
+        N("Shape", ["mask"], ["shp"]),
+        N("ReduceProd", ["shp"], ["count"], keepdims=0),
+        N("Add", ["rows", "count"], ["rows_plus"]),
+        N("ReduceSum", ["cst", "ax0"], ["csum"], keepdims=0),
+    ]
+    inits = [init("ax1", np.array([1], np.int64)),
+             init("ax0", np.array([0], np.int64)),
+             init("one", np.array(1, np.int64)), init("cst", cst)]
+    I64, I32 = TensorProto.INT64, TensorProto.INT32
+    m = model(nodes, [tin("mask", [3, 6], I64), tin("i8", [2, 3], TensorProto.INT8),
+                      tin("u8", [2, 3], TensorProto.UINT8),
+                      tin("i32", [2, 3, 4], I32)],
+              [tin("seqlens", [3], I32), tin("s8", [2, 1], TensorProto.INT8),
+               tin("mx8", [2], TensorProto.UINT8), tin("mn8", [3], TensorProto.UINT8),
+               tin("mx32", [1, 3, 1], I32), tin("mn32", [2], I32),
+               tin("rows_plus", [3], I64), tin("csum", [3], I32)], inits)
+    wrap8 = lambda v: (v + 128) % 256 - 128
+    rows = [int(sum(int(v) for v in row)) for row in mask]
+    want = {
+        "seqlens": np.array([x - 1 for x in rows], np.int64),
+        "s8": np.array([[wrap8(sum(int(v) for v in row))] for row in i8], np.int64),
+        # uint8 (the driver prints bytes signed; compare reads them mod 256)
+        "mx8": np.array([max(int(v) for v in row) for row in u8], np.uint8),
+        "mn8": np.array([min(int(u8[0, c]), int(u8[1, c])) for c in range(3)],
+                        np.uint8),
+        "mx32": np.array([[[max(int(i32[a, b, c]) for a in range(2) for c in range(4))]
+                           for b in range(3)]], np.int64),
+        "mn32": np.array([min(int(v) for v in i32[a].reshape(-1)) for a in range(2)],
+                         np.int64),
+        "rows_plus": np.array([x + 18 for x in rows], np.int64),
+        "csum": np.array([int(cst[0, c]) + int(cst[1, c]) for c in range(3)], np.int64),
+    }
+    return m, {"mask": mask, "i8": i8, "u8": u8, "i32": i32}, {
+        k: ("int", v) for k, v in want.items()}
+
+
+def case_bad_int_reduce_mean():
+    nodes = [helper.make_node("ReduceMean", ["x"], ["y"], name="mean",
+                              axes=[1], keepdims=0)]
+    return model(nodes, [tin("x", [2, 3], TensorProto.INT64)],
+                 [tin("y", [2], TensorProto.INT64)], []), {}, {}
+
+
 def case_bit_ops():
     """BitShift (uint8, run-time values by constant and by run-time
     amounts, some of the width or more) and the opset-18 Bitwise ops on

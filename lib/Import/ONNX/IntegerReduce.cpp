@@ -1,0 +1,175 @@
+//===- IntegerReduce.cpp - ReduceSum / Max / Min / Prod of integers -------===//
+//
+// Reductions of integer tensors: an LLM's sequence lengths (ReduceSum of
+// the int64 attention mask, then Sub 1 and Cast: GroupQueryAttention's
+// seqlens_k as ONNX Runtime's model builder computes it) and shape
+// arithmetic (ReduceProd of a Shape slice). In the element type, as numpy
+// and ONNX Runtime compute them: sums and products wrap around, Max / Min
+// compare signed or unsigned by the type. Compile-time data folds (at most
+// kMaxFoldedElements); run-time integers reduce in one linalg.generic per
+// axis.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace quantopt::onnx_import::detail;
+
+namespace {
+enum class Reduction { Sum, Prod, Max, Min };
+
+bool isUnsignedType(int32_t dtype) {
+  return dtype == onnx::TensorProto::UINT8 ||
+         dtype == onnx::TensorProto::UINT16 ||
+         dtype == onnx::TensorProto::UINT32 ||
+         dtype == onnx::TensorProto::UINT64;
+}
+
+/// `x` wrapped to `width` bits (sign- or zero-extended back to int64).
+int64_t wrap(uint64_t x, unsigned width, bool isUnsigned) {
+  if (width >= 64)
+    return int64_t(x);
+  uint64_t mask = (uint64_t(1) << width) - 1;
+  x &= mask;
+  if (!isUnsigned && (x >> (width - 1)) & 1)
+    x |= ~mask;
+  return int64_t(x);
+}
+} // namespace
+
+LogicalResult Importer::importIntReduce(ImportedValue &v,
+                                        ArrayRef<int64_t> axes, bool keepdims) {
+  StringRef op = node->op_type();
+  Reduction kind = op == "ReduceSum"    ? Reduction::Sum
+                   : op == "ReduceProd" ? Reduction::Prod
+                   : op == "ReduceMax"  ? Reduction::Max
+                   : op == "ReduceMin"  ? Reduction::Min
+                                        : Reduction(-1);
+  if (int(kind) < 0 || v.dtype == onnx::TensorProto::BOOL)
+    return fail(op + " of an integer tensor is not supported (ReduceSum, "
+                     "ReduceProd, ReduceMax and ReduceMin of integers are)");
+  if (v.isQuantized())
+    return fail(op + " of quantized codes is not supported");
+  Type elem = integerElementType(*this, v);
+  unsigned width = elem.getIntOrFloatBitWidth();
+  bool isUnsigned = isUnsignedType(v.dtype);
+  SmallVector<int64_t> reducedShape(v.shape);
+  for (int64_t axis : axes)
+    reducedShape[axis] = 1;
+  SmallVector<int64_t> kept;
+  for (int64_t d = 0; d < int64_t(v.shape.size()); ++d)
+    if (keepdims || !llvm::is_contained(axes, d))
+      kept.push_back(reducedShape[d]);
+
+  APInt lowest =
+      isUnsigned ? APInt::getMinValue(width) : APInt::getSignedMinValue(width);
+  APInt highest =
+      isUnsigned ? APInt::getMaxValue(width) : APInt::getSignedMaxValue(width);
+  int64_t init = kind == Reduction::Sum    ? 0
+                 : kind == Reduction::Prod ? 1
+                 : kind == Reduction::Max
+                     ? (isUnsigned ? 0 : lowest.getSExtValue())
+                     : (isUnsigned ? int64_t(highest.getZExtValue())
+                                   : highest.getSExtValue());
+
+  if (v.kind == Kind::Const) {
+    auto count = foldableCount(v.shape);
+    auto outCount = foldableCount(reducedShape);
+    if (!count || !outCount)
+      return fail("folding a constant of more than " +
+                  Twine(kMaxFoldedElements) + " elements is not supported");
+    std::vector<int64_t> acc(*outCount, init);
+    int64_t rank = v.shape.size();
+    for (int64_t n = 0; n < *count; ++n) {
+      // The output element of input element n: its index with the reduced
+      // axes at 0.
+      int64_t rest = n, at = 0, stride = 1;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        int64_t coord = rest % v.shape[d];
+        rest /= v.shape[d];
+        if (!llvm::is_contained(axes, d))
+          at += coord * stride;
+        stride *= reducedShape[d];
+      }
+      int64_t x = v.i[n], &a = acc[at];
+      uint64_t ux = uint64_t(x), ua = uint64_t(a);
+      switch (kind) {
+      case Reduction::Sum:
+        a = wrap(ua + ux, width, isUnsigned);
+        break;
+      case Reduction::Prod:
+        a = wrap(ua * ux, width, isUnsigned);
+        break;
+      case Reduction::Max:
+        a = isUnsigned ? int64_t(std::max(ua, ux)) : std::max(a, x);
+        break;
+      case Reduction::Min:
+        a = isUnsigned ? int64_t(std::min(ua, ux)) : std::min(a, x);
+        break;
+      }
+    }
+    ImportedValue out;
+    out.kind = Kind::Const;
+    out.dtype = v.dtype;
+    out.shape = kept;
+    out.i = std::move(acc);
+    setOutput(0, std::move(out));
+    return success();
+  }
+
+  Value x = logicalIntegers(*this, v, elem);
+  for (int64_t axis : axes) {
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axis] = 1;
+    auto [outMap, iters] = reductionOver(ctx, rank, axis);
+    SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                   outMap};
+    Value start = arith::ConstantOp::create(
+        b, loc,
+        b.getIntegerAttr(elem, APInt(width, uint64_t(init), !isUnsigned)));
+    Value empty = tensor::EmptyOp::create(b, loc, shape, elem);
+    Value acc =
+        linalg::FillOp::create(b, loc, ValueRange{start}, ValueRange{empty})
+            .getResult(0);
+    x = linalg::GenericOp::create(
+            b, loc, TypeRange{acc.getType()}, ValueRange{x}, ValueRange{acc},
+            maps, iters,
+            [&](OpBuilder &nb, Location l, ValueRange a) {
+              Value r;
+              switch (kind) {
+              case Reduction::Sum:
+                r = arith::AddIOp::create(nb, l, a[1], a[0]);
+                break;
+              case Reduction::Prod:
+                r = arith::MulIOp::create(nb, l, a[1], a[0]);
+                break;
+              case Reduction::Max:
+                r = isUnsigned
+                        ? Value(arith::MaxUIOp::create(nb, l, a[1], a[0]))
+                        : Value(arith::MaxSIOp::create(nb, l, a[1], a[0]));
+                break;
+              case Reduction::Min:
+                r = isUnsigned
+                        ? Value(arith::MinUIOp::create(nb, l, a[1], a[0]))
+                        : Value(arith::MinSIOp::create(nb, l, a[1], a[0]));
+                break;
+              }
+              linalg::YieldOp::create(nb, l, r);
+            })
+            .getResult(0);
+  }
+  ImportedValue out;
+  out.kind = Kind::Int;
+  out.dtype = v.dtype;
+  out.shape = kept;
+  out.value = keepdims ? x : reshape(x, kept);
+  setOutput(0, std::move(out));
+  return success();
+}
