@@ -6669,7 +6669,8 @@ def case_llama_decoder_step():
     """One LLaMA-style decoder layer as ONNX Runtime's model builder writes
     it, on a token-generation step: token embedding (Gather), RMS norm
     (SimplifiedLayerNormalization, ONNX Runtime's op of the standard
-    domain), 4-bit MatMulNBits projections (block 16), GroupQueryAttention
+    domain), seqlens_k and total_sequence_length from the int64 attention
+    mask (ReduceSum, Sub, Cast; Shape, Gather, Cast), 4-bit MatMulNBits projections (block 16), GroupQueryAttention
     with rotary embeddings over a past of 4 (2 query heads of 16 over 1 kv
     head), the output projection, SkipSimplifiedLayerNormalization (its
     residual sum as output 3), a SwiGLU MLP (gate * Sigmoid(gate) * up) and
@@ -6687,10 +6688,19 @@ def case_llama_decoder_step():
     cos, sin = np.cos(ang).astype(F32), np.sin(ang).astype(F32)
     weights = {}
     inits = [init("embed", embed), init("g1", g1), init("g2", g2),
-             init("lens", lens), init("total", np.array([past + 1], np.int32)),
-             init("cos", cos), init("sin", sin)]
+             init("cos", cos), init("sin", sin), init("ax1", np.array([1], np.int64)),
+             init("one", np.array(1, np.int64)), init("idx1", np.array(1, np.int64))]
     N = helper.make_node
-    nodes = [N("Gather", ["embed", "ids"], ["x"]),
+    # seqlens_k and total_sequence_length from the attention mask, as the
+    # model builder computes them: ReduceSum - 1 (run-time), the mask's
+    # static length (folds).
+    nodes = [N("ReduceSum", ["attention_mask", "ax1"], ["mask_sum"], keepdims=0),
+             N("Sub", ["mask_sum", "one"], ["mask_sum1"]),
+             N("Cast", ["mask_sum1"], ["lens"], to=TensorProto.INT32),
+             N("Shape", ["attention_mask"], ["mask_shape"]),
+             N("Gather", ["mask_shape", "idx1"], ["mask_len"], axis=0),
+             N("Cast", ["mask_len"], ["total"], to=TensorProto.INT32),
+             N("Gather", ["embed", "ids"], ["x"]),
              N("SimplifiedLayerNormalization", ["x", "g1"], ["h"],
                epsilon=1e-6)]
 
@@ -6720,6 +6730,7 @@ def case_llama_decoder_step():
     nodes.append(N("Add", ["down", "resid"], ["y"]))
     nbits("wl", "y", d, vocab, "logits")
     m = model(nodes, [tin("ids", [1, 1], TensorProto.INT64),
+                      tin("attention_mask", [1, past + 1], TensorProto.INT64),
                       tin("past_k", [1, kvh, past, head]),
                       tin("past_v", [1, kvh, past, head])],
               [tin("logits", [1, 1, vocab]),
@@ -6738,7 +6749,8 @@ def case_llama_decoder_step():
     h2 = rms(resid, g2)
     gate, up = h2 @ weights["wg"], h2 @ weights["wu"]
     y = (gate / (1 + np.exp(-gate)) * up) @ weights["wd"] + resid
-    return m, {"ids": ids, "past_k": pk, "past_v": pv}, {
+    mask = np.ones((1, past + 1), np.int64)
+    return m, {"ids": ids, "attention_mask": mask, "past_k": pk, "past_v": pv}, {
         "logits": approx_of_scale(y @ weights["wl"]),
         "present_k": approx(pres_k), "present_v": approx(pres_v)}
 
