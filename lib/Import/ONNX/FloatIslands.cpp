@@ -876,6 +876,12 @@ quantopt::onnx_import::detail::reductionOver(MLIRContext *ctx, int64_t rank,
 Value quantopt::onnx_import::detail::reduceAlong(
     Importer &im, Value x, int64_t axis, float init,
     function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  return reduceAlong(im, x, axis, im.b.getF32FloatAttr(init), combine);
+}
+
+Value quantopt::onnx_import::detail::reduceAlong(
+    Importer &im, Value x, int64_t axis, TypedAttr init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
   MLIRContext *ctx = im.ctx;
   auto type = cast<RankedTensorType>(x.getType());
   int64_t rank = type.getRank();
@@ -884,10 +890,9 @@ Value quantopt::onnx_import::detail::reduceAlong(
   auto [outMap, iters] = reductionOver(ctx, rank, axis);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
                                  outMap};
-  Value start =
-      arith::ConstantOp::create(im.b, im.loc, im.b.getF32FloatAttr(init));
+  Value start = arith::ConstantOp::create(im.b, im.loc, init);
   Value empty =
-      tensor::EmptyOp::create(im.b, im.loc, shape, Float32Type::get(ctx));
+      tensor::EmptyOp::create(im.b, im.loc, shape, type.getElementType());
   Value acc =
       linalg::FillOp::create(im.b, im.loc, ValueRange{start}, ValueRange{empty})
           .getResult(0);

@@ -765,9 +765,15 @@ elementwise(Importer &im, llvm::ArrayRef<mlir::Value> inputs,
                 body,
             mlir::Type resultElement = {});
 
-/// `combine` over dimension `axis` of the f32 tensor `x`, from `init`, in
-/// index order: the result keeps that dimension with size 1 (so that
-/// elementwise() broadcasts it back).
+/// `combine` over dimension `axis` of the tensor `x`, from `init` (of x's
+/// element type), in index order: the result keeps that dimension with
+/// size 1 (so that elementwise() broadcasts it back).
+mlir::Value
+reduceAlong(Importer &im, mlir::Value x, int64_t axis, mlir::TypedAttr init,
+            llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                           mlir::Value, mlir::Value)>
+                combine);
+/// The same over an f32 tensor from an f32 `init`.
 mlir::Value
 reduceAlong(Importer &im, mlir::Value x, int64_t axis, float init,
             llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,

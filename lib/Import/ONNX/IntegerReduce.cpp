@@ -14,8 +14,6 @@
 #include "Importer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -123,48 +121,26 @@ LogicalResult Importer::importIntReduce(ImportedValue &v,
   }
 
   Value x = logicalIntegers(*this, v, elem);
-  for (int64_t axis : axes) {
-    auto type = cast<RankedTensorType>(x.getType());
-    int64_t rank = type.getRank();
-    SmallVector<int64_t> shape(type.getShape());
-    shape[axis] = 1;
-    auto [outMap, iters] = reductionOver(ctx, rank, axis);
-    SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
-                                   outMap};
-    Value start = arith::ConstantOp::create(
-        b, loc,
-        b.getIntegerAttr(elem, APInt(width, uint64_t(init), !isUnsigned)));
-    Value empty = tensor::EmptyOp::create(b, loc, shape, elem);
-    Value acc =
-        linalg::FillOp::create(b, loc, ValueRange{start}, ValueRange{empty})
-            .getResult(0);
-    x = linalg::GenericOp::create(
-            b, loc, TypeRange{acc.getType()}, ValueRange{x}, ValueRange{acc},
-            maps, iters,
-            [&](OpBuilder &nb, Location l, ValueRange a) {
-              Value r;
-              switch (kind) {
-              case Reduction::Sum:
-                r = arith::AddIOp::create(nb, l, a[1], a[0]);
-                break;
-              case Reduction::Prod:
-                r = arith::MulIOp::create(nb, l, a[1], a[0]);
-                break;
-              case Reduction::Max:
-                r = isUnsigned
-                        ? Value(arith::MaxUIOp::create(nb, l, a[1], a[0]))
-                        : Value(arith::MaxSIOp::create(nb, l, a[1], a[0]));
-                break;
-              case Reduction::Min:
-                r = isUnsigned
-                        ? Value(arith::MinUIOp::create(nb, l, a[1], a[0]))
-                        : Value(arith::MinSIOp::create(nb, l, a[1], a[0]));
-                break;
-              }
-              linalg::YieldOp::create(nb, l, r);
-            })
-            .getResult(0);
-  }
+  mlir::TypedAttr start =
+      b.getIntegerAttr(elem, APInt(width, uint64_t(init), !isUnsigned));
+  for (int64_t axis : axes)
+    x = reduceAlong(
+        *this, x, axis, start,
+        [&](OpBuilder &nb, Location l, Value acc, Value e) -> Value {
+          switch (kind) {
+          case Reduction::Sum:
+            return arith::AddIOp::create(nb, l, acc, e);
+          case Reduction::Prod:
+            return arith::MulIOp::create(nb, l, acc, e);
+          case Reduction::Max:
+            return isUnsigned ? Value(arith::MaxUIOp::create(nb, l, acc, e))
+                              : Value(arith::MaxSIOp::create(nb, l, acc, e));
+          case Reduction::Min:
+            return isUnsigned ? Value(arith::MinUIOp::create(nb, l, acc, e))
+                              : Value(arith::MinSIOp::create(nb, l, acc, e));
+          }
+          llvm_unreachable("every reduction is handled");
+        });
   ImportedValue out;
   out.kind = Kind::Int;
   out.dtype = v.dtype;
