@@ -39,7 +39,7 @@ LogicalResult Importer::importArgMax(bool isMax) {
     return fail("axis " + Twine(axis) + " out of range");
   if (axis < 0)
     axis += rank;
-  bool keepdims = attrInt("keepdims").value_or(1) != 0;
+  bool keepdims = attrInt("keepdims").value_or(1) == 1;
   bool last = attrInt("select_last_index").value_or(0) != 0;
   if (v.shape[axis] == 0)
     return fail(op + " over an empty axis");

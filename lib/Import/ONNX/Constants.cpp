@@ -563,22 +563,67 @@ LogicalResult Importer::importCastOp() {
                 "tensors, from run-time integers to float and from run-time "
                 "floats to signed integers only");
   }
+  using onnx::TensorProto;
   bool toFloat = isFloatType(*to);
   if (toFloat && v.f.empty())
     v.f.assign(v.i.begin(), v.i.end());
   if (!toFloat && !v.f.empty()) {
     v.i.clear();
     for (double x : v.f) {
+      // To bool: nonzero (NaN included) is true.
+      if (*to == TensorProto::BOOL) {
+        v.i.push_back(x != 0);
+        continue;
+      }
       // Converting a NaN or an out-of-range double is undefined in C++.
       if (!(std::fabs(x) < 0x1p63))
         return fail("Cast of " + str(x) + " to an integer type");
       v.i.push_back(int64_t(x));
     }
   }
-  if (toFloat)
+  if (toFloat) {
     v.i.clear();
-  else
+  } else {
     v.f.clear();
+    // Wrapped to the target type, as C's conversions (and ONNX Runtime's)
+    // truncate: int64 2^32 + 4 is int32 4, which shape arithmetic after the
+    // Cast must see too.
+    unsigned width = 64;
+    bool isUnsigned = false;
+    switch (*to) {
+    case TensorProto::INT8:
+      width = 8;
+      break;
+    case TensorProto::UINT8:
+      width = 8, isUnsigned = true;
+      break;
+    case TensorProto::INT16:
+      width = 16;
+      break;
+    case TensorProto::UINT16:
+      width = 16, isUnsigned = true;
+      break;
+    case TensorProto::INT32:
+      width = 32;
+      break;
+    case TensorProto::UINT32:
+      width = 32, isUnsigned = true;
+      break;
+    case TensorProto::BOOL:
+      for (int64_t &x : v.i)
+        x = x != 0;
+      break;
+    default:
+      break;
+    }
+    if (width < 64)
+      for (int64_t &x : v.i) {
+        uint64_t bits = uint64_t(x) & ((uint64_t(1) << width) - 1);
+        x = isUnsigned || !(bits >> (width - 1))
+                ? int64_t(bits)
+                : int64_t(bits | ~((uint64_t(1) << width) - 1));
+      }
+  }
   v.dtype = *to;
   setOutput(0, v);
   return success();

@@ -105,6 +105,8 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
                    Twine(im.opset) + ")");
   if (n.output_size() > 3)
     return im.fail("output 3 (output_qk) is not supported");
+  if (n.input_size() > 12)
+    return im.fail("GroupQueryAttention takes at most 12 inputs");
   for (int idx = 9; idx < n.input_size(); ++idx)
     if (e.has(idx))
       return im.fail("input " + Twine(idx) +
@@ -112,7 +114,9 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
                       : idx == 10 ? " (attention_bias)"
                                   : " (head_sink)") +
                      " is not supported");
-  if (im.attrInt("smooth_softmax").value_or(0) != 0)
+  // Flags as ONNX Runtime reads them: on for 1 only.
+  auto flag = [&](StringRef name) { return im.attrInt(name).value_or(0) == 1; };
+  if (flag("smooth_softmax"))
     return im.fail("smooth_softmax = 1 is not supported");
   if (im.attrInt("qk_output").value_or(0) != 0)
     return im.fail("qk_output is not supported");
@@ -121,16 +125,15 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
     return im.fail("the required attributes num_heads and kv_num_heads must "
                    "be set");
   int64_t nHeads = *heads, nKv = *kvHeads;
-  if (nHeads <= 0 || nKv <= 0 || nHeads % nKv != 0)
-    return im.fail(
-        "num_heads = " + Twine(nHeads) +
-        " must be a positive multiple of kv_num_heads = " + Twine(nKv));
-  int64_t doRotary = im.attrInt("do_rotary").value_or(0);
-  int64_t interleaved = im.attrInt("rotary_interleaved").value_or(0);
-  if ((doRotary != 0 && doRotary != 1) ||
-      (interleaved != 0 && interleaved != 1))
-    return im.fail("do_rotary and rotary_interleaved must be 0 or 1");
-  int64_t window = im.attrInt("local_window_size").value_or(-1);
+  constexpr int64_t kMaxHeads = int64_t(1) << 20;
+  if (nHeads <= 0 || nKv <= 0 || nHeads % nKv != 0 || nHeads > kMaxHeads)
+    return im.fail("num_heads = " + Twine(nHeads) +
+                   " must be a positive multiple of kv_num_heads = " +
+                   Twine(nKv) + ", at most 2^20");
+  bool doRotary = flag("do_rotary");
+  int64_t interleaved = flag("rotary_interleaved");
+  // ONNX Runtime reads the window as an int.
+  int64_t window = int32_t(im.attrInt("local_window_size").value_or(-1));
   float softcap = im.attrFloat("softcap").value_or(0.0f);
   if (!std::isfinite(softcap) || softcap < 0)
     return im.fail("softcap must be finite and not negative");
@@ -199,8 +202,10 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
   auto totalIn = im.scalarInput(6, "total_sequence_length");
   if (failed(totalIn))
     return failure();
-  if ((*totalIn)->dtype != onnx::TensorProto::INT32)
-    return im.fail("total_sequence_length must be int32");
+  if ((*totalIn)->dtype != onnx::TensorProto::INT32 ||
+      (*totalIn)->shape.size() > 1)
+    return im.fail("total_sequence_length must be an int32 scalar or "
+                   "1-element vector");
   int64_t total = (*totalIn)->i[0];
   if (total < seq || total > kMaxSequence || pastLen > kMaxSequence)
     return im.fail("total_sequence_length = " + Twine(total) +
@@ -216,7 +221,23 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
                    " < total_sequence_length = " + Twine(total) +
                    ") needs batch size 1");
   bool firstPrompt = !subsequent && seq == total;
+  if (!firstPrompt && !e.has(3))
+    return im.fail("S = " + Twine(seq) +
+                   " < total_sequence_length = " + Twine(total) +
+                   " (past context) needs past_key and "
+                   "past_value");
+  // Compile-time lengths are checked: out of range, ONNX Runtime reads and
+  // writes outside its buffers (first prompt: up to S; otherwise the past,
+  // seqlens_k + 1 - S, within the past buffer and the new rows within T).
   bool knownLengths = (*lens)->kind == Kind::Const;
+  if (knownLengths) {
+    int64_t lo = firstPrompt ? 0 : seq - 1;
+    int64_t hi = firstPrompt ? seq - 1 : std::min(keys, pastLen + seq) - 1;
+    for (auto [b, len] : llvm::enumerate((*lens)->i))
+      if (len < lo || len > hi)
+        return im.fail("seqlens_k[" + Twine(b) + "] = " + Twine(len) +
+                       " is outside [" + Twine(lo) + ", " + Twine(hi) + "]");
+  }
 
   // Rotary caches: max positions x R / 2, R / 2 a multiple of 8 and at
   // most H / 2 (H a multiple of 16), at least total_sequence_length rows.
@@ -224,7 +245,8 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
     return im.fail("cos_cache and sin_cache must both be given (with "
                    "do_rotary = 1) or both be absent");
   int64_t rotaryHalf = 0;
-  if (doRotary) {
+  // ONNX Runtime checks the caches whenever they are given.
+  if (e.has(7)) {
     if (failed(im.floatInput(7, "cos_cache")) ||
         failed(im.floatInput(8, "sin_cache")))
       return failure();
@@ -292,64 +314,89 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
     k = rotate(k, nKv);
   }
 
-  // `x` (B x kv_num_heads x L x H) followed by `rows` rows of zeros (a
-  // constant: 0 times a row would turn an infinite key into NaN).
-  auto zeroPadded = [&](const std::string &x, int64_t rows) {
-    ImportedValue pad;
-    pad.kind = Kind::Const;
-    pad.shape = {batch, nKv, rows, head};
-    pad.f.assign(batch * nKv * rows * head, 0.0);
-    std::string joined = e.fresh("padded");
-    Expansion::setInt(
-        e.add("Concat", {x, e.bind("zeros", std::move(pad))}, joined), "axis",
-        2);
-    return joined;
+  // `x` (B x kv_num_heads x L x H) followed by `rows` rows of zeros: a Pad
+  // (no constant of the buffer's size; 0 times a row would turn an infinite
+  // key into NaN).
+  auto zeroPadded = [&](const std::string &x,
+                        int64_t rows) -> FailureOr<std::string> {
+    auto it = im.values.find(x);
+    if (it == im.values.end() || it->second.kind != Kind::Const)
+      return e.op("Pad", {x, e.constInts("pads", {0, 0, 0, 0, 0, 0, rows, 0})});
+    // A compile-time past buffer (Pad takes run-time data): padded here,
+    // bounded like the other tables.
+    const ImportedValue &c = it->second;
+    int64_t len = c.shape[2], total = len + rows;
+    if (batch * nKv > kMaxTable / (total * head))
+      return im.fail("a compile-time past buffer padded to " + Twine(total) +
+                     " rows exceeds 2^22 elements");
+    ImportedValue padded;
+    padded.kind = Kind::Const;
+    padded.dtype = onnx::TensorProto::FLOAT;
+    padded.shape = {batch, nKv, total, head};
+    padded.f.assign(batch * nKv * total * head, 0.0);
+    for (int64_t bh = 0; bh < batch * nKv; ++bh)
+      std::copy_n(c.f.begin() + bh * len * head, len * head,
+                  padded.f.begin() + bh * total * head);
+    return e.bind("padded", std::move(padded));
   };
 
   // The present buffers, B x kv_num_heads x T x H.
   auto present = [&](const std::string &fresh, int pastIdx) {
     if (firstPrompt) {
       if (keys == seq)
-        return fresh;
+        return FailureOr<std::string>(fresh);
       return zeroPadded(fresh, keys - seq);
     }
     // Row t: past[t] for t < past, the new row t - past below past + S,
     // else 0.
+    std::string old = n.input(pastIdx);
+    if (seq > 1 && knownLengths) {
+      // A prompt after a known past p (batch 1): past[:p], the new rows,
+      // zeros.
+      int64_t p = (*lens)->i[0] + 1 - seq;
+      std::string joined = fresh;
+      if (p > 0) {
+        joined = e.fresh("present");
+        Expansion::setInt(
+            e.add("Concat", {e.slice(old, 2, 0, p), fresh}, joined), "axis", 2);
+      }
+      if (p + seq < keys)
+        return zeroPadded(joined, keys - p - seq);
+      return FailureOr<std::string>(joined);
+    }
     std::string rows = table(e, {1, 1, keys, 1}, keys, 1,
                              [](int64_t t, int64_t) { return t; });
     std::string newRows = fresh;
     if (seq > 1) {
       // A prompt after past context (batch 1): row t - past of the new
-      // ones, read where t - past is in [0, S) (nearest row elsewhere,
+      // ones, read where t - past is in [0, S) (the nearest row elsewhere,
       // where the result is not taken).
-      std::string index;
-      if (knownLengths) {
-        // Compile-time indices must be in range: clamped here.
-        int64_t at = (*lens)->i[0] + 1 - seq;
-        index = table(e, {1, 1, keys, 1}, keys, 1, [&](int64_t t, int64_t) {
-          return std::clamp<int64_t>(t - at, 0, seq - 1);
-        });
-      } else {
-        index = e.op("Sub", {rows, past});
-      }
-      index =
-          e.op("Add", {index, e.int32s({1, nKv, 1, head},
-                                       std::vector<int64_t>(nKv * head, 0))});
+      std::string index =
+          e.op("Expand", {e.op("Sub", {rows, past}),
+                          e.constInts("shape", {batch, nKv, keys, head})});
       newRows = e.fresh("new_rows");
       Expansion::setInt(e.add("GatherElements", {fresh, index}, newRows),
                         "axis", 2);
     }
     // (S = 1: the one new row, broadcast over T, is taken at t = past.)
-    std::string old = n.input(pastIdx);
-    if (pastLen < keys)
-      old = zeroPadded(old, keys - pastLen);
+    if (pastLen < keys) {
+      auto padded = zeroPadded(old, keys - pastLen);
+      if (failed(padded))
+        return padded;
+      old = *padded;
+    }
     std::string isPast = e.op("Less", {rows, past});
     std::string isNew =
         e.op("Less", {rows, e.op("Add", {past, e.int32s({}, {seq})})});
-    return e.op("Where",
-                {isPast, old, e.op("Where", {isNew, newRows, e.scalar(0.0f)})});
+    return FailureOr<std::string>(
+        e.op("Where",
+             {isPast, old, e.op("Where", {isNew, newRows, e.scalar(0.0f)})}));
   };
-  std::string presentK = present(k, 3), presentV = present(v, 4);
+  auto presentKOr = present(k, 3);
+  auto presentVOr = failed(presentKOr) ? presentKOr : present(v, 4);
+  if (failed(presentVOr))
+    return failure();
+  std::string presentK = *presentKOr, presentV = *presentVOr;
   if (n.output_size() > 1 && !n.output(1).empty())
     e.op("Identity", {presentK}, n.output(1));
   if (n.output_size() > 2 && !n.output(2).empty())

@@ -908,7 +908,13 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
         return nullptr;
       }
       for (const auto &d : tt.shape().dim()) {
-        if (!d.has_dim_value() || d.dim_value() <= 0) {
+        if (d.has_dim_value() && d.dim_value() <= 0) {
+          emitError(loc) << "graph input '" << in.name()
+                         << "' has a dimension of " << d.dim_value()
+                         << ": graph inputs must have positive dimensions";
+          return nullptr;
+        }
+        if (!d.has_dim_value()) {
           emitError(loc) << "graph input '" << in.name()
                          << "' has a dynamic dimension"
                          << (d.has_dim_param() ? " '" + d.dim_param() + "'"

@@ -48,7 +48,9 @@ LogicalResult Importer::importIntReduce(ImportedValue &v,
                    : op == "ReduceMax"  ? Reduction::Max
                    : op == "ReduceMin"  ? Reduction::Min
                                         : Reduction(-1);
-  if (int(kind) < 0 || v.dtype == onnx::TensorProto::BOOL)
+  if (v.dtype == onnx::TensorProto::BOOL)
+    return fail(op + " of a boolean tensor is not supported");
+  if (int(kind) < 0)
     return fail(op + " of an integer tensor is not supported (ReduceSum, "
                      "ReduceProd, ReduceMax and ReduceMin of integers are)");
   if (v.isQuantized())

@@ -346,7 +346,7 @@ LogicalResult Importer::importReduce() {
   }
   if (axes.empty()) {
     // No axes: every axis, or (opset 18, noop_with_empty_axes) none.
-    if (axesInput && attrInt("noop_with_empty_axes").value_or(0) != 0)
+    if (axesInput && attrInt("noop_with_empty_axes").value_or(0) == 1)
       return importIdentity();
     for (int64_t d = 0; d < rank; ++d)
       axes.push_back(d);
@@ -360,7 +360,9 @@ LogicalResult Importer::importReduce() {
   llvm::sort(axes);
   if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
     return fail("an axis is repeated");
-  bool keepdims = attrInt("keepdims").value_or(1) != 0;
+  // ONNX Runtime keeps the dimensions for keepdims = 1 only (so does the
+  // noop flag above).
+  bool keepdims = attrInt("keepdims").value_or(1) == 1;
   // The mean over H and W of quantized NCHW codes is a global average pool;
   // any other mean runs in f32 (LayerNorm as torch exports it before
   // opset 17).

@@ -178,24 +178,45 @@ LogicalResult expandSimplifiedLayerNorm(Importer &im, Expansion &e) {
                                 {"stash_type", AttributeProto::INT}})) ||
       failed(rejectOutputs(im, n, {1}, "inv_std_var")))
     return failure();
+  // ONNX Runtime registers it in the standard domain only.
+  if (n.domain() == "com.microsoft")
+    return im.fail("SimplifiedLayerNormalization is an op of the standard "
+                   "domain, not com.microsoft");
   if (!e.has(0) || !e.has(1) || n.input_size() > 2)
     return im.fail("needs X and scale (inputs 0, 1) and no other input");
   auto eps = im.attrFloat("epsilon");
   if (eps && !(std::isfinite(*eps) && *eps >= 0))
     return im.fail("epsilon must be finite and non-negative");
-  auto shape = inputShape(im, 0);
-  if (failed(shape))
+  auto x = im.floatInput(0, "X");
+  auto scale = failed(x) ? x : im.floatInput(1, "scale");
+  if (failed(scale))
     return failure();
-  int64_t rank = shape->size();
+  ArrayRef<int64_t> shape = (*x)->shape;
+  int64_t rank = shape.size();
   int64_t axis = im.attrInt("axis").value_or(-1);
   if (rank == 0 || axis < -rank || axis >= rank)
     return im.fail("axis " + Twine(axis) + " is out of range for rank " +
                    Twine(rank));
+  if (axis < 0)
+    axis += rank;
+  // The scale holds one value per normalized element, as ONNX Runtime
+  // checks it (it does not broadcast).
+  ArrayRef<int64_t> normalized = shape.drop_front(axis);
+  int64_t count = 1;
+  for (int64_t d : normalized)
+    count *= d;
+  if ((*scale)->numElements() != count ||
+      (*scale)->shape.size() > normalized.size())
+    return im.fail("scale must hold the " + Twine(count) +
+                   " normalized elements (the dimensions from axis " +
+                   Twine(axis) + " on)");
   std::vector<int64_t> axes;
-  for (int64_t d = axis < 0 ? axis + rank : axis; d < rank; ++d)
+  for (int64_t d = axis; d < rank; ++d)
     axes.push_back(d);
-  rmsNormalize(e, n.input(0), n.input(1), axes, eps.value_or(1e-5f),
-               n.output(0));
+  std::string gamma = (*scale)->shape == normalized
+                          ? n.input(1)
+                          : e.reshape(n.input(1), normalized);
+  rmsNormalize(e, n.input(0), gamma, axes, eps.value_or(1e-5f), n.output(0));
   return success();
 }
 

@@ -6805,6 +6805,86 @@ def case_bad_nbits_output_huge():
         block_size=16)
 
 
+def case_gqa_decode_wide_batch():
+    """Token generation over a batch of 2^22: the present buffers' padding
+    (past 3 rows, T = 4) is a Pad, not a constant of the buffer's size (the
+    import ran out of memory)."""
+    b = 1 << 22
+    return gqa_bad(["q", "k", "v", "pk", "pv", "lens", "t"],
+                   [("q", (b, 1, 16)), ("k", (b, 1, 8)), ("v", (b, 1, 8)),
+                    ("pk", (b, 1, 3, 8)), ("pv", (b, 1, 3, 8)), ("lens", (b,))],
+                   [init("t", np.array([4], np.int32))], out_shape=(b, 1, 16))
+
+
+def case_gqa_const_past():
+    """A compile-time past buffer that needs padding (P = 2 < T = 3) and
+    smooth_softmax = 2 (ONNX Runtime reads flags as on for 1 only)."""
+    return gqa_bad(["q", "k", "v", "pk", "pk", "lens", "t"],
+                   [("q", (1, 1, 16)), ("k", (1, 1, 8)), ("v", (1, 1, 8))],
+                   [init("pk", np.ones((1, 1, 2, 8), F32)),
+                    init("lens", np.array([2], np.int32)),
+                    init("t", np.array([3], np.int32))], out_shape=(1, 1, 16),
+                   smooth_softmax=2)
+
+
+def case_bad_gqa_seqlens_range():
+    qkv = [("q", (1, 1, 16)), ("k", (1, 1, 8)), ("v", (1, 1, 8)),
+           ("pk", (1, 1, 4, 8)), ("pv", (1, 1, 4, 8))]
+    return gqa_bad(["q", "k", "v", "pk", "pv", "lens", "t"], qkv,
+                   [init("lens", np.array([7], np.int32)),
+                    init("t", np.array([5], np.int32))])
+
+
+def case_bad_gqa_no_past():
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t"],
+                   [("q", (1, 1, 16)), ("k", (1, 1, 8)), ("v", (1, 1, 8))],
+                   [init("t", np.array([4], np.int32))], out_shape=(1, 1, 16))
+
+
+def case_cast_wraps_shape():
+    """Shape arithmetic through an int64 -> int32 Cast wraps as ONNX Runtime
+    casts: 2^32 + 2 is 2, so x of 16 reshapes to 2 x 8 (the fold kept
+    2^32 + 2)."""
+    N = helper.make_node
+    nodes = [N("Cast", ["big"], ["small"], to=TensorProto.INT32),
+             N("Cast", ["small"], ["shape"], to=TensorProto.INT64),
+             N("Reshape", ["x", "shape"], ["y"])]
+    return model(nodes, [tin("x", [16])], [tin("y", [2, 8])],
+                 [init("big", np.array([(1 << 32) + 2, 8], np.int64))]), {}, {}
+
+
+def case_reduce_keepdims_two():
+    """keepdims = 2: ONNX Runtime keeps dimensions for 1 only."""
+    nodes = [helper.make_node("ReduceMax", ["x"], ["y"], axes=[1], keepdims=2)]
+    return model(nodes, [tin("x", [3, 4, 5])], [tin("y", [3, 5])], []), {}, {}
+
+
+def case_bad_rms_norm_scale():
+    nodes = [helper.make_node("SimplifiedLayerNormalization", ["x", "g"], ["y"],
+                              name="rms")]
+    return model(nodes, [tin("x", [2, 4, 16])], [tin("y", [2, 4, 16])],
+                 [init("g", np.ones((4, 16), F32))], opset=18), {}, {}
+
+
+def case_bad_rms_norm_domain():
+    nodes = [helper.make_node("SimplifiedLayerNormalization", ["x", "g"], ["y"],
+                              name="rms", domain=MS)]
+    return model(nodes, [tin("x", [2, 16])], [tin("y", [2, 16])],
+                 [init("g", np.ones(16, F32))], opset=13, microsoft=True), {}, {}
+
+
+def case_bad_reduce_bool():
+    nodes = [helper.make_node("ReduceMax", ["x"], ["y"], name="any", axes=[1],
+                              keepdims=0)]
+    return model(nodes, [], [tin("y", [2], TensorProto.BOOL)],
+                 [init("x", np.array([[1, 0, 1], [0, 0, 0]], bool))]), {}, {}
+
+
+def case_bad_input_zero_dim():
+    nodes = [helper.make_node("Relu", ["x"], ["y"])]
+    return model(nodes, [tin("x", [0, 3])], [tin("y", [0, 3])], []), {}, {}
+
+
 def case_ms_qattention():
     """ONNX Runtime's dynamically quantized attention: DynamicQuantizeLinear
     of the input, then QAttention with int8 weights (per-column scales),
