@@ -32,14 +32,19 @@ static constexpr int64_t kMaxPoolTable = int64_t(1) << 22;
 
 LogicalResult Importer::importPool1D() {
   StringRef op = node->op_type();
-  if (node->output_size() > 1 && !node->output(1).empty())
-    return fail("the Indices output is not supported");
   // Unsqueeze and Squeeze of axis 2 move codes as they are; the window
-  // attributes gain a leading 1 (pads: none above or below).
+  // attributes gain a leading 1 (pads: none above or below). MaxPool's
+  // Indices of the unit-height pool are the 1-D ones, ((n C + c) 1 + 0) L +
+  // l.
   Expansion e(*this, *node);
   std::string tall = e.fresh("unit_height"), pooled = e.fresh("pooled");
   e.addInts(e.add("Unsqueeze", {node->input(0)}, tall), "axes", {2}, 13);
   onnx::NodeProto &pool = e.add(op, {tall}, pooled);
+  bool indices =
+      op == "MaxPool" && node->output_size() > 1 && !node->output(1).empty();
+  std::string tallIndices = indices ? e.fresh("indices") : std::string();
+  if (indices)
+    pool.add_output(tallIndices);
   for (const onnx::AttributeProto &a : node->attribute()) {
     StringRef name = a.name();
     if (name != "kernel_shape" && name != "strides" && name != "dilations" &&
@@ -59,6 +64,9 @@ LogicalResult Importer::importPool1D() {
     Expansion::setInts(pool, name, v);
   }
   e.addInts(e.add("Squeeze", {pooled}, node->output(0)), "axes", {2}, 13);
+  if (indices)
+    e.addInts(e.add("Squeeze", {tallIndices}, node->output(1)), "axes", {2},
+              13);
   return importExpansion(*node, e.nodes);
 }
 
@@ -272,17 +280,113 @@ quantopt::onnx_import::detail::floatPool(Importer &im, ImportedValue &x,
   return out;
 }
 
+/// MaxPool's Indices output (NCHW int64): for each window the flat index
+/// in the input, ((n C + c) H + h) W + w, of its largest element, as ONNX
+/// Runtime's kernel finds it: scanning the window row by row from the
+/// lowest float, a strictly larger element replaces the current one, so
+/// the first of equal maxima wins, padding never does, and a window of only
+/// -inf or NaN keeps -1. Compared in f32 (codes compare as their reals).
+static FailureOr<ImportedValue> maxPoolIndices(Importer &im, ImportedValue &x,
+                                               const PoolWindow &w) {
+  auto in = im.floatValue(x, /*nhwc=*/true);
+  if (failed(in))
+    return failure();
+  OpBuilder &b = im.b;
+  Location loc = im.loc;
+  MLIRContext *ctx = im.ctx;
+  Type f32 = Float32Type::get(ctx), i64 = b.getI64Type();
+  int64_t channels = x.shape[1], h = x.shape[2], wd = x.shape[3];
+  Value src = im.padSpatialNhwc(*in, w.padding,
+                                -std::numeric_limits<float>::infinity());
+  SmallVector<int64_t> shape =
+      pooledShape(x, w.kernel, w.strides, w.dilations, w.padding);
+  // Loops (n, c, oh, ow, kh, kw) over the NHWC input, into NCHW results.
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0,
+                     {d(0), d(2) * w.strides[0] + d(4) * w.dilations[0],
+                      d(3) * w.strides[1] + d(5) * w.dilations[1], d(1)},
+                     ctx),
+      AffineMap::get(6, 0, {d(4), d(5)}, ctx),
+      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx),
+      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+  SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
+  iters.append(2, utils::IteratorType::reduction);
+  Value window = tensor::EmptyOp::create(b, loc, w.kernel, f32);
+  auto filled = [&](TypedAttr value, Type elem) {
+    Value start = arith::ConstantOp::create(b, loc, value);
+    return linalg::FillOp::create(
+               b, loc, ValueRange{start},
+               ValueRange{tensor::EmptyOp::create(b, loc, shape, elem)})
+        .getResult(0);
+  };
+  Value best =
+      filled(b.getF32FloatAttr(std::numeric_limits<float>::lowest()), f32);
+  Value where = filled(b.getI64IntegerAttr(-1), i64);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{best.getType(), where.getType()},
+      ValueRange{src, window}, ValueRange{best, where}, maps, iters,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        auto index = [&](unsigned dim) -> Value {
+          return arith::IndexCastOp::create(
+              nb, l, i64, linalg::IndexOp::create(nb, l, dim));
+        };
+        auto constant = [&](int64_t v) -> Value {
+          return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
+        };
+        auto mulAdd = [&](Value x, int64_t m, Value y) -> Value {
+          return arith::AddIOp::create(
+              nb, l, arith::MulIOp::create(nb, l, x, constant(m)), y);
+        };
+        // The tap's row and column in the unpadded input.
+        Value row = arith::SubIOp::create(
+            nb, l,
+            mulAdd(index(2), w.strides[0],
+                   arith::MulIOp::create(nb, l, index(4),
+                                         constant(w.dilations[0]))),
+            constant(w.padding[0]));
+        Value col = arith::SubIOp::create(
+            nb, l,
+            mulAdd(index(3), w.strides[1],
+                   arith::MulIOp::create(nb, l, index(5),
+                                         constant(w.dilations[1]))),
+            constant(w.padding[2]));
+        Value flat = mulAdd(
+            mulAdd(mulAdd(index(0), channels, index(1)), h, row), wd, col);
+        Value larger =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, a[0], a[2]);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, larger, a[0], a[2]),
+                       arith::SelectOp::create(nb, l, larger, flat, a[3])});
+      });
+  ImportedValue out;
+  out.kind = Kind::Int;
+  out.dtype = onnx::TensorProto::INT64;
+  out.shape = shape;
+  out.value = generic.getResult(1);
+  return out;
+}
+
 LogicalResult Importer::importMaxPool(bool global) {
   if (failed(global ? checkAttrs({})
                     : checkAttrs({"auto_pad", "ceil_mode", "dilations",
                                   "kernel_shape", "pads", "storage_order",
                                   "strides"})))
     return failure();
-  if (node->output_size() > 1 && !node->output(1).empty())
-    return fail("the Indices output is not supported");
   auto xin = input(0);
   if (failed(xin))
     return failure();
+  if (!global && node->output_size() > 1 && !node->output(1).empty()) {
+    // Indices (SegNet's MaxPool -> MaxUnpool): from the f32 values.
+    auto w = readWindow(*this, **xin, /*global=*/false);
+    if (failed(w))
+      return failure();
+    auto indices = maxPoolIndices(*this, **xin, *w);
+    if (failed(indices))
+      return failure();
+    setOutput(1, std::move(*indices));
+  }
   if (!isQuantizable(**xin)) {
     // A float input (e.g. after a conv with no Q): the max in f32.
     auto pool = floatPoolOfNode(*this, **xin, global, /*isMax=*/true);

@@ -3137,6 +3137,78 @@ def case_bad_int_reduce_mean():
                  [tin("y", [2], TensorProto.INT64)], []), {}, {}
 
 
+def ort_max_pool_indices(x, kernel, strides, pads, dilations):
+    """ONNX Runtime's MaxPool Indices, loop by loop: each window scanned row
+    by row from the lowest float, a strictly larger element taking over;
+    positions outside the input skipped; -1 when nothing exceeds the lowest
+    float. pads = (top, left, bottom, right)."""
+    n_, c_, h, w = x.shape
+    oh = (h + pads[0] + pads[2] - ((kernel[0] - 1) * dilations[0] + 1)) // strides[0] + 1
+    ow = (w + pads[1] + pads[3] - ((kernel[1] - 1) * dilations[1] + 1)) // strides[1] + 1
+    out = np.full((n_, c_, oh, ow), -1, np.int64)
+    lowest = np.finfo(np.float32).min
+    for n in range(n_):
+        for c in range(c_):
+            for i in range(oh):
+                for j in range(ow):
+                    best, at = lowest, -1
+                    for kh in range(kernel[0]):
+                        r = i * strides[0] - pads[0] + kh * dilations[0]
+                        if not 0 <= r < h:
+                            continue
+                        for kw in range(kernel[1]):
+                            q = j * strides[1] - pads[1] + kw * dilations[1]
+                            if 0 <= q < w and x[n, c, r, q] > best:
+                                best, at = x[n, c, r, q], ((n * c_ + c) * h + r) * w + q
+                    out[n, c, i, j] = at
+    return out
+
+
+def case_max_pool_indices():
+    """MaxPool's Indices output (SegNet): float input with padding, strides,
+    dilations, ties (the first maximum wins), -inf and NaN entries and a
+    window of only -inf (-1, as ONNX Runtime's kernel leaves it); the same
+    on dequantized codes (QDQ); a 1-D MaxPool with padding. Against a loop
+    by loop model of ONNX Runtime's kernel."""
+    r = rng(157)
+    x = r.integers(-3, 4, (2, 3, 6, 7)).astype(F32)  # small ints: many ties
+    x[0, 0, 0, :3] = -np.inf
+    x[0, 0, 1, :3] = -np.inf
+    x[1, 2, 3, 3] = np.nan
+    xq = r.uniform(-1, 1, (1, 2, 5, 5)).astype(F32)
+    x1 = r.integers(-2, 3, (2, 2, 9)).astype(F32)
+    N = helper.make_node
+    nodes = [
+        N("MaxPool", ["x"], ["y", "idx"], kernel_shape=[2, 3], strides=[2, 2],
+          pads=[1, 1, 0, 1]),
+        N("MaxPool", ["x"], ["y_d", "idx_d"], kernel_shape=[2, 2],
+          dilations=[2, 2], strides=[1, 2]),
+        N("QuantizeLinear", ["xq", "s", "z"], ["xq_q"]),
+        N("DequantizeLinear", ["xq_q", "s", "z"], ["xq_dq"]),
+        N("MaxPool", ["xq_dq"], ["yq", "idx_q"], kernel_shape=[3, 3],
+          strides=[2, 2], pads=[1, 1, 1, 1]),
+        N("MaxPool", ["x1"], ["y1", "idx_1d"], kernel_shape=[3], strides=[2],
+          pads=[1, 1]),
+    ]
+    inits = [init("s", np.array(0.05, F32)), init("z", np.array(3, np.uint8))]
+    idx = ort_max_pool_indices(x, [2, 3], [2, 2], [1, 1, 0, 1], [1, 1])
+    idx_d = ort_max_pool_indices(x, [2, 2], [1, 2], [0, 0, 0, 0], [2, 2])
+    codes = np.clip(np.round(xq / F32(0.05)) + 3, 0, 255)
+    idx_q = ort_max_pool_indices((codes - 3).astype(F32), [3, 3], [2, 2],
+                                 [1, 1, 1, 1], [1, 1])
+    idx_1d = ort_max_pool_indices(x1[:, :, None, :], [1, 3], [1, 2],
+                                  [0, 1, 0, 1], [1, 1])[:, :, 0, :]
+    I64 = TensorProto.INT64
+    m = model(nodes, [tin("x", list(x.shape)), tin("xq", list(xq.shape)),
+                      tin("x1", list(x1.shape))],
+              [tin("idx", list(idx.shape), I64), tin("idx_d", list(idx_d.shape), I64),
+               tin("idx_q", list(idx_q.shape), I64),
+               tin("idx_1d", list(idx_1d.shape), I64)], inits)
+    return m, {"x": x, "xq": xq, "x1": x1}, {
+        "idx": ("int", idx), "idx_d": ("int", idx_d), "idx_q": ("int", idx_q),
+        "idx_1d": ("int", idx_1d)}
+
+
 def case_bit_ops():
     """BitShift (uint8, run-time values by constant and by run-time
     amounts, some of the width or more) and the opset-18 Bitwise ops on
