@@ -684,6 +684,8 @@ LogicalResult Importer::dispatchNode(const onnx::NodeProto &n) {
     return importPad();
   if (op == "Trilu")
     return importTrilu();
+  if (op == "MaxUnpool")
+    return importMaxUnpool();
   if ((op == "MaxPool" || op == "GlobalMaxPool" || op == "AveragePool" ||
        op == "GlobalAveragePool") &&
       hasInput(0)) {

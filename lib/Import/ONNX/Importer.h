@@ -448,6 +448,8 @@ public:
   /// rest zero (code 0 of raw codes, the zero point of dequantized ones);
   /// folded on compile-time data (causal masks).
   mlir::LogicalResult importTrilu();
+  /// MaxUnpool: X scattered at its flat indices into zeros (MaxUnpool.cpp).
+  mlir::LogicalResult importMaxUnpool();
   /// MaxPool, or GlobalMaxPool (`global`: the window is all of H and W).
   mlir::LogicalResult importMaxPool(bool global);
   /// A pool over N x C x L (audio, sequences): the 2-D pool of height 1.
@@ -827,6 +829,16 @@ mlir::LogicalResult liftToUnitHeight(Importer &im, ImportedValue &x,
 /// rank-`rank` tensor.
 std::pair<mlir::AffineMap, llvm::SmallVector<mlir::utils::IteratorType>>
 reductionOver(mlir::MLIRContext *ctx, int64_t rank, int64_t axis);
+
+/// ScatterND of run-time index tuples (`tuples`, [slices, k] i64) into
+/// `data` of `shape`: the update slices ([slices, shape[k:]...]) written one
+/// after the other (the later of duplicates wins, as ONNX Runtime applies
+/// them). A tuple outside the data (after negative indices count from the
+/// end) writes nothing: ONNX calls it an error, which cannot be diagnosed
+/// before the values exist.
+mlir::Value scatterInOrder(Importer &im, mlir::Value data,
+                           llvm::ArrayRef<int64_t> shape, mlir::Value tuples,
+                           mlir::Value updates, int64_t slices, int64_t k);
 
 /// numpy broadcasting of two shapes (ranks aligned on the right); nullopt
 /// when they do not broadcast.

@@ -327,14 +327,10 @@ LogicalResult Importer::importGatherND() {
   return success();
 }
 
-/// ScatterND of run-time index tuples ([slices, k] i64): the update slices
-/// written into `data` one after the other (the later of duplicates wins,
-/// as ONNX Runtime applies them). A tuple outside the data (after negative
-/// indices count from the end) writes nothing: ONNX calls it an error,
-/// which cannot be diagnosed before the values exist.
-static Value scatterInOrder(Importer &im, Value data, ArrayRef<int64_t> shape,
-                            Value tuples, Value updates, int64_t slices,
-                            int64_t k) {
+Value quantopt::onnx_import::detail::scatterInOrder(Importer &im, Value data,
+                                                    ArrayRef<int64_t> shape,
+                                                    Value tuples, Value updates,
+                                                    int64_t slices, int64_t k) {
   OpBuilder &b = im.b;
   Location loc = im.loc;
   int64_t rank = shape.size();

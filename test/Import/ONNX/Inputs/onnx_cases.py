@@ -3209,6 +3209,59 @@ def case_max_pool_indices():
         "idx_1d": ("int", idx_1d)}
 
 
+def ort_max_unpool(x, idx, shape):
+    """ONNX Runtime's MaxUnpool: zeros, then Y[I[i]] = X[i] in order."""
+    y = np.zeros(int(np.prod(shape)))
+    for v, i in zip(np.asarray(x, np.float64).reshape(-1), idx.reshape(-1)):
+        y[i] = v
+    return y.reshape(shape)
+
+
+def case_max_unpool():
+    """SegNet's pool / unpool pair: MaxPool (2 x 2, stride 2) with Indices,
+    then MaxUnpool back to the input's size (the default shape), and with
+    an output_shape one larger (7 x 9, as after an odd input); MaxUnpool of
+    given indices with a repeated index (the later write wins) on 1-D
+    data. Against ONNX Runtime's loop Y[I[i]] = X[i]."""
+    r = rng(163)
+    x = r.uniform(-2, 2, (1, 2, 6, 8)).astype(F32)
+    v = np.array([[[1.5, -2.0, 3.25]]], F32)
+    vi = np.array([[[4, 1, 4]]], np.int64)
+    N = helper.make_node
+    nodes = [
+        N("MaxPool", ["x"], ["p", "i"], kernel_shape=[2, 2], strides=[2, 2]),
+        N("MaxUnpool", ["p", "i"], ["u"], kernel_shape=[2, 2], strides=[2, 2]),
+        N("MaxUnpool", ["p", "i", "big"], ["u_big"], kernel_shape=[2, 2],
+          strides=[2, 2]),
+        N("MaxUnpool", ["v", "vi"], ["u1"], kernel_shape=[2], strides=[2]),
+    ]
+    inits = [init("big", np.array([1, 2, 7, 9], np.int64)), init("vi", vi)]
+    p = x.reshape(1, 2, 3, 2, 4, 2).max(axis=(3, 5))
+    idx = ort_max_pool_indices(x, [2, 2], [2, 2], [0, 0, 0, 0], [1, 1])
+    m = model(nodes, [tin("x", list(x.shape)), tin("v", [1, 1, 3])],
+              [tin("u", [1, 2, 6, 8]), tin("u_big", [1, 2, 7, 9]),
+               tin("u1", [1, 1, 6])], inits)
+    return m, {"x": x, "v": v}, {
+        "u": approx(ort_max_unpool(p, idx, (1, 2, 6, 8))),
+        "u_big": approx(ort_max_unpool(p, idx, (1, 2, 7, 9))),
+        "u1": approx(ort_max_unpool(v, vi, (1, 1, 6)))}
+
+
+def case_bad_max_unpool_indices():
+    nodes = [helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="unpool",
+                              kernel_shape=[2, 2])]
+    return model(nodes, [tin("x", [1, 1, 2, 2])], [tin("y", [1, 1, 3, 3])],
+                 [init("i", np.zeros((1, 1, 2, 2), np.int32))]), {}, {}
+
+
+def case_bad_max_unpool_shape():
+    nodes = [helper.make_node("MaxUnpool", ["x", "i", "s"], ["y"], name="unpool",
+                              kernel_shape=[2, 2])]
+    return model(nodes, [tin("x", [1, 1, 2, 2])], [tin("y", [1, 2, 3, 3])],
+                 [init("i", np.zeros((1, 1, 2, 2), np.int64)),
+                  init("s", np.array([1, 2, 3, 3], np.int64))]), {}, {}
+
+
 def case_bit_ops():
     """BitShift (uint8, run-time values by constant and by run-time
     amounts, some of the width or more) and the opset-18 Bitwise ops on
