@@ -284,10 +284,13 @@ quantopt::onnx_import::detail::floatPool(Importer &im, ImportedValue &x,
 /// in the input, ((n C + c) H + h) W + w, of its largest element, as ONNX
 /// Runtime's kernel finds it: scanning the window row by row from the
 /// lowest float, a strictly larger element replaces the current one, so
-/// the first of equal maxima wins, padding never does, and a window of only
-/// -inf or NaN keeps -1. Compared in f32 (codes compare as their reals).
+/// the first of equal maxima wins and padding never does. A window of only
+/// -inf or NaN keeps the kernel's initial row and column -1: (n C + c) H W
+/// - W - 1, or for a 1-D pool (`oneDim`, lifted to height 1) (n C + c) L -
+/// 1. Compared in f32 (codes compare as their reals).
 static FailureOr<ImportedValue> maxPoolIndices(Importer &im, ImportedValue &x,
-                                               const PoolWindow &w) {
+                                               const PoolWindow &w,
+                                               bool oneDim) {
   auto in = im.floatValue(x, /*nhwc=*/true);
   if (failed(in))
     return failure();
@@ -360,11 +363,46 @@ static FailureOr<ImportedValue> maxPoolIndices(Importer &im, ImportedValue &x,
             ValueRange{arith::SelectOp::create(nb, l, larger, a[0], a[2]),
                        arith::SelectOp::create(nb, l, larger, flat, a[3])});
       });
+  // The -1 left where nothing won becomes the kernel's index of row and
+  // column -1 (of column -1 in 1-D).
+  int64_t noneOffset = oneDim ? -1 : -wd - 1;
+  Value found = generic.getResult(1);
+  Value empty = tensor::EmptyOp::create(b, loc, shape, i64);
+  SmallVector<AffineMap> idMaps(2, AffineMap::getMultiDimIdentityMap(4, ctx));
+  Value indices =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{empty.getType()}, ValueRange{found},
+          ValueRange{empty}, idMaps,
+          SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            auto constant = [&](int64_t v) -> Value {
+              return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
+            };
+            Value plane = arith::AddIOp::create(
+                nb, l,
+                arith::MulIOp::create(
+                    nb, l,
+                    arith::IndexCastOp::create(
+                        nb, l, i64, linalg::IndexOp::create(nb, l, 0)),
+                    constant(channels)),
+                arith::IndexCastOp::create(nb, l, i64,
+                                           linalg::IndexOp::create(nb, l, 1)));
+            Value none = arith::AddIOp::create(
+                nb, l, arith::MulIOp::create(nb, l, plane, constant(h * wd)),
+                constant(noneOffset));
+            Value missing = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt, a[0], constant(0));
+            linalg::YieldOp::create(
+                nb, l,
+                arith::SelectOp::create(nb, l, missing, none, a[0])
+                    .getResult());
+          })
+          .getResult(0);
   ImportedValue out;
   out.kind = Kind::Int;
   out.dtype = onnx::TensorProto::INT64;
   out.shape = shape;
-  out.value = generic.getResult(1);
+  out.value = indices;
   return out;
 }
 
@@ -382,7 +420,9 @@ LogicalResult Importer::importMaxPool(bool global) {
     auto w = readWindow(*this, **xin, /*global=*/false);
     if (failed(w))
       return failure();
-    auto indices = maxPoolIndices(*this, **xin, *w);
+    // A 1-D pool arrives lifted to height 1 by importPool1D's expansion.
+    bool oneDim = expandedFrom && expandedFrom->op_type() == "MaxPool";
+    auto indices = maxPoolIndices(*this, **xin, *w, oneDim);
     if (failed(indices))
       return failure();
     setOutput(1, std::move(*indices));

@@ -3137,11 +3137,13 @@ def case_bad_int_reduce_mean():
                  [tin("y", [2], TensorProto.INT64)], []), {}, {}
 
 
-def ort_max_pool_indices(x, kernel, strides, pads, dilations):
+def ort_max_pool_indices(x, kernel, strides, pads, dilations, one_dim=False):
     """ONNX Runtime's MaxPool Indices, loop by loop: each window scanned row
     by row from the lowest float, a strictly larger element taking over;
-    positions outside the input skipped; -1 when nothing exceeds the lowest
-    float. pads = (top, left, bottom, right)."""
+    positions outside the input skipped; where nothing exceeds the lowest
+    float the kernel's row and column stay -1, so the index is c H W - W - 1
+    (1-D: c L - 1) for the window's plane c = n C + c. pads = (top, left,
+    bottom, right)."""
     n_, c_, h, w = x.shape
     oh = (h + pads[0] + pads[2] - ((kernel[0] - 1) * dilations[0] + 1)) // strides[0] + 1
     ow = (w + pads[1] + pads[3] - ((kernel[1] - 1) * dilations[1] + 1)) // strides[1] + 1
@@ -3151,7 +3153,7 @@ def ort_max_pool_indices(x, kernel, strides, pads, dilations):
         for c in range(c_):
             for i in range(oh):
                 for j in range(ow):
-                    best, at = lowest, -1
+                    best, at = lowest, None
                     for kh in range(kernel[0]):
                         r = i * strides[0] - pads[0] + kh * dilations[0]
                         if not 0 <= r < h:
@@ -3160,6 +3162,9 @@ def ort_max_pool_indices(x, kernel, strides, pads, dilations):
                             q = j * strides[1] - pads[1] + kw * dilations[1]
                             if 0 <= q < w and x[n, c, r, q] > best:
                                 best, at = x[n, c, r, q], ((n * c_ + c) * h + r) * w + q
+                    plane = n * c_ + c
+                    if at is None:
+                        at = plane * w - 1 if one_dim else plane * h * w - w - 1
                     out[n, c, i, j] = at
     return out
 
@@ -3167,9 +3172,10 @@ def ort_max_pool_indices(x, kernel, strides, pads, dilations):
 def case_max_pool_indices():
     """MaxPool's Indices output (SegNet): float input with padding, strides,
     dilations, ties (the first maximum wins), -inf and NaN entries and a
-    window of only -inf (-1, as ONNX Runtime's kernel leaves it); the same
-    on dequantized codes (QDQ); a 1-D MaxPool with padding. Against a loop
-    by loop model of ONNX Runtime's kernel."""
+    window of only -inf (the kernel's row and column -1: plane H W - W - 1);
+    the same on dequantized codes (QDQ); a 1-D MaxPool with padding and an
+    all -inf window (plane L - 1). Against a loop by loop model of ONNX
+    Runtime's kernel."""
     r = rng(157)
     x = r.integers(-3, 4, (2, 3, 6, 7)).astype(F32)  # small ints: many ties
     x[0, 0, 0, :3] = -np.inf
@@ -3177,6 +3183,7 @@ def case_max_pool_indices():
     x[1, 2, 3, 3] = np.nan
     xq = r.uniform(-1, 1, (1, 2, 5, 5)).astype(F32)
     x1 = r.integers(-2, 3, (2, 2, 9)).astype(F32)
+    x1[1, 1, :2] = -np.inf  # a 1-D window of only -inf
     N = helper.make_node
     nodes = [
         N("MaxPool", ["x"], ["y", "idx"], kernel_shape=[2, 3], strides=[2, 2],
@@ -3197,7 +3204,7 @@ def case_max_pool_indices():
     idx_q = ort_max_pool_indices((codes - 3).astype(F32), [3, 3], [2, 2],
                                  [1, 1, 1, 1], [1, 1])
     idx_1d = ort_max_pool_indices(x1[:, :, None, :], [1, 3], [1, 2],
-                                  [0, 1, 0, 1], [1, 1])[:, :, 0, :]
+                                  [0, 1, 0, 1], [1, 1], one_dim=True)[:, :, 0, :]
     I64 = TensorProto.INT64
     m = model(nodes, [tin("x", list(x.shape)), tin("xq", list(xq.shape)),
                       tin("x1", list(x1.shape))],
