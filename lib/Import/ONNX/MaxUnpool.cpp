@@ -5,9 +5,10 @@
 // as ONNX Runtime's kernel does (`Y[I[i]] = X[i]`). Y's shape is the
 // output_shape input, or per spatial dimension (in - 1) * stride - (pad
 // begin + pad end) + kernel. In f32 (dequantized codes: the zeros are real
-// zeros, as the float op writes them). An index outside Y writes nothing
-// (ONNX Runtime writes outside its buffer); a negative one counts from the
-// end (ScatterND's rule, which this shares).
+// zeros, as the float op writes them). Compile-time indices outside Y are
+// diagnosed, as ONNX Runtime fails on them; a run-time one outside writes
+// nothing, a negative one counts from the end (ScatterND's rule, which
+// this shares).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,10 +25,13 @@ using namespace quantopt::onnx_import::detail;
 LogicalResult Importer::importMaxUnpool() {
   if (failed(checkAttrs({"kernel_shape", "pads", "strides"})))
     return failure();
-  auto x = floatInput(0, "X");
+  auto x = input(0);
   auto indices = failed(x) ? x : input(1);
   if (failed(indices))
     return failure();
+  // Codes are unpooled as their reals (the zeros are real zeros).
+  if ((*x)->holdsIntegers())
+    return fail("X must be a float tensor (or dequantized codes)");
   ArrayRef<int64_t> xs = (*x)->shape;
   int64_t rank = xs.size(), spatial = rank - 2;
   if (rank < 3)
@@ -42,35 +46,55 @@ LogicalResult Importer::importMaxUnpool() {
   auto pads = attrInts("pads").value_or(std::vector<int64_t>(2 * spatial, 0));
   if (int64_t(strides.size()) != spatial || int64_t(pads.size()) != 2 * spatial)
     return fail("strides / pads have the wrong length");
+  // ONNX Runtime's rules, with or without output_shape.
+  for (int64_t d = 0; d < spatial; ++d)
+    if ((*kernel)[d] <= 0 || strides[d] <= 0 || pads[d] < 0 ||
+        pads[d + spatial] < 0 || pads[d] >= (*kernel)[d] ||
+        pads[d + spatial] >= (*kernel)[d])
+      return fail("kernel and strides must be positive, pads in [0, kernel)");
 
-  // The output shape: the output_shape input, or the inverse of the pool.
+  // The inverse of the pool's shape, and the output_shape input (at least
+  // as large in every dimension, as ONNX Runtime requires).
   SmallVector<int64_t> shape(xs.take_front(2));
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t extent;
+    if (llvm::MulOverflow(xs[2 + d] - 1, strides[d], extent) ||
+        llvm::AddOverflow(extent, (*kernel)[d], extent))
+      return fail("the output's size overflows int64");
+    shape.push_back(extent - pads[d] - pads[d + spatial]);
+  }
   if (hasInput(2)) {
-    auto given = constInts(2);
+    auto given = input(2);
     if (failed(given))
       return failure();
-    if (int64_t(given->size()) != rank || (*given)[0] != xs[0] ||
-        (*given)[1] != xs[1])
-      return fail("output_shape must be N x C x ... with X's N and C");
-    shape.assign(given->begin(), given->end());
-  } else {
-    for (int64_t d = 0; d < spatial; ++d) {
-      int64_t k = (*kernel)[d], s = strides[d];
-      if (k <= 0 || s <= 0 || pads[d] < 0 || pads[d + spatial] < 0)
-        return fail("kernel and strides must be positive, pads not negative");
-      int64_t extent;
-      if (llvm::MulOverflow(xs[2 + d] - 1, s, extent) ||
-          llvm::AddOverflow(extent, k, extent))
-        return fail("the output's size overflows int64");
-      extent -= pads[d] + pads[d + spatial];
-      shape.push_back(extent);
-    }
+    if ((*given)->kind != Kind::Const ||
+        (*given)->dtype != onnx::TensorProto::INT64 ||
+        (*given)->shape.size() != 1 || (*given)->numElements() != rank)
+      return fail("output_shape must be a compile-time 1-D int64 tensor of " +
+                  Twine(rank) + " values");
+    ArrayRef<int64_t> g = (*given)->i;
+    if (g[0] != xs[0] || g[1] != xs[1])
+      return fail("output_shape must keep X's N and C");
+    for (int64_t d = 2; d < rank; ++d)
+      if (g[d] < shape[d])
+        return fail("output_shape is smaller than the unpooled shape in "
+                    "dimension " +
+                    Twine(d) + " (" + Twine(g[d]) + " < " + Twine(shape[d]) +
+                    ")");
+    shape.assign(g.begin(), g.end());
   }
   int64_t total = 1;
   for (int64_t d : shape)
     if (d <= 0 || llvm::MulOverflow(total, d, total))
       return fail("the output must have positive dimensions and fewer than "
                   "2^63 elements");
+  // Compile-time indices are checked (ONNX Runtime fails on one outside
+  // the output).
+  if ((*indices)->kind == Kind::Const)
+    for (int64_t at : (*indices)->i)
+      if (at < 0 || at >= total)
+        return fail("index " + Twine(at) + " is outside the output's " +
+                    Twine(total) + " elements");
   int64_t count = (*x)->numElements();
 
   auto values = floatValue(**x, /*nhwc=*/false);

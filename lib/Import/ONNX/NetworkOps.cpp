@@ -85,8 +85,6 @@ static FailureOr<PoolWindow> readWindow(Importer &im, const ImportedValue &x,
   }
   bool ceilMode = im.attrInt("ceil_mode").value_or(0) != 0;
   w.countIncludePad = im.attrInt("count_include_pad").value_or(0) != 0;
-  if (im.attrInt("storage_order").value_or(0) != 0)
-    return im.fail("storage_order = 1 is not supported");
   auto k = im.attrInts("kernel_shape");
   if (!k || k->size() != 2)
     return im.fail("kernel_shape needs two values");
@@ -420,6 +418,10 @@ LogicalResult Importer::importMaxPool(bool global) {
     auto w = readWindow(*this, **xin, /*global=*/false);
     if (failed(w))
       return failure();
+    // storage_order orders the indices only.
+    if (int64_t order = attrInt("storage_order").value_or(0))
+      return fail("storage_order = " + Twine(order) +
+                  " (column-major Indices) is not supported");
     // A 1-D pool arrives lifted to height 1 by importPool1D's expansion.
     bool oneDim = expandedFrom && expandedFrom->op_type() == "MaxPool";
     auto indices = maxPoolIndices(*this, **xin, *w, oneDim);

@@ -3229,7 +3229,7 @@ def case_max_unpool():
     then MaxUnpool back to the input's size (the default shape), and with
     an output_shape one larger (7 x 9, as after an odd input); MaxUnpool of
     given indices with a repeated index (the later write wins) on 1-D
-    data. Against ONNX Runtime's loop Y[I[i]] = X[i]."""
+    data; the pair on dequantized codes (QDQ: the zeros are real zeros). Against ONNX Runtime's loop Y[I[i]] = X[i]."""
     r = rng(163)
     x = r.uniform(-2, 2, (1, 2, 6, 8)).astype(F32)
     v = np.array([[[1.5, -2.0, 3.25]]], F32)
@@ -3241,17 +3241,28 @@ def case_max_unpool():
         N("MaxUnpool", ["p", "i", "big"], ["u_big"], kernel_shape=[2, 2],
           strides=[2, 2]),
         N("MaxUnpool", ["v", "vi"], ["u1"], kernel_shape=[2], strides=[2]),
+        N("QuantizeLinear", ["x", "s", "z"], ["xq"]),
+        N("DequantizeLinear", ["xq", "s", "z"], ["xdq"]),
+        N("MaxPool", ["xdq"], ["pq", "iq"], kernel_shape=[2, 2], strides=[2, 2]),
+        N("MaxUnpool", ["pq", "iq"], ["u_q"], kernel_shape=[2, 2],
+          strides=[2, 2]),
     ]
-    inits = [init("big", np.array([1, 2, 7, 9], np.int64)), init("vi", vi)]
+    inits = [init("big", np.array([1, 2, 7, 9], np.int64)), init("vi", vi),
+             init("s", np.array(0.02, F32)), init("z", np.array(128, np.uint8))]
     p = x.reshape(1, 2, 3, 2, 4, 2).max(axis=(3, 5))
     idx = ort_max_pool_indices(x, [2, 2], [2, 2], [0, 0, 0, 0], [1, 1])
     m = model(nodes, [tin("x", list(x.shape)), tin("v", [1, 1, 3])],
               [tin("u", [1, 2, 6, 8]), tin("u_big", [1, 2, 7, 9]),
-               tin("u1", [1, 1, 6])], inits)
+               tin("u1", [1, 1, 6]), tin("u_q", [1, 2, 6, 8])], inits)
+    xr = ((np.clip(np.round(x / F32(0.02)) + 128, 0, 255) - 128) *
+          np.float64(F32(0.02)))
+    pr = xr.reshape(1, 2, 3, 2, 4, 2).max(axis=(3, 5))
+    idx_q = ort_max_pool_indices(xr, [2, 2], [2, 2], [0, 0, 0, 0], [1, 1])
     return m, {"x": x, "v": v}, {
         "u": approx(ort_max_unpool(p, idx, (1, 2, 6, 8))),
         "u_big": approx(ort_max_unpool(p, idx, (1, 2, 7, 9))),
-        "u1": approx(ort_max_unpool(v, vi, (1, 1, 6)))}
+        "u1": approx(ort_max_unpool(v, vi, (1, 1, 6))),
+        "u_q": approx(ort_max_unpool(pr, idx_q, (1, 2, 6, 8)))}
 
 
 def case_bad_max_unpool_indices():
@@ -3267,6 +3278,29 @@ def case_bad_max_unpool_shape():
     return model(nodes, [tin("x", [1, 1, 2, 2])], [tin("y", [1, 2, 3, 3])],
                  [init("i", np.zeros((1, 1, 2, 2), np.int64)),
                   init("s", np.array([1, 2, 3, 3], np.int64))]), {}, {}
+
+
+def case_bad_max_unpool_pads():
+    nodes = [helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="unpool",
+                              kernel_shape=[2, 2], strides=[2, 2],
+                              pads=[(1 << 63) - 1] * 4)]
+    return model(nodes, [tin("x", [1, 1, 2, 2])], [tin("y", [1, 1, 6, 6])],
+                 [init("i", np.zeros((1, 1, 2, 2), np.int64))]), {}, {}
+
+
+def case_bad_max_unpool_small_shape():
+    nodes = [helper.make_node("MaxUnpool", ["x", "i", "s"], ["y"], name="unpool",
+                              kernel_shape=[2, 2], strides=[2, 2])]
+    return model(nodes, [tin("x", [1, 1, 2, 2])], [tin("y", [1, 1, 3, 3])],
+                 [init("i", np.zeros((1, 1, 2, 2), np.int64)),
+                  init("s", np.array([1, 1, 3, 3], np.int64))]), {}, {}
+
+
+def case_bad_max_unpool_index():
+    nodes = [helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="unpool",
+                              kernel_shape=[2, 2], strides=[2, 2])]
+    return model(nodes, [tin("x", [1, 1, 2, 2])], [tin("y", [1, 1, 4, 4])],
+                 [init("i", np.array([[[[0, 3], [-1, 9]]]], np.int64))]), {}, {}
 
 
 def case_bit_ops():
