@@ -21,15 +21,8 @@ namespace {
 enum class BitOp { ShiftLeft, ShiftRight, And, Or, Xor, Not };
 } // namespace
 
-static bool isUnsigned(int32_t dtype) {
-  return dtype == onnx::TensorProto::UINT8 ||
-         dtype == onnx::TensorProto::UINT16 ||
-         dtype == onnx::TensorProto::UINT32 ||
-         dtype == onnx::TensorProto::UINT64;
-}
-
 static bool isInteger(int32_t dtype) {
-  return isUnsigned(dtype) || dtype == onnx::TensorProto::INT8 ||
+  return isUnsignedIntType(dtype) || dtype == onnx::TensorProto::INT8 ||
          dtype == onnx::TensorProto::INT16 ||
          dtype == onnx::TensorProto::INT32 || dtype == onnx::TensorProto::INT64;
 }
@@ -61,9 +54,7 @@ static int64_t foldBitOp(BitOp op, int64_t x, int64_t y, unsigned width,
     r = ~ux & mask;
     break;
   }
-  if (isSigned && width < 64 && (r >> (width - 1)) & 1)
-    r |= ~mask;
-  return int64_t(r);
+  return wrapToWidth(r, width, !isSigned);
 }
 
 static Value emitBitOp(OpBuilder &nb, Location l, BitOp op, Type elem,
@@ -134,7 +125,7 @@ LogicalResult Importer::importBitwiseOp() {
                          "those)");
     if (!isInteger(v->dtype))
       return fail(name + " takes integer tensors");
-    if (isShift && !isUnsigned(v->dtype))
+    if (isShift && !isUnsignedIntType(v->dtype))
       return fail("BitShift takes unsigned integers (uint8, uint16, uint32, "
                   "uint64)");
     if (v->dtype != ins[0]->dtype)
@@ -162,7 +153,7 @@ LogicalResult Importer::importBitwiseOp() {
       int64_t x = ins[0]->i[broadcastSource(ins[0]->shape, *shape, n)];
       int64_t y =
           arity == 1 ? 0 : ins[1]->i[broadcastSource(ins[1]->shape, *shape, n)];
-      out.i.push_back(foldBitOp(op, x, y, width, !isUnsigned(dtype)));
+      out.i.push_back(foldBitOp(op, x, y, width, !isUnsignedIntType(dtype)));
     }
     setOutput(0, std::move(out));
     return success();

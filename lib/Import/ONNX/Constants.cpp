@@ -588,41 +588,15 @@ LogicalResult Importer::importCastOp() {
     // Wrapped to the target type, as C's conversions (and ONNX Runtime's)
     // truncate: int64 2^32 + 4 is int32 4, which shape arithmetic after the
     // Cast must see too.
-    unsigned width = 64;
-    bool isUnsigned = false;
-    switch (*to) {
-    case TensorProto::INT8:
-      width = 8;
-      break;
-    case TensorProto::UINT8:
-      width = 8, isUnsigned = true;
-      break;
-    case TensorProto::INT16:
-      width = 16;
-      break;
-    case TensorProto::UINT16:
-      width = 16, isUnsigned = true;
-      break;
-    case TensorProto::INT32:
-      width = 32;
-      break;
-    case TensorProto::UINT32:
-      width = 32, isUnsigned = true;
-      break;
-    case TensorProto::BOOL:
-      for (int64_t &x : v.i)
-        x = x != 0;
-      break;
-    default:
-      break;
-    }
-    if (width < 64)
-      for (int64_t &x : v.i) {
-        uint64_t bits = uint64_t(x) & ((uint64_t(1) << width) - 1);
-        x = isUnsigned || !(bits >> (width - 1))
-                ? int64_t(bits)
-                : int64_t(bits | ~((uint64_t(1) << width) - 1));
-      }
+    unsigned width =
+        *to == TensorProto::INT8 || *to == TensorProto::UINT8     ? 8
+        : *to == TensorProto::INT16 || *to == TensorProto::UINT16 ? 16
+        : *to == TensorProto::INT32 || *to == TensorProto::UINT32 ? 32
+                                                                  : 64;
+    for (int64_t &x : v.i)
+      x = *to == TensorProto::BOOL
+              ? x != 0
+              : wrapToWidth(x, width, isUnsignedIntType(*to));
   }
   v.dtype = *to;
   setOutput(0, v);

@@ -44,10 +44,7 @@ using namespace quantopt::onnx_import::detail;
 static constexpr int kMaxSubgraphDepth = 16;
 
 static std::string shapeString(ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  for (auto [k, d] : llvm::enumerate(shape))
-    s += (k ? "x" : "") + std::to_string(d);
-  return s + "]";
+  return "[" + joinedDims(shape) + "]";
 }
 
 FailureOr<std::vector<ImportedValue>>

@@ -810,15 +810,13 @@ LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &out,
     same = !dims[i].has_dim_value() || dims[i].dim_value() == v.shape[i];
   if (same)
     return success();
-  std::string want, got;
+  std::string want;
   for (const auto &d : dims)
     want += (want.empty() ? "" : "x") +
             (d.has_dim_value() ? std::to_string(d.dim_value()) : "?");
-  for (int64_t d : v.shape)
-    got += (got.empty() ? "" : "x") + std::to_string(d);
   emitError(loc) << "graph output '" << out.name()
                  << "' is declared with shape [" << want
-                 << "], but the graph computes [" << got << "]";
+                 << "], but the graph computes [" << joinedDims(v.shape) << "]";
   return failure();
 }
 

@@ -663,6 +663,15 @@ private:
 /// The com.microsoft ops importTransformerOp takes.
 bool isTransformerOp(llvm::StringRef op);
 
+/// The dimensions of `shape` joined by 'x' for diagnostics ("2x3"; empty
+/// for a scalar).
+inline std::string joinedDims(llvm::ArrayRef<int64_t> shape) {
+  std::string s;
+  for (int64_t d : shape)
+    s += (s.empty() ? "" : "x") + std::to_string(d);
+  return s;
+}
+
 /// A double for diagnostics (Twine takes no floating point).
 inline std::string str(double x) {
   char buf[32];
@@ -745,6 +754,27 @@ mlir::LogicalResult checkElementIndices(Importer &im,
                                         llvm::ArrayRef<int64_t> indices,
                                         llvm::ArrayRef<int64_t> data,
                                         int64_t axis);
+
+/// Whether the ONNX element type `dtype` is an unsigned integer type.
+inline bool isUnsignedIntType(int32_t dtype) {
+  return dtype == onnx::TensorProto::UINT8 ||
+         dtype == onnx::TensorProto::UINT16 ||
+         dtype == onnx::TensorProto::UINT32 ||
+         dtype == onnx::TensorProto::UINT64;
+}
+
+/// The low `width` bits of `x`, sign-extended back to int64 unless
+/// `isUnsigned`: how the importer stores compile-time integers of a
+/// narrower type (C's conversion to that type, then back).
+inline int64_t wrapToWidth(uint64_t x, unsigned width, bool isUnsigned) {
+  if (width >= 64)
+    return int64_t(x);
+  uint64_t mask = (uint64_t(1) << width) - 1;
+  x &= mask;
+  if (!isUnsigned && (x >> (width - 1)) & 1)
+    x |= ~mask;
+  return int64_t(x);
+}
 
 /// The MLIR integer type of run-time integers `v`, or of compile-time ones
 /// of its ONNX element type (i1 for booleans).

@@ -21,23 +21,6 @@ using namespace quantopt::onnx_import::detail;
 namespace {
 enum class Reduction { Sum, Prod, Max, Min };
 
-bool isUnsignedType(int32_t dtype) {
-  return dtype == onnx::TensorProto::UINT8 ||
-         dtype == onnx::TensorProto::UINT16 ||
-         dtype == onnx::TensorProto::UINT32 ||
-         dtype == onnx::TensorProto::UINT64;
-}
-
-/// `x` wrapped to `width` bits (sign- or zero-extended back to int64).
-int64_t wrap(uint64_t x, unsigned width, bool isUnsigned) {
-  if (width >= 64)
-    return int64_t(x);
-  uint64_t mask = (uint64_t(1) << width) - 1;
-  x &= mask;
-  if (!isUnsigned && (x >> (width - 1)) & 1)
-    x |= ~mask;
-  return int64_t(x);
-}
 } // namespace
 
 LogicalResult Importer::importIntReduce(ImportedValue &v,
@@ -57,7 +40,7 @@ LogicalResult Importer::importIntReduce(ImportedValue &v,
     return fail(op + " of quantized codes is not supported");
   Type elem = integerElementType(*this, v);
   unsigned width = elem.getIntOrFloatBitWidth();
-  bool isUnsigned = isUnsignedType(v.dtype);
+  bool isUnsigned = isUnsignedIntType(v.dtype);
   SmallVector<int64_t> reducedShape(v.shape);
   for (int64_t axis : axes)
     reducedShape[axis] = 1;
@@ -100,10 +83,10 @@ LogicalResult Importer::importIntReduce(ImportedValue &v,
       uint64_t ux = uint64_t(x), ua = uint64_t(a);
       switch (kind) {
       case Reduction::Sum:
-        a = wrap(ua + ux, width, isUnsigned);
+        a = wrapToWidth(ua + ux, width, isUnsigned);
         break;
       case Reduction::Prod:
-        a = wrap(ua * ux, width, isUnsigned);
+        a = wrapToWidth(ua * ux, width, isUnsigned);
         break;
       case Reduction::Max:
         a = isUnsigned ? int64_t(std::max(ua, ux)) : std::max(a, x);

@@ -39,9 +39,7 @@ using onnx::AttributeProto;
 
 /// The dimensions of `shape` joined by 'x' ("()" for a scalar).
 std::string shapeText(ArrayRef<int64_t> shape) {
-  std::string s;
-  for (int64_t d : shape)
-    s += (s.empty() ? "" : "x") + std::to_string(d);
+  std::string s = joinedDims(shape);
   return s.empty() ? "()" : s;
 }
 } // namespace

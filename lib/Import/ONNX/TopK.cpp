@@ -31,13 +31,6 @@ using namespace quantopt::onnx_import::detail;
 /// The rank computation compares every pair of a slice: bounded.
 static constexpr int64_t kMaxAxis = 1 << 14;
 
-static bool isUnsigned(int32_t dtype) {
-  return dtype == onnx::TensorProto::UINT8 ||
-         dtype == onnx::TensorProto::UINT16 ||
-         dtype == onnx::TensorProto::UINT32 ||
-         dtype == onnx::TensorProto::UINT64;
-}
-
 /// Whether key `other` (at `otherIndex`) comes before key `self` (at
 /// `selfIndex`) in the order above.
 static Value comesBefore(OpBuilder &b, Location loc, Value other, Value self,
@@ -122,7 +115,7 @@ LogicalResult Importer::importTopK() {
   // are taken from: the codes themselves where they share one grid, so the
   // values stay on the input's grid.
   bool codes = v.isQuantized() && !v.q.perAxis();
-  bool unsignedInts = v.kind == Kind::Int && isUnsigned(v.dtype);
+  bool unsignedInts = v.kind == Kind::Int && isUnsignedIntType(v.dtype);
   auto keys = elementTable(*this, v, /*codes=*/false);
   auto elements =
       failed(keys) || !codes ? keys : elementTable(*this, v, /*codes=*/true);

@@ -355,9 +355,7 @@ LogicalResult attendHeads(Importer &im, Expansion &e, const AttentionHeads &h,
       std::string valid = e.op("Greater", {in, e.int32s({}, {0})});
       mask = e.reshape(additiveMask(e, valid, filter), {batch, 1, seq, total});
     } else {
-      std::string shape;
-      for (int64_t d : ms)
-        shape += (shape.empty() ? "" : "x") + std::to_string(d);
+      std::string shape = joinedDims(ms);
       std::string forms =
           attentionForms
               ? "B, 2B, B x S, B x 1, 1 x 1 or B x S x S with B = " +
