@@ -2,6 +2,7 @@
 //
 // quant-import-onnx MODEL.onnx -o OUT.mlir [--entry NAME]
 //   [--input-shape NAME=D0xD1x...]... [--rounding MODE]
+//   [--external-data-dir DIR]
 //
 // A thin driver over QuantOptONNXImport. Exit code 1 and a diagnostic that
 // names the node and the reason on any bad or unsupported model.
@@ -17,6 +18,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -41,6 +43,12 @@ static cl::opt<std::string>
                       "double, single, away, half_even"),
              cl::init("float"));
 
+static cl::opt<std::string> externalDataDir(
+    "external-data-dir",
+    cl::desc("Directory that external tensor data locations are relative to "
+             "(default: the model's directory; the current one for stdin)"),
+    cl::value_desc("directory"));
+
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
   // --mlir-print-debuginfo shows each op's ONNX node name.
@@ -58,6 +66,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   options.rounding = *mode;
+  options.externalDataDir = externalDataDir;
+  if (externalDataDir.getNumOccurrences() == 0) {
+    StringRef dir = inputFilename == "-"
+                        ? StringRef()
+                        : sys::path::parent_path(inputFilename);
+    options.externalDataDir = dir.empty() ? "." : dir.str();
+  }
   for (const std::string &spec : inputShapes) {
     std::string error;
     if (!quantopt::onnx_import::parseInputShape(spec, options, error)) {

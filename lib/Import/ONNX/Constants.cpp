@@ -20,6 +20,27 @@ static bool isFloatType(int32_t t) {
   return t == onnx::TensorProto::FLOAT || t == onnx::TensorProto::DOUBLE;
 }
 
+/// Bytes per element of the element types readTensor reads; 0 for others.
+static int64_t elementBytes(int32_t type) {
+  switch (type) {
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::BOOL:
+    return 1;
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::UINT16:
+    return 2;
+  case onnx::TensorProto::FLOAT:
+  case onnx::TensorProto::INT32:
+    return 4;
+  case onnx::TensorProto::DOUBLE:
+  case onnx::TensorProto::INT64:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
 template <typename T>
 static bool readRaw(const std::string &raw, int64_t n, std::vector<T> &out) {
   if (int64_t(raw.size()) != n * int64_t(sizeof(T)))
@@ -43,10 +64,17 @@ FailureOr<ImportedValue> Importer::readTensor(const onnx::TensorProto &t) {
     if (n > (int64_t(1) << 31))
       return fail("tensor '" + t.name() + "' is too large");
   }
-  if (t.data_location() == onnx::TensorProto::EXTERNAL)
-    return fail("tensor '" + t.name() + "' uses external data (unsupported)");
-  bool raw = t.has_raw_data();
-  const std::string &bytes = t.raw_data();
+  // External data (ExternalData.cpp) is raw_data kept in another file.
+  bool external = t.data_location() == onnx::TensorProto::EXTERNAL;
+  std::string externalBytes;
+  if (int64_t size = elementBytes(t.data_type()); external && size) {
+    FailureOr<std::string> read = readExternalData(t, n * size);
+    if (failed(read))
+      return failure();
+    externalBytes = std::move(*read);
+  }
+  bool raw = external || t.has_raw_data();
+  const std::string &bytes = external ? externalBytes : t.raw_data();
   auto bad = [&]() {
     return fail("tensor '" + t.name() + "' holds " +
                 "a different number of elements than its shape says");

@@ -305,6 +305,10 @@ public:
   //===--------------------------------------------------------------------===//
   // Constants.cpp: initializers, Constant and shape arithmetic.
   mlir::FailureOr<ImportedValue> readTensor(const onnx::TensorProto &t);
+  /// ExternalData.cpp: the `byteCount` bytes of raw data an external tensor
+  /// names, checked against ONNX's rules.
+  mlir::FailureOr<std::string> readExternalData(const onnx::TensorProto &t,
+                                                int64_t byteCount);
   mlir::LogicalResult importConstantOp();
   mlir::LogicalResult importShapeOp();
   mlir::LogicalResult importGatherOp();

@@ -206,22 +206,80 @@ static void markUnchecked(onnx::GraphProto &g, int64_t checkerOpset,
   }
 }
 
+static bool isExternal(const onnx::TensorProto &t) {
+  return t.data_location() == onnx::TensorProto::EXTERNAL;
+}
+
+/// Whether a tensor of `g` (an initializer or an attribute, also in
+/// subgraphs) keeps its data in another file.
+static bool usesExternalData(const onnx::GraphProto &g) {
+  if (llvm::any_of(g.initializer(), isExternal))
+    return true;
+  for (const onnx::NodeProto &n : g.node())
+    for (const onnx::AttributeProto &a : n.attribute())
+      if ((a.has_t() && isExternal(a.t())) ||
+          llvm::any_of(a.tensors(), isExternal) ||
+          (a.has_g() && usesExternalData(a.g())) ||
+          llvm::any_of(a.graphs(), [](const onnx::GraphProto &sub) {
+            return usesExternalData(sub);
+          }))
+        return true;
+  return false;
+}
+
+/// Gives the external tensors of `g` (and of its subgraphs) a one-byte
+/// raw_data (none if empty) in place of their file: ONNX 1.12's checker opens
+/// the location relative to the current directory, not the model's, and checks
+/// no size of raw data. The importer reads and checks them itself
+/// (ExternalData.cpp).
+static void detachExternalData(onnx::GraphProto &g) {
+  auto detach = [](onnx::TensorProto &t) {
+    if (!isExternal(t))
+      return;
+    t.clear_external_data();
+    t.clear_data_location();
+    if (llvm::all_of(t.dims(), [](int64_t d) { return d != 0; }))
+      t.set_raw_data(std::string(1, 0));
+  };
+  llvm::for_each(*g.mutable_initializer(), detach);
+  for (onnx::NodeProto &n : *g.mutable_node())
+    for (onnx::AttributeProto &a : *n.mutable_attribute()) {
+      if (a.has_t())
+        detach(*a.mutable_t());
+      llvm::for_each(*a.mutable_tensors(), detach);
+      if (a.has_g())
+        detachExternalData(*a.mutable_g());
+      for (onnx::GraphProto &sub : *a.mutable_graphs())
+        detachExternalData(sub);
+    }
+}
+
 /// Runs the ONNX checker. A model of a newer standard opset than the
 /// checker knows, or with ONNX Runtime's standard-domain ops, is checked as
 /// a copy: its opset (and IR version) lowered to the checker's, and the
 /// nodes whose schema changed since then (or that the checker has no schema
 /// for) moved to a custom domain, whose schema the checker does not verify
-/// (their importers check what they read). Throws the checker's errors.
+/// (their importers check what they read). A model with external data is
+/// checked as a copy without it (detachExternalData). Throws the checker's
+/// errors.
 static void checkModel(const onnx::ModelProto &model, int64_t opset) {
   int checkerOpset = onnx::OpSchemaRegistry::DomainToVersionRange::Instance()
                          .Map()
                          .at(onnx::ONNX_DOMAIN)
                          .second;
-  if (opset <= checkerOpset && !usesRuntimeStandardOp(model.graph())) {
+  bool external = usesExternalData(model.graph());
+  bool lowered = opset > checkerOpset || usesRuntimeStandardOp(model.graph());
+  if (!external && !lowered) {
     onnx::checker::check_model(model);
     return;
   }
   onnx::ModelProto copy = model;
+  if (external)
+    detachExternalData(*copy.mutable_graph());
+  if (!lowered) {
+    onnx::checker::check_model(copy);
+    return;
+  }
   if (copy.ir_version() > onnx::Version::IR_VERSION)
     copy.set_ir_version(onnx::Version::IR_VERSION);
   for (onnx::OperatorSetIdProto &imp : *copy.mutable_opset_import())

@@ -34,6 +34,9 @@ struct ImportOptions {
   /// Rounding of every qnt.requantize / qnt.add the importer emits. ONNX
   /// Runtime's CPU rule ("float") is what ONNX models are validated against.
   mlir::qnt::RoundingMode rounding = mlir::qnt::RoundingMode::Float;
+  /// The directory that the locations of external tensor data are relative
+  /// to: the model file's. Empty: a model with external data is refused.
+  std::string externalDataDir;
 };
 
 /// Parses `NAME=D0xD1x...` (e.g. `input=360x1x8x8`) into `options`. Returns
