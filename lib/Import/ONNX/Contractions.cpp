@@ -281,6 +281,29 @@ void Importer::cropSpatial(ImportedValue &v, const int64_t crop[4]) {
 }
 
 void Importer::viewAs(ImportedValue &v, ArrayRef<int64_t> shape) {
+  if (v.nhwc && shape.size() == 5) {
+    // A 3-D conv's (N Do) x Ho x Wo x F (Conv3D.cpp) as N x F x Do x Ho x
+    // Wo. Codes move as storage integers: a per-axis type's channel
+    // dimension moves with them.
+    auto type = cast<RankedTensorType>(v.value.getType());
+    auto qtype = dyn_cast<quant::QuantizedType>(type.getElementType());
+    Value values = v.value;
+    if (qtype)
+      values = quant::StorageCastOp::create(
+          b, loc,
+          RankedTensorType::get(type.getShape(), qtype.getStorageType()),
+          values);
+    values =
+        reshape(values, {shape[0], shape[2], shape[3], shape[4], shape[1]});
+    values = transpose(values, {0, 4, 1, 2, 3});
+    v.shape.assign(shape.begin(), shape.end());
+    v.nhwc = false;
+    v.value =
+        qtype ? quant::StorageCastOp::create(b, loc, quantTensorType(v), values)
+                    .getResult()
+              : values;
+    return;
+  }
   if (v.nhwc) {
     v.value = transpose(v.value, {0, 3, 1, 2});
     v.nhwc = false;
@@ -578,6 +601,8 @@ LogicalResult Importer::importConv() {
   // ONNX Runtime's nodes_to_exclude): the conv runs in f32.
   bool floatWeights = (*win)->kind == Kind::Const && !(*win)->f.empty();
   if (floatWeights || !isQuantizable(**xin)) {
+    if ((*xin)->shape.size() == 5)
+      return importConv3D(**xin, **win, /*inFloat=*/true);
     PendingInfo p;
     ImportedValue x = **xin, w = **win;
     if (failed(readConvAttrs(p, x, w)) || failed(liftConv1D(p, x, w)))
@@ -590,6 +615,8 @@ LogicalResult Importer::importConv() {
   auto wq = requireQuantized(1, "weight W");
   if (failed(wq) || failed(requireConstWeight(*this, **wq)))
     return failure();
+  if ((*xq)->shape.size() == 5)
+    return importConv3D(**xq, **wq, /*inFloat=*/false);
   PendingInfo p;
   ImportedValue x = **xq, w = **wq;
   if (failed(readConvAttrs(p, x, w)) || failed(liftConv1D(p, x, w)))

@@ -692,6 +692,8 @@ LogicalResult Importer::dispatchNode(const onnx::NodeProto &n) {
     auto x = input(0);
     if (succeeded(x) && (*x)->shape.size() == 3)
       return importPool1D();
+    if (succeeded(x) && (*x)->shape.size() == 5)
+      return importPool3D();
   }
   if (op == "MaxPool")
     return importMaxPool(/*global=*/false);

@@ -373,6 +373,10 @@ public:
 
   // Contractions.cpp.
   mlir::LogicalResult importConv();
+  /// Conv3D.cpp: Conv of rank-5 x and w, as the 2-D conv of the
+  /// depth-stacked input; `inFloat`: x is not quantized.
+  mlir::LogicalResult importConv3D(ImportedValue x, ImportedValue w,
+                                   bool inFloat);
   mlir::LogicalResult importGemm();
   mlir::LogicalResult importMatMul();
   mlir::LogicalResult importQLinearConv();
@@ -399,7 +403,8 @@ public:
   /// The `crop` window (PendingInfo::crop) of the NHWC value `v`.
   void cropSpatial(ImportedValue &v, const int64_t crop[4]);
   /// `v` (a contraction result) as the logical tensor of `shape`: an NHWC
-  /// value back to NCHW first, then reshaped.
+  /// value back to NCHW first, then reshaped; for a shape of rank 5, a 3-D
+  /// conv's N Do x Ho x Wo x F result as N x F x Do x Ho x Wo.
   void viewAs(ImportedValue &v, llvm::ArrayRef<int64_t> shape);
 
   // ConvTranspose.cpp: ConvTranspose as a stride-1 conv on the input with
@@ -458,6 +463,8 @@ public:
   mlir::LogicalResult importMaxPool(bool global);
   /// A pool over N x C x L (audio, sequences): the 2-D pool of height 1.
   mlir::LogicalResult importPool1D();
+  /// A pool over N x C x D x H x W as two 2-D pools (NetworkOps.cpp).
+  mlir::LogicalResult importPool3D();
   mlir::LogicalResult importConcat();
 
   /// ArgMax.cpp: ArgMax (`isMax`) or ArgMin, int64 indices.

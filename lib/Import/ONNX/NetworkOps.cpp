@@ -70,6 +70,66 @@ LogicalResult Importer::importPool1D() {
   return importExpansion(*node, e.nodes);
 }
 
+LogicalResult Importer::importPool3D() {
+  StringRef op = node->op_type();
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = (*x)->shape;
+  int64_t n = shape[0], c = shape[1], h = shape[3], w = shape[4];
+  Expansion e(*this, *node);
+  // A global pool is the 2-D one over D x (H W), viewed back with ones.
+  if (op.starts_with("Global")) {
+    std::string pooled =
+        e.op(op, {e.reshape(node->input(0), {n, c, shape[2], h * w})});
+    e.op("Reshape", {pooled, e.constInts("shape", {n, c, 1, 1, 1})},
+         node->output(0));
+    return importExpansion(*node, e.nodes);
+  }
+  // The window is a box and both the max and the average (whose count of
+  // a box clipped to the input is the product of the counts along each
+  // axis) are separable: the 2-D pool of (kD, 1) over N x C x D x (H W),
+  // then the 2-D pool of (kH, kW) over N x (C Do) x H x W.
+  if (node->output_size() > 1 && !node->output(1).empty())
+    return fail("the Indices output of a 3-D MaxPool is not supported");
+  std::string byDepth = e.fresh("pooled_d"), byPlane = e.fresh("pooled_hw");
+  std::string rows = e.reshape(node->input(0), {n, c, shape[2], h * w});
+  size_t alongD = e.nodes.size();
+  e.add(op, {rows}, byDepth);
+  std::string planes =
+      e.op("Reshape", {byDepth, e.constInts("shape", {n, -1, h, w})});
+  size_t alongHW = e.nodes.size();
+  e.add(op, {planes}, byPlane);
+  for (const onnx::AttributeProto &a : node->attribute()) {
+    StringRef name = a.name();
+    if (name != "kernel_shape" && name != "strides" && name != "dilations" &&
+        name != "pads") {
+      *e.nodes[alongD].add_attribute() = a;
+      *e.nodes[alongHW].add_attribute() = a;
+      continue;
+    }
+    size_t expected = name == "pads" ? 6 : 3;
+    if (size_t(a.ints_size()) != expected)
+      return fail(name + " of a 3-D pool needs " + Twine(expected) +
+                  " values, got " + Twine(a.ints_size()));
+    auto v = [&](int i) { return a.ints(i); };
+    bool pads = name == "pads";
+    Expansion::setInts(e.nodes[alongD], name,
+                       pads ? std::vector<int64_t>{v(0), 0, v(3), 0}
+                            : std::vector<int64_t>{v(0), 1});
+    Expansion::setInts(e.nodes[alongHW], name,
+                       pads ? std::vector<int64_t>{v(1), v(2), v(4), v(5)}
+                            : std::vector<int64_t>{v(1), v(2)});
+  }
+  // N x (C Do) x Ho x Wo as N x C x Do x Ho x Wo: Reshape's 0 copies Ho
+  // and Wo from the unsqueezed input, -1 is Do.
+  std::string tall = e.fresh("unsqueezed");
+  e.addInts(e.add("Unsqueeze", {byPlane}, tall), "axes", {1}, 13);
+  e.op("Reshape", {tall, e.constInts("shape", {0, c, -1, 0, 0})},
+       node->output(0));
+  return importExpansion(*node, e.nodes);
+}
+
 /// Reads the window attributes of MaxPool / AveragePool on an NCHW input.
 static FailureOr<PoolWindow> readWindow(Importer &im, const ImportedValue &x,
                                     bool global) {

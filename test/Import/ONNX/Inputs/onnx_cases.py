@@ -1379,6 +1379,219 @@ def case_conv1d():
         "y3": ("int", y3), "y4": ("float", y4)}
 
 
+def conv3d(x, w, xz=0, wz=0, strides=(1, 1, 1), pads=(0,) * 6,
+           dilations=(1, 1, 1), group=1):
+    """ONNX Conv over three spatial axes (N x C x D x H x W, weights
+    F x C/group x kD x kH x kW; pads [D, H, W begin, D, H, W end]): the exact
+    sum of (x - xz)(w - wz[f]) over each window, padding holding real zero.
+    Integers in int64, floats in float64."""
+    n, c = x.shape[:2]
+    f, cg = w.shape[:2]
+    k = w.shape[2:]
+    dt = np.int64 if np.issubdtype(x.dtype, np.integer) else np.float64
+    size = [x.shape[2 + d] + pads[d] + pads[d + 3] for d in range(3)]
+    xp = np.full((n, c, *size), xz, dt)
+    xp[:, :, pads[0]:pads[0] + x.shape[2], pads[1]:pads[1] + x.shape[3],
+       pads[2]:pads[2] + x.shape[4]] = x
+    xp = xp - xz
+    wz = np.broadcast_to(np.asarray(wz, dt), (f,))
+    wc = w.astype(dt) - wz.reshape(f, 1, 1, 1, 1)
+    span = [(k[d] - 1) * dilations[d] + 1 for d in range(3)]
+    out_size = [(size[d] - span[d]) // strides[d] + 1 for d in range(3)]
+    out = np.zeros((n, f, *out_size), dt)
+    for fo in range(f):
+        g = fo // (f // group)
+        for od in range(out_size[0]):
+            for oh in range(out_size[1]):
+                for ow in range(out_size[2]):
+                    o = (od, oh, ow)
+                    win = xp[:, g * cg:(g + 1) * cg,
+                             *[slice(o[d] * strides[d],
+                                     o[d] * strides[d] + span[d], dilations[d])
+                               for d in range(3)]]
+                    out[:, fo, od, oh, ow] = (win * wc[fo]).sum(axis=(1, 2, 3, 4))
+    return out
+
+
+def case_conv3d():
+    """3-D convolutions (N x C x D x H x W), imported as one 2-D conv of the
+    depth-stacked input (lib/Import/ONNX/Conv3D.cpp): torch's QDQ form
+    (per-channel weights, float bias, strides (2, 1, 2), dilations
+    (2, 1, 1), uneven pads, Relu) followed by a second quantized 3-D conv on
+    its codes, a grouped one with auto_pad SAME_UPPER and int8 output, and
+    a float Conv3D with bias (dyadic values: exact f32 sums)."""
+    r = rng(66)
+    x = r.uniform(-1, 1, (2, 4, 7, 5, 6)).astype(F32)
+    x_s, x_z = 2.0 / 255, 128
+    w1f = r.uniform(-0.5, 0.5, (3, 4, 3, 2, 3)).astype(F32)
+    b1f = r.uniform(-0.2, 0.2, (3,)).astype(F32)
+    w1_s = (np.abs(w1f).reshape(3, -1).max(1) / 127).astype(F32)
+    w2 = r.integers(-127, 128, (4, 2, 2, 3, 3)).astype(np.int8)
+    w5 = r.integers(-127, 128, (2, 3, 2, 1, 1)).astype(np.int8)
+    f = (r.integers(-8, 8, (1, 2, 4, 3, 5)) / 4.0).astype(F32)
+    w4 = (r.integers(-4, 4, (3, 2, 2, 2, 3)) / 2.0).astype(F32)
+    b4 = np.array([0.5, -1.25, 2.0], F32)
+    y1_s, y1_z, y2_s, y5_s, y5_z = 0.02, 5, 0.05, 0.1, 120
+    pads1 = [1, 0, 1, 2, 1, 0]
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [
+        helper.make_node("QuantizeLinear", ["w1", "w1_s", "w1_z"], ["w1q"], axis=0),
+        helper.make_node("DequantizeLinear", ["w1q", "w1_s", "w1_z"], ["w1d"], axis=0),
+        helper.make_node("Conv", ["xd", "w1d", "b1"], ["c1"], strides=[2, 1, 2],
+                         dilations=[2, 1, 1], pads=pads1, kernel_shape=[3, 2, 3]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("DequantizeLinear", ["w2", "w2_s"], ["w2d"]),
+        helper.make_node("Conv", ["xd", "w2d"], ["c2"], group=2, auto_pad="SAME_UPPER"),
+        helper.make_node("Conv", ["f", "w4", "b4"], ["y4"], pads=[0, 1, 0, 1, 0, 1]),
+    ]
+    inits += [init("w1", w1f), init("w1_s", w1_s), init("w1_z", np.zeros(3, np.int8)),
+              init("b1", b1f), init("w2", w2), init("w2_s", F32(0.01)),
+              init("w5", w5), init("w5_s", F32(0.02)), init("w4", w4), init("b4", b4)]
+    qdq_out(nodes, inits, "r1", "y1", y1_s, y1_z)
+    qdq_out(nodes, inits, "c2", "y2", y2_s, 0, np.int8)
+    nodes += [helper.make_node("DequantizeLinear", ["w5", "w5_s"], ["w5d"]),
+              helper.make_node("Conv", ["y1", "w5d"], ["c5"])]
+    qdq_out(nodes, inits, "c5", "y5", y5_s, y5_z)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    w1q = quantize(w1f, w1_s, np.zeros(3), np.int8, axis=0)
+    acc1 = conv3d(xq, w1q, x_z, 0, strides=(2, 1, 2), pads=pads1, dilations=(2, 1, 1))
+    acc1 = acc1 + bias_codes(b1f, x_s, w1_s).reshape(1, 3, 1, 1, 1)
+    y1 = requantize(acc1, F32(x_s) * w1_s, y1_s, y1_z, np.uint8, lo=y1_z, axis=1)
+    # SAME_UPPER, stride 1: kernel 2 pads (0, 1), kernel 3 pads (1, 1).
+    acc2 = conv3d(xq, w2.astype(np.int64), x_z, 0, pads=(0, 1, 1, 1, 1, 1), group=2)
+    y2 = requantize(acc2, F32(x_s) * F32(0.01), y2_s, 0, np.int8)
+    acc5 = conv3d(y1, w5.astype(np.int64), y1_z, 0)
+    y5 = requantize(acc5, F32(y1_s) * F32(0.02), y5_s, y5_z, np.uint8)
+    y4 = conv3d(f, w4, pads=(0, 1, 0, 1, 0, 1)) + b4.reshape(1, 3, 1, 1, 1)
+    m = model(nodes, [tin("x", list(x.shape)), tin("f", list(f.shape))],
+              [tin("y1", list(y1.shape)), tin("y2", list(y2.shape)),
+               tin("y5", list(y5.shape)), tin("y4", list(y4.shape))], inits)
+    return m, {"x": x, "f": f}, {
+        "y1": ("codes", y1, y1_s, y1_z), "y2": ("codes", y2, y2_s, 0),
+        "y5": ("codes", y5, y5_s, y5_z), "y4": ("float", y4.astype(F32))}
+
+
+def pool3d(x, kernel, strides=(1, 1, 1), pads=(0,) * 6, dilations=(1, 1, 1),
+           ceil_mode=False, count_include_pad=False, kind="max"):
+    """ONNX MaxPool / AveragePool over N x C x D x H x W, in float64 on the
+    whole 3-D window at once: padding never wins the max; the average
+    divides by the taps inside the input (count_include_pad: inside the
+    padded input). With ceil_mode the last window may run past the padded
+    end, those taps counted nowhere."""
+    x = x.astype(np.float64)
+    size, out = [], []
+    for d in range(3):
+        padded = x.shape[2 + d] + pads[d] + pads[d + 3]
+        span = (kernel[d] - 1) * dilations[d] + 1
+        o = (padded - span) / strides[d]
+        o = (math.ceil(o) if ceil_mode else math.floor(o)) + 1
+        size.append(padded)
+        out.append(o)
+    res = np.zeros(x.shape[:2] + tuple(out))
+    for idx in np.ndindex(*out):
+        taps, inside = [], 0
+        for k in np.ndindex(*kernel):
+            p = [idx[d] * strides[d] + k[d] * dilations[d] - pads[d] for d in range(3)]
+            if any(p[d] + pads[d] >= size[d] for d in range(3)):
+                continue  # past the padded end (ceil_mode)
+            inside += 1
+            if all(0 <= p[d] < x.shape[2 + d] for d in range(3)):
+                taps.append(x[:, :, p[0], p[1], p[2]])
+        if kind == "max":
+            res[(slice(None), slice(None)) + idx] = np.max(taps, axis=0)
+        else:
+            count = inside if count_include_pad else len(taps)
+            res[(slice(None), slice(None)) + idx] = np.sum(taps, axis=0) / count
+    return res
+
+
+def case_pool3d():
+    """Pools over N x C x D x H x W (lib/Import/ONNX/NetworkOps.cpp,
+    importPool3D: two 2-D pools, (kD, 1) over D then (kH, kW) over H x W):
+    MaxPool on codes with dilations, uneven pads and ceil_mode; AveragePool
+    on codes and in f32, with and without count_include_pad; GlobalMaxPool
+    and GlobalAveragePool. Against the whole 3-D window in numpy."""
+    r = rng(67)
+    x = r.uniform(-1, 1, (2, 3, 6, 7, 5)).astype(F32)
+    f = (r.integers(-16, 16, (1, 2, 5, 4, 6)) / 8.0).astype(F32)
+    x_s, x_z = 2.0 / 255, 128
+    a_s, a_z, g_s, g_z = 0.006, 120, 0.004, 128
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    max_attrs = dict(kernel_shape=[2, 3, 2], strides=[2, 2, 1], pads=[1, 1, 0, 0, 1, 1],
+                     dilations=[1, 2, 1])
+    ceil_attrs = dict(kernel_shape=[3, 2, 2], strides=[2, 2, 2], ceil_mode=1)
+    avg_attrs = dict(kernel_shape=[3, 2, 3], strides=[1, 2, 2], pads=[1, 0, 1, 1, 1, 0])
+    favg_attrs = dict(kernel_shape=[2, 3, 2], strides=[2, 1, 2], pads=[0, 1, 1, 1, 1, 0],
+                      count_include_pad=1)
+    nodes += [helper.make_node("MaxPool", ["xd"], ["m1"], **max_attrs),
+              helper.make_node("MaxPool", ["xd"], ["m2"], **ceil_attrs),
+              helper.make_node("AveragePool", ["xd"], ["a1"], **avg_attrs),
+              helper.make_node("AveragePool", ["f"], ["y4"], **favg_attrs),
+              helper.make_node("GlobalMaxPool", ["xd"], ["g1"]),
+              helper.make_node("GlobalAveragePool", ["xd"], ["g2"])]
+    qdq_out(nodes, inits, "m1", "y1", x_s, x_z)
+    qdq_out(nodes, inits, "m2", "y2", x_s, x_z)
+    qdq_out(nodes, inits, "a1", "y3", a_s, a_z)
+    qdq_out(nodes, inits, "g1", "y5", x_s, x_z)
+    qdq_out(nodes, inits, "g2", "y6", g_s, g_z)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    xr = dequantize(xq, x_s, x_z).astype(np.float64)
+    m1 = pool3d(xr, **{k: v for k, v in max_attrs.items() if k != "kernel_shape"},
+                kernel=max_attrs["kernel_shape"])
+    m2 = pool3d(xr, kernel=[3, 2, 2], strides=[2, 2, 2], ceil_mode=True)
+    a1 = pool3d(xr, kernel=[3, 2, 3], strides=[1, 2, 2], pads=[1, 0, 1, 1, 1, 0],
+                kind="avg")
+    y4 = pool3d(f, kernel=[2, 3, 2], strides=[2, 1, 2], pads=[0, 1, 1, 1, 1, 0],
+                count_include_pad=True, kind="avg")
+    y1 = quantize(m1, x_s, x_z, np.uint8)
+    y2 = quantize(m2, x_s, x_z, np.uint8)
+    y5 = quantize(xr.max(axis=(2, 3, 4), keepdims=True), x_s, x_z, np.uint8)
+    # The averages: the exact mean, quantized; the importer's two f32
+    # averages may land one step off at a tie, hence the tolerance.
+    y3 = dequantize(quantize(a1, a_s, a_z, np.uint8), a_s, a_z)
+    y6 = dequantize(quantize(xr.mean(axis=(2, 3, 4), keepdims=True), g_s, g_z,
+                             np.uint8), g_s, g_z)
+    m = model(nodes, [tin("x", list(x.shape)), tin("f", list(f.shape))],
+              [tin("y1", list(y1.shape)), tin("y2", list(y2.shape)),
+               tin("y3", list(y3.shape)), tin("y4", list(y4.shape)),
+               tin("y5", list(y5.shape)), tin("y6", list(y6.shape))], inits)
+    return m, {"x": x, "f": f}, {
+        "y1": ("codes", y1, x_s, x_z), "y2": ("codes", y2, x_s, x_z),
+        "y3": ("approx", y3, np.full(y3.shape, a_s * 1.001)),
+        "y4": ("approx", y4.astype(F32), 1e-6 * (1 + np.abs(y4))),
+        "y5": ("codes", y5, x_s, x_z),
+        "y6": ("approx", y6, np.full(y6.shape, g_s * 1.001))}
+
+
+def case_bad_conv3d_pads():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes += [helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+              helper.make_node("Conv", ["xd", "wd"], ["y"], name="conv3d",
+                               pads=[1, 1, 1, 1])]
+    inits += [init("w", np.ones((2, 3, 2, 2, 2), np.int8)), init("w_s", F32(0.1))]
+    return model(nodes, [tin("x", [1, 3, 4, 4, 4])], [tin("y", list("abcde"))], inits), {}, {}
+
+
+def case_bad_pool3d_indices():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("MaxPool", ["xd"], ["y", "i"], name="pool3d",
+                                  kernel_shape=[2, 2, 2]))
+    return model(nodes, [tin("x", [1, 3, 4, 4, 4])],
+                 [tin("y", list("abcde")), tin("i", list("abcde"), TensorProto.INT64)], inits), {}, {}
+
+
+def case_bad_pool3d_kernel():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("AveragePool", ["xd"], ["y"], name="pool3d",
+                                  kernel_shape=[2, 2]))
+    return model(nodes, [tin("x", [1, 3, 4, 4, 4])], [tin("y", list("abcde"))], inits), {}, {}
+
+
 def case_bad_resize_linear():
     nodes, inits = [], []
     qdq_input(nodes, inits)
