@@ -88,8 +88,9 @@ LogicalResult Importer::readConvAttrs(PendingInfo &p, const ImportedValue &x,
   // A 1-D conv (N x C x L) is the 2-D conv of height 1 (liftConv1D).
   bool oneD = x.shape.size() == 3 && w.shape.size() == 3;
   if (!oneD && (x.shape.size() != 4 || w.shape.size() != 4))
-    return fail("only 1-D and 2-D convolutions (input and weight of rank 3 "
-                "or 4) are supported");
+    return fail("a convolution needs an input and a weight of the same "
+                "rank, 3, 4 or 5; got " +
+                Twine(x.shape.size()) + " and " + Twine(w.shape.size()));
   size_t n = oneD ? 1 : 2;
   // Spatial size `d` (0: H, 1: W) of an input or a weight.
   auto spatial = [&](const ImportedValue &v, int d) -> int64_t {
@@ -601,11 +602,9 @@ LogicalResult Importer::importConv() {
   // ONNX Runtime's nodes_to_exclude): the conv runs in f32.
   bool floatWeights = (*win)->kind == Kind::Const && !(*win)->f.empty();
   if (floatWeights || !isQuantizable(**xin)) {
-    if ((*xin)->shape.size() == 5)
-      return importConv3D(**xin, **win, /*inFloat=*/true);
     PendingInfo p;
     ImportedValue x = **xin, w = **win;
-    if (failed(readConvAttrs(p, x, w)) || failed(liftConv1D(p, x, w)))
+    if (failed(readConvWindow(p, x, w)))
       return failure();
     return importFloatConv(x, w, p, /*biasIdx=*/2);
   }
@@ -615,11 +614,9 @@ LogicalResult Importer::importConv() {
   auto wq = requireQuantized(1, "weight W");
   if (failed(wq) || failed(requireConstWeight(*this, **wq)))
     return failure();
-  if ((*xq)->shape.size() == 5)
-    return importConv3D(**xq, **wq, /*inFloat=*/false);
   PendingInfo p;
   ImportedValue x = **xq, w = **wq;
-  if (failed(readConvAttrs(p, x, w)) || failed(liftConv1D(p, x, w)))
+  if (failed(readConvWindow(p, x, w)))
     return failure();
   return setPendingConv(x, w, std::move(p));
 }
@@ -832,7 +829,7 @@ LogicalResult Importer::importQLinearConv() {
     return failure();
   PendingInfo p;
   p.op = PendingOp::Contraction;
-  if (failed(readConvAttrs(p, *x, *w)) || failed(liftConv1D(p, *x, *w)))
+  if (failed(readConvWindow(p, *x, *w)))
     return failure();
   p.operands = {*x, *w};
   if (failed(readBias(*this, 8, w->shape[0], p)))
@@ -973,7 +970,7 @@ LogicalResult Importer::importIntegerContraction(bool isConv) {
   PendingInfo p;
   p.op = PendingOp::Contraction;
   if (isConv) {
-    if (failed(readConvAttrs(p, a, w)) || failed(liftConv1D(p, a, w)))
+    if (failed(readConvWindow(p, a, w)))
       return failure();
     p.operands = {a, w};
   } else if (failed(matmulOperands(*this, a, w, p))) {

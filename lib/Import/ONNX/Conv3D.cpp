@@ -158,8 +158,8 @@ static std::vector<T> foldTaps(const std::vector<T> &data,
   return out;
 }
 
-LogicalResult Importer::importConv3D(ImportedValue x, ImportedValue w,
-                                     bool inFloat) {
+LogicalResult Importer::liftConv3D(PendingInfo &p, ImportedValue &x,
+                                   ImportedValue &w) {
   auto win = readWindow3D(*this, x, w);
   if (failed(win))
     return failure();
@@ -179,7 +179,7 @@ LogicalResult Importer::importConv3D(ImportedValue x, ImportedValue w,
   x2.shape = {x.shape[0] * win->out[0], x.shape[1] * win->kernel[0], x.shape[3],
               x.shape[4]};
   x2.nhwc = true;
-  if (inFloat) {
+  if (!x.isQuantized()) {
     auto f = floatValue(x, /*nhwc=*/false);
     if (failed(f))
       return failure();
@@ -200,23 +200,31 @@ LogicalResult Importer::importConv3D(ImportedValue x, ImportedValue w,
         *q);
     Value stacked =
         stackDepth(*this, ints, storageCode(x.q, x.q.zeroPoints[0]), *win);
-    x2.kind = Kind::Dequant;
+    x2.kind = x.kind == Kind::Quant ? Kind::Quant : Kind::Dequant;
     x2.q = x.q;
     x2.dtype = x.dtype;
     x2.value =
         quant::StorageCastOp::create(b, loc, quantTensorType(x2), stacked);
   }
+  x = std::move(x2);
+  w = std::move(w2);
 
-  PendingInfo p;
   p.isConv = true;
   p.groups = win->groups;
   p.strides = {win->strides[1], win->strides[2]};
   p.dilations = {win->dilations[1], win->dilations[2]};
   p.padding = {win->padBegin[1], win->padEnd[1], win->padBegin[2],
                win->padEnd[2]};
-  p.resultShape = {x.shape[0], w.shape[0], win->out[0], win->out[1],
-                   win->out[2]};
-  if (inFloat)
-    return importFloatConv(x2, w2, p, /*biasIdx=*/2);
-  return setPendingConv(x2, w2, std::move(p));
+  p.resultShape = {x.shape[0] / win->out[0], w.shape[0], win->out[0],
+                   win->out[1], win->out[2]};
+  return success();
+}
+
+LogicalResult Importer::readConvWindow(PendingInfo &p, ImportedValue &x,
+                                       ImportedValue &w) {
+  if (x.shape.size() == 5)
+    return liftConv3D(p, x, w);
+  if (failed(readConvAttrs(p, x, w)))
+    return failure();
+  return liftConv1D(p, x, w);
 }

@@ -373,10 +373,6 @@ public:
 
   // Contractions.cpp.
   mlir::LogicalResult importConv();
-  /// Conv3D.cpp: Conv of rank-5 x and w, as the 2-D conv of the
-  /// depth-stacked input; `inFloat`: x is not quantized.
-  mlir::LogicalResult importConv3D(ImportedValue x, ImportedValue w,
-                                   bool inFloat);
   mlir::LogicalResult importGemm();
   mlir::LogicalResult importMatMul();
   mlir::LogicalResult importQLinearConv();
@@ -392,6 +388,15 @@ public:
   /// the 2-D conv of height 1, and `p.resultShape` the 1-D result's shape.
   mlir::LogicalResult liftConv1D(PendingInfo &p, ImportedValue &x,
                                  ImportedValue &w);
+  /// Conv3D.cpp: a conv of rank-5 x and w as the 2-D conv of the
+  /// depth-stacked input (x and w replaced, p's window and result shape
+  /// set).
+  mlir::LogicalResult liftConv3D(PendingInfo &p, ImportedValue &x,
+                                 ImportedValue &w);
+  /// The window of the current Conv / QLinearConv / ConvInteger node over
+  /// x and w of rank 3, 4 or 5, as a 2-D conv (liftConv1D, liftConv3D).
+  mlir::LogicalResult readConvWindow(PendingInfo &p, ImportedValue &x,
+                                     ImportedValue &w);
   /// Output 0 is the pending quantized conv `p` of `x` and the constant
   /// codes `w` (OIHW), its bias input 2 of the current node.
   mlir::LogicalResult setPendingConv(const ImportedValue &x,

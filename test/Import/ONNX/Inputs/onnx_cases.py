@@ -1565,6 +1565,39 @@ def case_pool3d():
         "y6": ("approx", y6, np.full(y6.shape, g_s * 1.001))}
 
 
+def case_conv3d_integer():
+    """The QOperator and integer forms of a 3-D conv (Conv3D.cpp through
+    readConvWindow): QLinearConv (per-channel weights, int32 bias, strides
+    (1, 2, 1), pads) and ConvInteger (uint8 codes with zero point 100, the
+    raw int32 sums)."""
+    r = rng(68)
+    x = r.integers(0, 256, (1, 3, 5, 4, 6)).astype(np.uint8)
+    w = r.integers(-127, 128, (4, 3, 2, 3, 2)).astype(np.int8)
+    w_s = np.array([0.01, 0.02, 0.015, 0.03], F32)
+    bias = r.integers(-500, 500, (4,)).astype(np.int32)
+    x_s, x_z, y_s, y_z = 0.04, 128, 0.25, 10
+    pads = [1, 0, 1, 0, 2, 0]
+    wc = r.integers(-127, 128, (2, 3, 3, 2, 2)).astype(np.int8)
+    nodes = [helper.make_node("QLinearConv", ["x", "x_s", "x_z", "w", "w_s",
+                                              "w_z", "y_s", "y_z", "B"], ["yq"],
+                              pads=pads, strides=[1, 2, 1]),
+             helper.make_node("DequantizeLinear", ["yq", "y_s", "y_z"], ["y"]),
+             helper.make_node("ConvInteger", ["x", "wc", "xc_z"], ["yc"],
+                              dilations=[2, 1, 1])]
+    inits = [init("x_s", F32(x_s)), init("x_z", np.uint8(x_z)), init("w", w),
+             init("w_s", w_s), init("w_z", np.zeros(4, np.int8)),
+             init("y_s", F32(y_s)), init("y_z", np.uint8(y_z)), init("B", bias),
+             init("wc", wc), init("xc_z", np.uint8(100))]
+    acc = conv3d(x, w, x_z, 0, strides=(1, 2, 1), pads=pads)
+    acc = acc + bias.reshape(1, 4, 1, 1, 1)
+    y = requantize(acc, F32(x_s) * w_s, y_s, y_z, np.uint8, axis=1)
+    yc = conv3d(x, wc, 100, 0, dilations=(2, 1, 1))
+    m = model(nodes, [tin("x", list(x.shape), TensorProto.UINT8)],
+              [tin("y", list(y.shape)), tin("yc", list(yc.shape), TensorProto.INT32)],
+              inits)
+    return m, {"x": x}, {"y": ("codes", y, y_s, y_z), "yc": ("int", yc)}
+
+
 def case_bad_conv3d_pads():
     nodes, inits = [], []
     qdq_input(nodes, inits)
