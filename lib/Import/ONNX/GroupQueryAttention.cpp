@@ -13,10 +13,12 @@
 // `past` rows, the new keys / values after them, zeros after those. Query
 // row s attends to keys t <= past + s (and t >= past + s - local_window_size
 // with a window): Softmax(scale * Q K^T), optionally soft-capped (softcap *
-// tanh(x / softcap)) first, keys outside the range excluded (-inf), then
-// times V. With do_rotary, Q and K get RotaryEmbedding at positions past +
-// s (in the first prompt s, or 1 on padding rows, as the kernel writes
-// them) before K enters the buffer.
+// tanh(x / softcap)) first, then plus attention_bias, keys outside the
+// range excluded (-inf), then times V. A head_sink logit (0 for
+// smooth_softmax) joins each row's softmax without being attended. With
+// do_rotary, Q and K get RotaryEmbedding at positions past + s (in the
+// first prompt s, or 1 on padding rows, as the kernel writes them), or
+// from position_ids, before K enters the buffer.
 //
 // total_sequence_length must be compile-time data (it sets the present
 // outputs' shape; the model builder's graphs compute it from the attention
@@ -107,17 +109,9 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
     return im.fail("output 3 (output_qk) is not supported");
   if (n.input_size() > 12)
     return im.fail("GroupQueryAttention takes at most 12 inputs");
-  for (int idx = 9; idx < n.input_size(); ++idx)
-    if (e.has(idx))
-      return im.fail("input " + Twine(idx) +
-                     (idx == 9    ? " (position_ids)"
-                      : idx == 10 ? " (attention_bias)"
-                                  : " (head_sink)") +
-                     " is not supported");
   // Flags as ONNX Runtime reads them: on for 1 only.
   auto flag = [&](StringRef name) { return im.attrInt(name).value_or(0) == 1; };
-  if (flag("smooth_softmax"))
-    return im.fail("smooth_softmax = 1 is not supported");
+  bool smooth = flag("smooth_softmax");
   if (im.attrInt("qk_output").value_or(0) != 0)
     return im.fail("qk_output is not supported");
   auto heads = im.attrInt("num_heads"), kvHeads = im.attrInt("kv_num_heads");
@@ -259,6 +253,41 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
     rotaryHalf = cs[1];
   }
 
+  // position_ids (int64 B x >= S; only the rotary embedding reads them),
+  // attention_bias (B or 1 x N or 1 x S x total_sequence_length) and
+  // head_sink (N), checked as ONNX Runtime's CheckCustomAttentionInputs.
+  if (e.has(9)) {
+    auto ids = im.input(9);
+    if (failed(ids))
+      return failure();
+    ArrayRef<int64_t> ps = (*ids)->shape;
+    if ((*ids)->dtype != onnx::TensorProto::INT64 || !(*ids)->holdsIntegers() ||
+        ps.size() != 2 || ps[0] != batch || ps[1] < seq)
+      return im.fail("position_ids must be int64 of B x (at least S) = " +
+                     Twine(batch) + " x " + Twine(seq));
+  }
+  if (e.has(10)) {
+    if (failed(im.floatInput(10, "attention_bias")))
+      return failure();
+    ArrayRef<int64_t> bs = (*im.input(10))->shape;
+    if (bs.size() != 4 || (bs[0] != batch && bs[0] != 1) ||
+        (bs[1] != nHeads && bs[1] != 1) || bs[2] != seq || bs[3] != total)
+      return im.fail("attention_bias must be (B or 1) x (num_heads or 1) x "
+                     "S x total_sequence_length with B = " +
+                     Twine(batch) + ", num_heads = " + Twine(nHeads) +
+                     ", S = " + Twine(seq) +
+                     ", total_sequence_length = " + Twine(total));
+  }
+  if (e.has(11)) {
+    if (smooth)
+      return im.fail("head_sink must not be given with smooth_softmax = 1 "
+                     "(ONNX Runtime's rule)");
+    if (failed(im.floatInput(11, "head_sink")))
+      return failure();
+    if ((*im.input(11))->shape != ArrayRef<int64_t>{nHeads})
+      return im.fail("head_sink must be 1-D of num_heads = " + Twine(nHeads));
+  }
+
   std::string q, k, v;
   if (packed) {
     std::string x = n.input(0);
@@ -287,7 +316,14 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
       steps[s] = s;
     std::string stepRow = e.bind("steps", int64Constant({1, seq}, steps));
     std::string pos;
-    if (firstPrompt) {
+    if (e.has(9)) {
+      // ONNX Runtime reads position_ids as B x S rows of its flat data; in
+      // the first prompt only element 0, as the start of every sequence.
+      std::string flat = e.reshape(n.input(9), {-1});
+      pos = firstPrompt
+                ? e.slice(flat, 0, 0, 1)
+                : e.reshape(e.slice(flat, 0, 0, batch * seq), {batch, seq});
+    } else if (firstPrompt) {
       std::string inside =
           e.op("Less", {e.int32s({1, seq}, std::vector<int64_t>(steps)),
                         e.reshape(e.op("Add", {n.input(5), e.int32s({}, {1})}),
@@ -425,6 +461,40 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
     scores =
         e.op("Mul", {e.op("Tanh", {e.op("Div", {scores, e.scalar(softcap)})}),
                      e.scalar(softcap)});
+  if (e.has(10)) {
+    // After the softcap; keys past total_sequence_length (a longer past
+    // buffer) are masked below, their bias 0.
+    std::string bias = n.input(10);
+    if (keys > total) {
+      const ImportedValue &given = **im.input(10);
+      ArrayRef<int64_t> bs = given.shape;
+      int64_t rows = bs[0] * bs[1] * seq;
+      if (rows > kMaxTable / keys)
+        return im.fail("attention_bias widened to the key buffer exceeds "
+                       "2^22 elements");
+      ImportedValue wide;
+      wide.kind = Kind::Const;
+      wide.dtype = onnx::TensorProto::FLOAT;
+      wide.shape = {bs[0], bs[1], seq, keys - total};
+      wide.f.assign(rows * (keys - total), 0.0);
+      if (given.kind == Kind::Const) {
+        // Compile-time (Concat takes run-time data): widened here.
+        wide.shape[3] = keys;
+        wide.f.assign(rows * keys, 0.0);
+        for (int64_t r = 0; r < rows; ++r)
+          std::copy_n(given.f.begin() + r * total, total,
+                      wide.f.begin() + r * keys);
+        bias = e.bind("bias", std::move(wide));
+      } else {
+        bias = e.fresh("bias");
+        Expansion::setInt(e.add("Concat",
+                                {n.input(10), e.bind("zeros", std::move(wide))},
+                                bias),
+                          "axis", 3);
+      }
+    }
+    scores = e.op("Add", {scores, bias});
+  }
 
   // Keys past + s - window <= t <= past + s of query row s.
   std::string valid;
@@ -449,7 +519,22 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
   scores = e.op("Where", {valid, scores,
                           e.scalar(-std::numeric_limits<float>::infinity())});
   std::string probs = e.fresh("probs");
-  Expansion::setInt(e.add("Softmax", {scores}, probs), "axis", -1);
+  if (smooth || e.has(11)) {
+    // A sink logit per head (0 for smooth_softmax) in the softmax's max and
+    // denominator, never attended: the softmax over the keys and the sink,
+    // the sink's column dropped.
+    std::string sink =
+        smooth ? e.scalar(0.0f) : e.reshape(n.input(11), {1, nHeads, 1, 1});
+    std::string sinks =
+        e.op("Expand", {sink, e.constInts("shape", {batch, nHeads, seq, 1})});
+    std::string withSink = e.fresh("with_sink");
+    Expansion::setInt(e.add("Concat", {scores, sinks}, withSink), "axis", 3);
+    std::string all = e.fresh("probs_with_sink");
+    Expansion::setInt(e.add("Softmax", {withSink}, all), "axis", -1);
+    probs = e.slice(all, 3, 0, keys);
+  } else {
+    Expansion::setInt(e.add("Softmax", {scores}, probs), "axis", -1);
+  }
   std::string context =
       e.transpose(e.op("MatMul", {probs, allV}), {0, 2, 1, 3});
   e.op("Reshape", {context, e.constInts("shape", {batch, seq, nHeads * head})},

@@ -6855,12 +6855,16 @@ def case_bad_nbits_huge():
 
 def ort_gqa(q, k, v, past_k, past_v, seqlens, total, heads, kv_heads,
             scale=0.0, softcap=0.0, window=-1, cos=None, sin=None,
-            interleaved=False):
+            interleaved=False, position_ids=None, bias=None, sink=None):
     """ONNX Runtime's GroupQueryAttention CPU kernel (GQAAttentionBase) in
     float64, loop by loop: Q, K, V of B x S x heads * H; the present
     buffers of max(total, P) rows per kv head (the past's first `past`
     rows, the new ones, zeros); query row s over keys [past + s - window,
-    past + s]. Returns (output, present_k, present_v)."""
+    past + s]. position_ids replace the rotary positions (its flat data as
+    B x S rows; in a first prompt element 0 plus s); attention_bias (B or 1
+    x N or 1 x S x total) is added after the softcap; `sink` (one logit per
+    head, zeros for smooth_softmax) joins the softmax's max and sum.
+    Returns (output, present_k, present_v)."""
     bsz, seq, hid = q.shape
     head = hid // heads
     plen = 0 if past_k is None else past_k.shape[2]
@@ -6875,7 +6879,11 @@ def ort_gqa(q, k, v, past_k, past_v, seqlens, total, heads, kv_heads,
         for b in range(bsz):
             tot = int(seqlens[b]) + 1
             for s_ in range(seq):
-                pos[b, s_] = (s_ if s_ < tot else 1) if first else tot - seq + s_
+                if position_ids is not None:
+                    flat = position_ids.reshape(-1)
+                    pos[b, s_] = flat[0] + s_ if first else flat[b * seq + s_]
+                else:
+                    pos[b, s_] = (s_ if s_ < tot else 1) if first else tot - seq + s_
         qh = ort_rotary(qh, pos, cos, sin, heads, rot, interleaved)
         kh = ort_rotary(kh, pos, cos, sin, kv_heads, rot, interleaved)
     alpha = scale if scale != 0 else 1 / np.sqrt(np.float32(head))
@@ -6905,9 +6913,14 @@ def ort_gqa(q, k, v, past_k, past_v, seqlens, total, heads, kv_heads,
                 row = sc[s_, lo:length]
                 if softcap > 0:
                     row = softcap * np.tanh(row / softcap)
-                e_ = np.exp(row - row.max())
+                if bias is not None:
+                    row = row + bias[b % bias.shape[0], h % bias.shape[1], s_,
+                                     lo:length].astype(np.float64)
+                top = row.max() if sink is None else max(row.max(), float(sink[h]))
+                e_ = np.exp(row - top)
+                denom = e_.sum() + (0 if sink is None else np.exp(float(sink[h]) - top))
                 probs = np.zeros(tlen)
-                probs[lo:length] = e_ / e_.sum()
+                probs[lo:length] = e_ / denom
                 out[b, s_, h] = probs @ pv[b, kvh]
     return out.reshape(bsz, seq, hid), pk, pv
 
@@ -7001,6 +7014,81 @@ def case_ms_group_query_attention():
     return m, inputs, {k: approx(v) for k, v in want.items()}
 
 
+def case_gqa_sinks_bias():
+    """GroupQueryAttention's newer inputs (ONNX Runtime's
+    CheckCustomAttentionInputs and GQAAttentionBase): head_sink (one logit
+    per head in the softmax's max and sum: gpt-oss), smooth_softmax (a sink
+    of 0), attention_bias (added after the softcap; broadcast over batch or
+    heads; a past buffer longer than total_sequence_length), and
+    position_ids for the rotary embedding (token generation: B x S rows of
+    its flat data, here B x 3 of which the first S are read; first prompt:
+    element 0 is every sequence's start)."""
+    r = rng(140)
+    U = lambda *shape: r.uniform(-1, 1, shape).astype(F32)
+    I32 = TensorProto.INT32
+    N = helper.make_node
+    bsz, heads, kvh, head = 2, 4, 2, 8
+    q4, k4, v4 = U(bsz, 4, 32), U(bsz, 4, 16), U(bsz, 4, 16)
+    q1, k1, v1 = U(bsz, 1, 32), U(bsz, 1, 16), U(bsz, 1, 16)
+    pk, pv = U(bsz, kvh, 7, head), U(bsz, kvh, 7, head)
+    sinks = np.array([0.5, -1.0, 2.0, 0.0], F32)
+    bias4 = U(bsz, 1, 4, 4) * 2
+    bias1 = U(1, heads, 1, 6) * 2
+    qr, kr, vr = U(bsz, 1, 64), U(bsz, 1, 32), U(bsz, 1, 32)
+    pkr, pvr = U(bsz, 1, 6, 32), U(bsz, 1, 6, 32)
+    q3, k3, v3 = U(bsz, 3, 32), U(bsz, 3, 32), U(bsz, 3, 32)
+    ang = lambda w: np.outer(np.arange(12), 10000.0 ** (-np.arange(w) / w))
+    cos12, sin12 = np.cos(ang(8)).astype(F32), np.sin(ang(8)).astype(F32)
+    lens_prompt = np.array([3, 3], np.int32)
+    lens_gen = np.array([3, 5], np.int32)
+    lens_rot = np.array([4, 6], np.int32)
+    lens_rot_prompt = np.array([2, 2], np.int32)
+    pos_gen = np.array([[9, 0, 0], [2, 0, 0]], np.int64)
+    pos_prompt = np.array([[5, 1, 1], [7, 7, 7]], np.int64)
+    total = lambda name, t: init(name, np.array([t], np.int32))
+    nodes = [
+        N("GroupQueryAttention", ["q4", "k4", "v4", "", "", "lens_prompt", "t4",
+                                  "", "", "", "bias4", "sinks"],
+          ["g_sink"], domain=MS, num_heads=4, kv_num_heads=2, softcap=3.0),
+        N("GroupQueryAttention", ["q1", "k1", "v1", "pk", "pv", "lens_gen", "t6",
+                                  "", "", "", "bias1"],
+          ["g_smooth"], domain=MS, num_heads=4, kv_num_heads=2,
+          smooth_softmax=1, local_window_size=2),
+        N("GroupQueryAttention", ["qr", "kr", "vr", "pkr", "pvr", "lens_rot", "t7",
+                                  "cos12", "sin12", "pos_gen"],
+          ["g_pos"], domain=MS, num_heads=2, kv_num_heads=1, do_rotary=1),
+        N("GroupQueryAttention", ["q3", "k3", "v3", "", "", "lens_rot_prompt",
+                                  "t3", "cos12", "sin12", "pos_prompt"],
+          ["g_pos_prompt"], domain=MS, num_heads=1, kv_num_heads=1,
+          do_rotary=1, rotary_interleaved=1),
+    ]
+    inits = [total("t4", 4), total("t6", 6), total("t7", 7), total("t3", 3),
+             init("cos12", cos12), init("sin12", sin12), init("sinks", sinks),
+             init("bias1", bias1), init("pos_prompt", pos_prompt)]
+    inputs = {"q4": q4, "k4": k4, "v4": v4, "q1": q1, "k1": k1, "v1": v1,
+              "pk": pk, "pv": pv, "bias4": bias4, "qr": qr, "kr": kr,
+              "vr": vr, "pkr": pkr, "pvr": pvr, "q3": q3, "k3": k3, "v3": v3,
+              "lens_prompt": lens_prompt, "lens_gen": lens_gen,
+              "lens_rot": lens_rot, "lens_rot_prompt": lens_rot_prompt,
+              "pos_gen": pos_gen}
+    types = {np.dtype(np.int32): I32, np.dtype(np.int64): TensorProto.INT64}
+    ins = [tin(name, list(a.shape), types.get(a.dtype, TensorProto.FLOAT))
+           for name, a in inputs.items()]
+    want = {
+        "g_sink": ort_gqa(q4, k4, v4, None, None, lens_prompt, 4, 4, 2,
+                          softcap=3.0, bias=bias4, sink=sinks)[0],
+        "g_smooth": ort_gqa(q1, k1, v1, pk, pv, lens_gen, 6, 4, 2, window=2,
+                            bias=bias1, sink=np.zeros(4))[0],
+        "g_pos": ort_gqa(qr, kr, vr, pkr, pvr, lens_rot, 7, 2, 1, cos=cos12,
+                         sin=sin12, position_ids=pos_gen)[0],
+        "g_pos_prompt": ort_gqa(q3, k3, v3, None, None, lens_rot_prompt, 3, 1,
+                                1, cos=cos12, sin=sin12, interleaved=True,
+                                position_ids=pos_prompt)[0]}
+    outs = [tin(name, list(a.shape)) for name, a in want.items()]
+    m = model(nodes, ins, outs, inits, opset=13, microsoft=True)
+    return m, inputs, {k: approx(v) for k, v in want.items()}
+
+
 def gqa_bad(inputs, shapes, inits=(), out_shape=(1, 2, 16), **attrs):
     """One GroupQueryAttention node 'ms' (2 heads over 1 kv head of 8 by
     default) on float graph inputs; seqlens_k "lens" and a total length "t"
@@ -7029,12 +7117,24 @@ def case_bad_gqa_total_runtime():
 
 
 def case_bad_gqa_smooth():
-    return gqa_bad(["q", "k", "v", "", "", "lens", "t"], QKV, smooth_softmax=1)
+    """A head_sink with smooth_softmax = 1 (ONNX Runtime refuses it)."""
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t", "", "", "", "", "h"],
+                   QKV, [init("h", np.zeros(2, F32))], smooth_softmax=1)
 
 
 def case_bad_gqa_position_ids():
     return gqa_bad(["q", "k", "v", "", "", "lens", "t", "", "", "p"], QKV,
-                   [init("p", np.zeros((1, 2), np.int64))])
+                   [init("p", np.zeros((1, 1), np.int64))])
+
+
+def case_bad_gqa_bias_shape():
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t", "", "", "", "b"], QKV,
+                   [init("b", np.zeros((1, 1, 2, 3), F32))])
+
+
+def case_bad_gqa_sink_shape():
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t", "", "", "", "", "h"],
+                   QKV, [init("h", np.zeros(3, F32))])
 
 
 def case_bad_gqa_head_size():
