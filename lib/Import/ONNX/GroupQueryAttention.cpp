@@ -11,11 +11,12 @@
 // of batch 1). The present key / value buffers (B x kv_num_heads x T x H,
 // T = max(total_sequence_length, past buffer length)) hold the past's first
 // `past` rows, the new keys / values after them, zeros after those. Query
-// row s attends to keys t <= past + s (and t >= past + s - local_window_size
-// with a window): Softmax(scale * Q K^T), optionally soft-capped (softcap *
-// tanh(x / softcap)) first, then plus attention_bias, keys outside the
-// range excluded (-inf), then times V. A head_sink logit (0 for
-// smooth_softmax) joins each row's softmax without being attended. With
+// row s attends to keys t <= past + s (and, with a window of W =
+// local_window_size keys, the current one included as ONNX Runtime counts
+// them since 1.23, t > past + s - W): Softmax(scale * Q K^T), optionally
+// soft-capped (softcap * tanh(x / softcap)) first, then plus attention_bias,
+// keys outside the range excluded (-inf), then times V. A head_sink logit (0
+// for smooth_softmax) joins each row's softmax without being attended. With
 // do_rotary, Q and K get RotaryEmbedding at positions past + s (in the
 // first prompt s, or 1 on padding rows, as the kernel writes them), or
 // from position_ids, before K enters the buffer.
@@ -126,8 +127,10 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
                    Twine(nKv) + ", at most 2^20");
   bool doRotary = flag("do_rotary");
   int64_t interleaved = flag("rotary_interleaved");
-  // ONNX Runtime reads the window as an int.
+  // ONNX Runtime reads the window as an int; a negative one is none.
   int64_t window = int32_t(im.attrInt("local_window_size").value_or(-1));
+  if (window == 0)
+    return im.fail("local_window_size = 0 attends to no key");
   float softcap = im.attrFloat("softcap").value_or(0.0f);
   if (!std::isfinite(softcap) || softcap < 0)
     return im.fail("softcap must be finite and not negative");
@@ -496,22 +499,22 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
     scores = e.op("Add", {scores, bias});
   }
 
-  // Keys past + s - window <= t <= past + s of query row s.
+  // Keys past + s - window < t <= past + s of query row s.
   std::string valid;
   if (firstPrompt) {
     valid =
         boolTable(e, {1, 1, seq, keys}, seq, keys, [&](int64_t s, int64_t t) {
-          return t <= s && (window <= 0 || t >= s - window);
+          return t <= s && (window < 0 || t > s - window);
         });
   } else {
     // t - s against past, B x 1 x S x T.
     std::string offset = table(e, {1, 1, seq, keys}, seq, keys,
                                [](int64_t s, int64_t t) { return t - s; });
     valid = e.op("Not", {e.op("Greater", {offset, past})});
-    if (window > 0) {
+    if (window > 0) { // t - s + window - 1 >= past
       std::string shifted =
           table(e, {1, 1, seq, keys}, seq, keys,
-                [&](int64_t s, int64_t t) { return t - s + window; });
+                [&](int64_t s, int64_t t) { return t - s + window - 1; });
       valid =
           e.op("And", {valid, e.op("Not", {e.op("Less", {shifted, past})})});
     }

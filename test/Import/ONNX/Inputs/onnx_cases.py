@@ -6859,8 +6859,9 @@ def ort_gqa(q, k, v, past_k, past_v, seqlens, total, heads, kv_heads,
     """ONNX Runtime's GroupQueryAttention CPU kernel (GQAAttentionBase) in
     float64, loop by loop: Q, K, V of B x S x heads * H; the present
     buffers of max(total, P) rows per kv head (the past's first `past`
-    rows, the new ones, zeros); query row s over keys [past + s - window,
-    past + s]. position_ids replace the rotary positions (its flat data as
+    rows, the new ones, zeros); query row s over keys (past + s - window,
+    past + s]: `window` keys, the current one included (ONNX Runtime 1.23's
+    rule, onnxruntime PR 25927). position_ids replace the rotary positions (its flat data as
     B x S rows; in a first prompt element 0 plus s); attention_bias (B or 1
     x N or 1 x S x total) is added after the softcap; `sink` (one logit per
     head, zeros for smooth_softmax) joins the softmax's max and sum.
@@ -6909,7 +6910,7 @@ def ort_gqa(q, k, v, past_k, past_v, seqlens, total, heads, kv_heads,
             sc = alpha * (qh[b, h] @ pk[b, kvh].T)
             for s_ in range(seq):
                 length = past + s_ + 1
-                lo = length - window - 1 if 0 < window < length - 1 else 0
+                lo = length - window if 0 < window < length else 0
                 row = sc[s_, lo:length]
                 if softcap > 0:
                     row = softcap * np.tanh(row / softcap)
@@ -7125,6 +7126,11 @@ def case_bad_gqa_smooth():
 def case_bad_gqa_position_ids():
     return gqa_bad(["q", "k", "v", "", "", "lens", "t", "", "", "p"], QKV,
                    [init("p", np.zeros((1, 1), np.int64))])
+
+
+def case_bad_gqa_window_zero():
+    return gqa_bad(["q", "k", "v", "", "", "lens", "t"], QKV,
+                   local_window_size=0)
 
 
 def case_bad_gqa_bias_shape():
