@@ -13,12 +13,12 @@
 // `past` rows, the new keys / values after them, zeros after those. Query
 // row s attends to keys t <= past + s (and, with a window of W =
 // local_window_size keys, the current one included as ONNX Runtime counts
-// them since 1.23, t > past + s - W): Softmax(scale * Q K^T), optionally
-// soft-capped (softcap * tanh(x / softcap)) first, then plus attention_bias,
-// keys outside the range excluded (-inf), then times V. A head_sink logit (0
-// for smooth_softmax) joins each row's softmax without being attended. With
-// do_rotary, Q and K get RotaryEmbedding at positions past + s (in the
-// first prompt s, or 1 on padding rows, as the kernel writes them), or
+// them since its PR 25927 of September 2025, t > past + s - W): Softmax(scale *
+// Q K^T), optionally soft-capped (softcap * tanh(x / softcap)) first, then plus
+// attention_bias, keys outside the range excluded (-inf), then times V. A
+// head_sink logit (0 for smooth_softmax) joins each row's softmax without being
+// attended. With do_rotary, Q and K get RotaryEmbedding at positions past + s
+// (in the first prompt s, or 1 on padding rows, as the kernel writes them), or
 // from position_ids, before K enters the buffer.
 //
 // total_sequence_length must be compile-time data (it sets the present

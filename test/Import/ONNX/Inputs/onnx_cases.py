@@ -6860,8 +6860,8 @@ def ort_gqa(q, k, v, past_k, past_v, seqlens, total, heads, kv_heads,
     float64, loop by loop: Q, K, V of B x S x heads * H; the present
     buffers of max(total, P) rows per kv head (the past's first `past`
     rows, the new ones, zeros); query row s over keys (past + s - window,
-    past + s]: `window` keys, the current one included (ONNX Runtime 1.23's
-    rule, onnxruntime PR 25927). position_ids replace the rotary positions (its flat data as
+    past + s]: `window` keys, the current one included (ONNX Runtime's
+    rule since its PR 25927). position_ids replace the rotary positions (its flat data as
     B x S rows; in a first prompt element 0 plus s); attention_bias (B or 1
     x N or 1 x S x total) is added after the softcap; `sink` (one logit per
     head, zeros for smooth_softmax) joins the softmax's max and sum.
