@@ -25,17 +25,9 @@
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
 
-namespace {
-/// The window of a 3-D conv, per spatial dimension D, H, W.
-struct Window3D {
-  int64_t kernel[3], strides[3], dilations[3], padBegin[3], padEnd[3], out[3];
-  int64_t groups;
-};
-} // namespace
-
 /// Reads and checks the attributes of a Conv on rank-5 x and w.
-static FailureOr<Window3D> readWindow3D(Importer &im, const ImportedValue &x,
-                                        const ImportedValue &w) {
+static FailureOr<ConvWindow3D>
+readWindow3D(Importer &im, const ImportedValue &x, const ImportedValue &w) {
   if (failed(im.checkAttrs({"auto_pad", "dilations", "group", "kernel_shape",
                             "pads", "strides"})))
     return failure();
@@ -43,7 +35,7 @@ static FailureOr<Window3D> readWindow3D(Importer &im, const ImportedValue &x,
     return im.fail("a 3-D convolution needs an input and a weight of rank 5, "
                    "got " +
                    Twine(x.shape.size()) + " and " + Twine(w.shape.size()));
-  Window3D win;
+  ConvWindow3D win;
   win.groups = im.attrInt("group").value_or(1);
   if (win.groups <= 0 || x.shape[1] != w.shape[1] * win.groups ||
       w.shape[0] % win.groups != 0)
@@ -108,7 +100,8 @@ static FailureOr<Window3D> readWindow3D(Importer &im, const ImportedValue &x,
 
 /// x (N x C x D x H x W, codes as storage integers or f32) padded along D
 /// with `pad` and stacked as N Do x H x W x (G, kD, C / G).
-static Value stackDepth(Importer &im, Value x, Value pad, const Window3D &win) {
+static Value stackDepth(Importer &im, Value x, Value pad,
+                        const ConvWindow3D &win) {
   OpBuilder &b = im.b;
   Location loc = im.loc;
   auto type = cast<RankedTensorType>(x.getType());
@@ -160,9 +153,16 @@ static std::vector<T> foldTaps(const std::vector<T> &data,
 
 LogicalResult Importer::liftConv3D(PendingInfo &p, ImportedValue &x,
                                    ImportedValue &w) {
-  auto win = readWindow3D(*this, x, w);
-  if (failed(win))
+  auto window = readWindow3D(*this, x, w);
+  if (failed(window))
     return failure();
+  return liftConv3D(p, x, w, *window);
+}
+
+LogicalResult Importer::liftConv3D(PendingInfo &p, ImportedValue &x,
+                                   ImportedValue &w,
+                                   const ConvWindow3D &window) {
+  const ConvWindow3D *win = &window;
   if (w.q.perAxis() && w.q.axis != 0)
     return fail("per-axis weight scales must run along the output channels");
   if (!w.codes && w.f.empty())

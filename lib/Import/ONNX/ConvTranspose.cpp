@@ -221,6 +221,8 @@ LogicalResult Importer::importConvTranspose() {
   if (failed(xin) || failed(win))
     return failure();
   const ImportedValue &x = **xin, &w = **win;
+  if (x.shape.size() == 5)
+    return importConvTranspose3D();
   // A 1-D ConvTranspose (N x C x L) is the 2-D one of height 1.
   bool oneD = x.shape.size() == 3 && w.shape.size() == 3;
   if (!oneD && (x.shape.size() != 4 || w.shape.size() != 4))
@@ -385,4 +387,205 @@ LogicalResult Importer::importConvTranspose() {
   stuffed.value = quant::StorageCastOp::create(b, loc, quantTensorType(stuffed),
                                                stuff(*this, ints, e, zero));
   return setPendingConv(stuffed, *cw, std::move(p));
+}
+
+/// The 3-D ConvTranspose's weight (C x M/group x kD x kH x kW) as the
+/// equivalent conv's (M x C/group x kD x kH x kW), flipped along D, H and W,
+/// as convWeight.
+static FailureOr<ImportedValue>
+convWeight3D(Importer &im, const ImportedValue &w, int64_t groups) {
+  int64_t c = w.shape[0], mg = w.shape[1], cg = c / groups, m = mg * groups;
+  int64_t kd = w.shape[2], kh = w.shape[3], kw = w.shape[4];
+  int64_t taps = kd * kh * kw;
+  auto permute = [&](const auto &from) {
+    std::decay_t<decltype(from)> to(from.size());
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t ci = 0; ci < cg; ++ci)
+        for (int64_t mi = 0; mi < mg; ++mi)
+          for (int64_t t = 0; t < taps; ++t)
+            to[((g * mg + mi) * cg + ci) * taps + t] =
+                from[((g * cg + ci) * mg + mi) * taps + (taps - 1 - t)];
+    return to;
+  };
+  ImportedValue out = w;
+  out.shape = {m, cg, kd, kh, kw};
+  if (w.kind == Kind::Const && !w.f.empty()) {
+    out.f = permute(w.f);
+    return out;
+  }
+  if (!w.codes)
+    return im.fail("non-constant weights: the weight must be a compile-time "
+                   "tensor (initializer through QuantizeLinear / "
+                   "DequantizeLinear)");
+  out.codes = permute(*w.codes);
+  auto q = outputChannelParams(im, w, m);
+  if (failed(q))
+    return failure();
+  out.q = *q;
+  return out;
+}
+
+LogicalResult Importer::importConvTranspose3D() {
+  ImportedValue x = **input(0), w = **input(1);
+  if (w.shape.size() != 5)
+    return fail("a 3-D ConvTranspose needs an input and a weight of rank 5, "
+                "got 5 and " +
+                Twine(w.shape.size()));
+  int64_t groups = attrInt("group").value_or(1);
+  if (groups <= 0 || x.shape[1] != w.shape[0] || w.shape[0] % groups != 0)
+    return fail("input channels " + Twine(x.shape[1]) + ", weight " +
+                Twine(w.shape[0]) + "x" + Twine(w.shape[1]) + " and group " +
+                Twine(groups) + " do not fit together");
+  std::vector<int64_t> ones(3, 1), zeros(3, 0);
+  auto strides = attrInts("strides").value_or(ones);
+  auto dilations = attrInts("dilations").value_or(ones);
+  auto outputPadding = attrInts("output_padding").value_or(zeros);
+  auto pads = attrInts("pads").value_or(std::vector<int64_t>(6, 0));
+  if (strides.size() != 3 || dilations.size() != 3 ||
+      outputPadding.size() != 3 || pads.size() != 6)
+    return fail("a 3-D ConvTranspose needs 3 strides, dilations and "
+                "output_padding values and 6 pads");
+  if (auto k = attrInts("kernel_shape"))
+    if (*k != std::vector<int64_t>(w.shape.begin() + 2, w.shape.end()))
+      return fail("kernel_shape does not match the weight's shape");
+  // As for 2-D: below 2^20 so that the sizes cannot overflow.
+  const int64_t kLimit = int64_t(1) << 20;
+  for (auto *list : {&strides, &dilations})
+    for (int64_t v : *list)
+      if (v <= 0 || v > kLimit)
+        return fail("strides and dilations must be in [1, 2^20]");
+  for (auto *list : {&outputPadding, &pads})
+    for (int64_t v : *list)
+      if (v < 0 || v > kLimit)
+        return fail("pads and output_padding must be in [0, 2^20]");
+  if (attrInts("output_shape"))
+    return fail("output_shape is not supported; give pads and "
+                "output_padding instead");
+  std::string autoPad = attrString("auto_pad").value_or("NOTSET");
+  if (autoPad == "VALID")
+    pads.assign(6, 0);
+  else if (autoPad != "NOTSET")
+    return fail("auto_pad '" + autoPad +
+                "' is not supported; give pads explicitly");
+
+  bool floatWeights = w.kind == Kind::Const && !w.f.empty();
+  bool quantized = !floatWeights && isQuantizable(**input(0));
+  if (quantized) {
+    auto qx = requireQuantized(0, "input X");
+    auto qw = failed(qx) ? FailureOr<ImportedValue *>(failure())
+                         : requireQuantized(1, "weight W");
+    if (failed(qw))
+      return failure();
+    x = **qx;
+    w = **qw;
+    if (x.q.perAxis())
+      return fail("per-axis quantized activations are not supported as a "
+                  "contraction input");
+  } else if (x.holdsIntegers()) {
+    return fail("ConvTranspose of an integer tensor");
+  }
+
+  // Per axis, as EquivalentConv: input index i lands at offset + i stride
+  // of the stuffed input, whose stride-1 conv is the ConvTranspose.
+  ConvWindow3D window;
+  window.groups = groups;
+  int64_t offset[3], size[3], first[3], count[3];
+  double elements = double(x.shape[0]) * double(x.shape[1]);
+  for (int d = 0; d < 3; ++d) {
+    int64_t in = x.shape[2 + d], k = w.shape[2 + d];
+    if (in > kLimit || k > kLimit)
+      return fail("input and kernel sizes must be at most 2^20");
+    if (k <= 0)
+      return fail("the kernel's spatial dimensions must be positive");
+    int64_t span = (k - 1) * dilations[d];
+    int64_t out = strides[d] * (in - 1) + outputPadding[d] + span + 1 -
+                  pads[d] - pads[d + 3];
+    if (out <= 0)
+      return fail("the output would be empty: the padding exceeds the "
+                  "ConvTranspose's output");
+    offset[d] = span - pads[d];
+    size[d] = out + span;
+    int64_t lo =
+        offset[d] >= 0 ? 0 : (-offset[d] + strides[d] - 1) / strides[d];
+    int64_t lastPos = size[d] - 1 - offset[d];
+    int64_t hi = lastPos < 0 ? -1 : std::min(in - 1, lastPos / strides[d]);
+    first[d] = std::min(lo, in);
+    count[d] = std::max<int64_t>(0, hi - first[d] + 1);
+    elements *= double(size[d]);
+    window.kernel[d] = k;
+    window.strides[d] = 1;
+    window.dilations[d] = dilations[d];
+    window.padBegin[d] = window.padEnd[d] = 0;
+    window.out[d] = out;
+  }
+  if (elements > double(int64_t(1) << 31))
+    return fail("the stuffed input would have more than 2^31 elements");
+  auto cw = convWeight3D(*this, w, groups);
+  if (failed(cw))
+    return failure();
+
+  // The stuffed input, N x C x D' x H' x W': real zero (the zero point's
+  // code, or 0.0) with the input's elements `stride` apart.
+  FailureOr<Value> src =
+      quantized ? quantValue(x, /*nhwc=*/false) : floatValue(x, /*nhwc=*/false);
+  if (failed(src))
+    return failure();
+  Value values = *src, fill;
+  if (quantized) {
+    auto type = cast<RankedTensorType>(values.getType());
+    values = quant::StorageCastOp::create(
+        b, loc, RankedTensorType::get(type.getShape(), storageIntType(x.q)),
+        values);
+    fill = storageCode(x.q, x.q.zeroPoints[0]);
+  } else {
+    fill = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  }
+  int64_t n = x.shape[0], c = x.shape[1];
+  Type elem = cast<RankedTensorType>(values.getType()).getElementType();
+  Value stuffed =
+      linalg::FillOp::create(
+          b, loc, fill,
+          tensor::EmptyOp::create(
+              b, loc, ArrayRef<int64_t>{n, c, size[0], size[1], size[2]}, elem)
+              .getResult())
+          .getResult(0);
+  if (count[0] && count[1] && count[2]) {
+    auto idx = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+    SmallVector<OpFoldResult> sizes = {idx(n), idx(c), idx(count[0]),
+                                       idx(count[1]), idx(count[2])};
+    SmallVector<OpFoldResult> one(5, idx(1));
+    if (count[0] != x.shape[2] || count[1] != x.shape[3] ||
+        count[2] != x.shape[4])
+      values = tensor::ExtractSliceOp::create(
+          b, loc, values,
+          {idx(0), idx(0), idx(first[0]), idx(first[1]), idx(first[2])}, sizes,
+          one);
+    stuffed = tensor::InsertSliceOp::create(
+        b, loc, values, stuffed,
+        {idx(0), idx(0), idx(offset[0] + first[0] * strides[0]),
+         idx(offset[1] + first[1] * strides[1]),
+         idx(offset[2] + first[2] * strides[2])},
+        sizes,
+        {idx(1), idx(1), idx(strides[0]), idx(strides[1]), idx(strides[2])});
+  }
+  ImportedValue xs;
+  xs.shape = {n, c, size[0], size[1], size[2]};
+  xs.nhwc = false;
+  if (quantized) {
+    xs.kind = Kind::Dequant;
+    xs.q = x.q;
+    xs.dtype = x.dtype;
+    xs.value =
+        quant::StorageCastOp::create(b, loc, quantTensorType(xs), stuffed);
+  } else {
+    xs.kind = Kind::Float;
+    xs.value = stuffed;
+  }
+  ImportedValue cw3 = *cw;
+  PendingInfo p;
+  if (failed(liftConv3D(p, xs, cw3, window)))
+    return failure();
+  if (!quantized)
+    return importFloatConv(xs, cw3, p, /*biasIdx=*/2);
+  return setPendingConv(xs, cw3, std::move(p));
 }

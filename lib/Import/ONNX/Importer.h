@@ -79,6 +79,12 @@ enum class PendingOp { Contraction, Add, AvgPool, Concat, Clamp };
 
 struct ImportedValue;
 
+/// The window of a 3-D conv, per spatial dimension D, H, W (Conv3D.cpp).
+struct ConvWindow3D {
+  int64_t kernel[3], strides[3], dilations[3], padBegin[3], padEnd[3], out[3];
+  int64_t groups;
+};
+
 /// What a pending value computes when its output type becomes known.
 struct PendingInfo {
   PendingOp op = PendingOp::Clamp;
@@ -390,9 +396,11 @@ public:
                                  ImportedValue &w);
   /// Conv3D.cpp: a conv of rank-5 x and w as the 2-D conv of the
   /// depth-stacked input (x and w replaced, p's window and result shape
-  /// set).
+  /// set), over the node's window or over `window`.
   mlir::LogicalResult liftConv3D(PendingInfo &p, ImportedValue &x,
                                  ImportedValue &w);
+  mlir::LogicalResult liftConv3D(PendingInfo &p, ImportedValue &x,
+                                 ImportedValue &w, const ConvWindow3D &window);
   /// The window of the current Conv / QLinearConv / ConvInteger node over
   /// x and w of rank 3, 4 or 5, as a 2-D conv (liftConv1D, liftConv3D).
   mlir::LogicalResult readConvWindow(PendingInfo &p, ImportedValue &x,
@@ -415,6 +423,9 @@ public:
   // ConvTranspose.cpp: ConvTranspose as a stride-1 conv on the input with
   // zeros between its rows and columns.
   mlir::LogicalResult importConvTranspose();
+  /// A ConvTranspose of rank-5 x and w: the stride-1 3-D conv of the
+  /// stuffed input (ConvTranspose.cpp).
+  mlir::LogicalResult importConvTranspose3D();
 
   // GridOps.cpp: ops that keep the quantization grid.
   mlir::LogicalResult importIdentity();

@@ -1598,6 +1598,91 @@ def case_conv3d_integer():
     return m, {"x": x}, {"y": ("codes", y, y_s, y_z), "yc": ("int", yc)}
 
 
+def conv_transpose3d(x, w, xz=0, strides=(1, 1, 1), pads=(0,) * 6,
+                     output_padding=(0, 0, 0), group=1, dilations=(1, 1, 1)):
+    """ONNX ConvTranspose over three spatial axes (x N x C x D x H x W, w
+    C x M/group x kD x kH x kW; pads [D, H, W begin, D, H, W end]), as its
+    definition's scatter: input element i adds x * w[k] to output
+    i * s + k * d of the full result, then cropped by pads and extended by
+    output_padding. Codes (x - xz, w zero point 0) in int64, floats in
+    float64."""
+    n, c = x.shape[:2]
+    mg = w.shape[1]
+    k = w.shape[2:]
+    dt = np.int64 if np.issubdtype(x.dtype, np.integer) else np.float64
+    xs = x.astype(dt) - xz
+    wc = w.astype(dt)
+    full = [(x.shape[2 + d] - 1) * strides[d] + (k[d] - 1) * dilations[d] + 1 +
+            output_padding[d] for d in range(3)]
+    y = np.zeros((n, mg * group, *full), dt)
+    cg = c // group
+    for g in range(group):
+        xg = xs[:, g * cg:(g + 1) * cg]
+        for kk in np.ndindex(*k):
+            contrib = np.einsum("ncdhw,cm->nmdhw", xg,
+                                wc[g * cg:(g + 1) * cg, :, kk[0], kk[1], kk[2]])
+            sl = tuple(slice(kk[d] * dilations[d],
+                             kk[d] * dilations[d] + (x.shape[2 + d] - 1) * strides[d] + 1,
+                             strides[d]) for d in range(3))
+            y[(slice(None), slice(g * mg, (g + 1) * mg)) + sl] += contrib
+    return y[:, :, pads[0]:full[0] - pads[3], pads[1]:full[1] - pads[4],
+             pads[2]:full[2] - pads[5]]
+
+
+def case_conv_transpose3d():
+    """3-D ConvTranspose (ConvTranspose.cpp, importConvTranspose3D): the
+    stride-1 3-D conv of the input with its elements `stride` apart (real
+    zero between them), the kernel flipped and its channels swapped per
+    group. torch's QDQ form (per-channel weights on axis 1, float bias,
+    strides (2, 1, 2), dilations (1, 2, 1), pads and output_padding), a
+    grouped quantized one (an upsampling kernel = stride, no padding), and
+    a float one with bias."""
+    r = rng(69)
+    x = r.uniform(-1, 1, (2, 4, 3, 4, 3)).astype(F32)
+    x_s, x_z = 2.0 / 255, 128
+    w1f = r.uniform(-0.5, 0.5, (4, 3, 2, 3, 2)).astype(F32)
+    w1_s = (np.abs(w1f).transpose(1, 0, 2, 3, 4).reshape(3, -1).max(1) / 127).astype(F32)
+    b1f = r.uniform(-0.2, 0.2, (3,)).astype(F32)
+    w2 = r.integers(-127, 128, (4, 1, 2, 2, 2)).astype(np.int8)
+    f = (r.integers(-8, 8, (1, 2, 2, 3, 2)) / 4.0).astype(F32)
+    w3 = (r.integers(-4, 4, (2, 3, 2, 2, 3)) / 2.0).astype(F32)
+    b3 = np.array([0.5, -1.0, 0.25], F32)
+    y1_s, y1_z, y2_s = 0.02, 100, 0.05
+    pads1, outpad1 = [1, 0, 1, 0, 2, 0], [1, 0, 1]
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += [
+        helper.make_node("QuantizeLinear", ["w1", "w1_s", "w1_z"], ["w1q"], axis=1),
+        helper.make_node("DequantizeLinear", ["w1q", "w1_s", "w1_z"], ["w1d"], axis=1),
+        helper.make_node("ConvTranspose", ["xd", "w1d", "b1"], ["c1"], strides=[2, 1, 2],
+                         dilations=[1, 2, 1], pads=pads1, output_padding=outpad1),
+        helper.make_node("DequantizeLinear", ["w2", "w2_s"], ["w2d"]),
+        helper.make_node("ConvTranspose", ["xd", "w2d"], ["c2"], group=4,
+                         strides=[2, 2, 2]),
+        helper.make_node("ConvTranspose", ["f", "w3", "b3"], ["y3"], pads=[0, 1, 0, 0, 0, 1]),
+    ]
+    inits += [init("w1", w1f), init("w1_s", w1_s), init("w1_z", np.zeros(3, np.int8)),
+              init("b1", b1f), init("w2", w2), init("w2_s", F32(0.01)),
+              init("w3", w3), init("b3", b3)]
+    qdq_out(nodes, inits, "c1", "y1", y1_s, y1_z)
+    qdq_out(nodes, inits, "c2", "y2", y2_s, 0, np.int8)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    w1q = quantize(w1f, w1_s, np.zeros(3), np.int8, axis=1)
+    acc1 = conv_transpose3d(xq, w1q, x_z, strides=(2, 1, 2), pads=pads1,
+                            output_padding=outpad1, dilations=(1, 2, 1))
+    acc1 = acc1 + bias_codes(b1f, x_s, w1_s).reshape(1, 3, 1, 1, 1)
+    y1 = requantize(acc1, F32(x_s) * w1_s, y1_s, y1_z, np.uint8, axis=1)
+    acc2 = conv_transpose3d(xq, w2.astype(np.int64), x_z, strides=(2, 2, 2), group=4)
+    y2 = requantize(acc2, F32(x_s) * F32(0.01), y2_s, 0, np.int8)
+    y3 = conv_transpose3d(f, w3, pads=(0, 1, 0, 0, 0, 1)) + b3.reshape(1, 3, 1, 1, 1)
+    m = model(nodes, [tin("x", list(x.shape)), tin("f", list(f.shape))],
+              [tin("y1", list(y1.shape)), tin("y2", list(y2.shape)),
+               tin("y3", list(y3.shape))], inits)
+    return m, {"x": x, "f": f}, {
+        "y1": ("codes", y1, y1_s, y1_z), "y2": ("codes", y2, y2_s, 0),
+        "y3": ("float", y3.astype(F32))}
+
+
 def case_bad_conv3d_pads():
     nodes, inits = [], []
     qdq_input(nodes, inits)
@@ -1605,6 +1690,16 @@ def case_bad_conv3d_pads():
               helper.make_node("Conv", ["xd", "wd"], ["y"], name="conv3d",
                                pads=[1, 1, 1, 1])]
     inits += [init("w", np.ones((2, 3, 2, 2, 2), np.int8)), init("w_s", F32(0.1))]
+    return model(nodes, [tin("x", [1, 3, 4, 4, 4])], [tin("y", list("abcde"))], inits), {}, {}
+
+
+def case_bad_conv_transpose3d_pads():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes += [helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+              helper.make_node("ConvTranspose", ["xd", "wd"], ["y"], name="deconv3d",
+                               pads=[1, 1, 1, 1])]
+    inits += [init("w", np.ones((3, 2, 2, 2, 2), np.int8)), init("w_s", F32(0.1))]
     return model(nodes, [tin("x", [1, 3, 4, 4, 4])], [tin("y", list("abcde"))], inits), {}, {}
 
 
