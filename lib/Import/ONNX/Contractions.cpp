@@ -91,6 +91,9 @@ LogicalResult Importer::readConvAttrs(PendingInfo &p, const ImportedValue &x,
     return fail("a convolution needs an input and a weight of the same "
                 "rank, 3, 4 or 5; got " +
                 Twine(x.shape.size()) + " and " + Twine(w.shape.size()));
+  if (llvm::any_of(w.shape, [](int64_t d) { return d <= 0; }))
+    return fail("the weight's dimensions must be positive, got " +
+                joinedDims(w.shape));
   size_t n = oneD ? 1 : 2;
   // Spatial size `d` (0: H, 1: W) of an input or a weight.
   auto spatial = [&](const ImportedValue &v, int d) -> int64_t {

@@ -11,13 +11,14 @@
 // so one qnt.conv2d (or float conv) sums the whole 3-D window in i32, and
 // the requantization is the same single rounding as for 2-D. The result,
 // (N Do) x Ho x Wo x F, is viewed back as N x F x Do x Ho x Wo (viewAs). The
-// stacked input holds kD / s_D times the input.
+// stacked input, one linalg.generic copy, holds kD / s_D times the input.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/MathExtras.h"
@@ -35,6 +36,9 @@ readWindow3D(Importer &im, const ImportedValue &x, const ImportedValue &w) {
     return im.fail("a 3-D convolution needs an input and a weight of rank 5, "
                    "got " +
                    Twine(x.shape.size()) + " and " + Twine(w.shape.size()));
+  if (llvm::any_of(w.shape, [](int64_t d) { return d <= 0; }))
+    return im.fail("the weight's dimensions must be positive, got " +
+                   joinedDims(w.shape));
   ConvWindow3D win;
   win.groups = im.attrInt("group").value_or(1);
   if (win.groups <= 0 || x.shape[1] != w.shape[1] * win.groups ||
@@ -118,21 +122,31 @@ static Value stackDepth(Importer &im, Value x, Value pad,
             {idx(0), idx(0), idx(win.padEnd[0]), idx(0), idx(0)}, pad)
             .getResult();
   }
-  // One strided slice per tap: N x 1 x C x Do x H x W each.
-  SmallVector<Value> taps;
-  for (int64_t k = 0; k < kd; ++k) {
-    Value tap = tensor::ExtractSliceOp::create(
-        b, loc, x, {idx(0), idx(0), idx(k * win.dilations[0]), idx(0), idx(0)},
-        {idx(n), idx(c), idx(od), idx(h), idx(w)},
-        {idx(1), idx(1), idx(win.strides[0]), idx(1), idx(1)});
-    taps.push_back(im.reshape(tap, {n, 1, c, od, h, w}));
-  }
-  Value all = taps.size() == 1
-                  ? taps[0]
-                  : tensor::ConcatOp::create(b, loc, 1, taps).getResult();
-  all = im.reshape(all, {n, kd, g, c / g, od, h, w});
-  all = im.transpose(all, {0, 4, 5, 6, 2, 1, 3});
-  return im.reshape(all, {n * od, h, w, c * kd});
+  // One copy, its size independent of kD: element (n, d, h, w, g, k, c) of
+  // N x Do x H x W x G x kD x C/G reads x[n, g C/G + c, d s_D + k d_D, h, w].
+  MLIRContext *ctx = b.getContext();
+  auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  int64_t cg = c / g;
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(7, 0,
+                     {dim(0), dim(4) * cg + dim(6),
+                      dim(1) * win.strides[0] + dim(5) * win.dilations[0],
+                      dim(2), dim(3)},
+                     ctx),
+      AffineMap::getMultiDimIdentityMap(7, ctx)};
+  Type elem = type.getElementType();
+  Value init = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{n, od, h, w, g, kd, cg}, elem);
+  Value stacked =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()}, ValueRange{x}, ValueRange{init},
+          maps,
+          SmallVector<utils::IteratorType>(7, utils::IteratorType::parallel),
+          [](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(nb, l, args[0]);
+          })
+          .getResult(0);
+  return im.reshape(stacked, {n * od, h, w, c * kd});
 }
 
 /// The weight F x C/G x kD x kH x kW as F x kD C/G x kH x kW (the taps

@@ -431,6 +431,9 @@ LogicalResult Importer::importConvTranspose3D() {
     return fail("a 3-D ConvTranspose needs an input and a weight of rank 5, "
                 "got 5 and " +
                 Twine(w.shape.size()));
+  if (llvm::any_of(w.shape, [](int64_t d) { return d <= 0; }))
+    return fail("the weight's dimensions must be positive, got " +
+                joinedDims(w.shape));
   int64_t groups = attrInt("group").value_or(1);
   if (groups <= 0 || x.shape[1] != w.shape[0] || w.shape[0] % groups != 0)
     return fail("input channels " + Twine(x.shape[1]) + ", weight " +

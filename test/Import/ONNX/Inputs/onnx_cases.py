@@ -1693,6 +1693,40 @@ def case_bad_conv3d_pads():
     return model(nodes, [tin("x", [1, 3, 4, 4, 4])], [tin("y", list("abcde"))], inits), {}, {}
 
 
+def case_bad_conv3d_kernel_zero():
+    """A kernel depth of 0 (it crashed the depth stacking)."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes += [helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+              helper.make_node("Conv", ["xd", "wd"], ["y"], name="conv3d")]
+    inits += [init("w", np.ones((2, 3, 0, 1, 1), np.int8)), init("w_s", F32(0.1))]
+    return model(nodes, [tin("x", [1, 3, 4, 4, 4])], [tin("y", list("abcde"))], inits), {}, {}
+
+
+def case_bad_conv2d_weight_zero():
+    """0 output channels: accepted before (an empty result), and a 0-high
+    kernel was blamed on the QuantizeLinear after the conv."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes += [helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+              helper.make_node("Conv", ["xd", "wd"], ["c"], name="conv")]
+    inits += [init("w", np.ones((0, 3, 1, 1), np.int8)), init("w_s", F32(0.1))]
+    qdq_out(nodes, inits, "c", "y", 0.5, 0, np.int8)
+    return model(nodes, [tin("x", [1, 3, 4, 4])], [tin("y", list("abcd"))], inits), {}, {}
+
+
+def case_conv3d_deep_kernel():
+    """A kernel 4096 deep: the depth stacking is one copy, whatever kD."""
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes += [helper.make_node("DequantizeLinear", ["w", "w_s"], ["wd"]),
+              helper.make_node("Conv", ["xd", "wd"], ["c"], name="conv3d")]
+    inits += [init("w", np.ones((1, 1, 4096, 1, 1), np.int8)), init("w_s", F32(0.1))]
+    qdq_out(nodes, inits, "c", "y", 0.5, 0, np.int8)
+    return model(nodes, [tin("x", [1, 1, 4100, 1, 1])], [tin("y", [1, 1, 5, 1, 1])],
+                 inits), {}, {}
+
+
 def case_bad_conv_transpose3d_pads():
     nodes, inits = [], []
     qdq_input(nodes, inits)
