@@ -41,13 +41,18 @@ static int64_t elementBytes(int32_t type) {
   }
 }
 
-template <typename T>
-static bool readRaw(const std::string &raw, int64_t n, std::vector<T> &out) {
+/// Reads `n` little-endian values of type T from `raw` straight into `out`
+/// (no intermediate vector: external tensors can be large).
+template <typename T, typename Out>
+static bool readRaw(llvm::StringRef raw, int64_t n, std::vector<Out> &out) {
   if (int64_t(raw.size()) != n * int64_t(sizeof(T)))
     return false;
   out.resize(n);
-  if (n)
-    std::memcpy(out.data(), raw.data(), raw.size());
+  for (int64_t i = 0; i < n; ++i) {
+    T value;
+    std::memcpy(&value, raw.data() + i * sizeof(T), sizeof(T));
+    out[i] = value;
+  }
   return true;
 }
 
@@ -66,44 +71,42 @@ FailureOr<ImportedValue> Importer::readTensor(const onnx::TensorProto &t) {
   }
   // External data (ExternalData.cpp) is raw_data kept in another file.
   bool external = t.data_location() == onnx::TensorProto::EXTERNAL;
-  std::string externalBytes;
+  std::unique_ptr<llvm::MemoryBuffer> externalBytes;
   if (int64_t size = elementBytes(t.data_type()); external && size) {
-    FailureOr<std::string> read = readExternalData(t, n * size);
+    auto read = readExternalData(t, n * size);
     if (failed(read))
       return failure();
     externalBytes = std::move(*read);
   }
   bool raw = external || t.has_raw_data();
-  const std::string &bytes = external ? externalBytes : t.raw_data();
+  llvm::StringRef bytes = !external       ? llvm::StringRef(t.raw_data())
+                          : externalBytes ? externalBytes->getBuffer()
+                                          : llvm::StringRef();
   auto bad = [&]() {
     return fail("tensor '" + t.name() + "' holds " +
                 "a different number of elements than its shape says");
   };
   switch (t.data_type()) {
   case onnx::TensorProto::FLOAT: {
-    std::vector<float> data;
     if (raw) {
-      if (!readRaw(bytes, n, data))
+      if (!readRaw<float>(bytes, n, v.f))
         return bad();
     } else {
-      data.assign(t.float_data().begin(), t.float_data().end());
+      v.f.assign(t.float_data().begin(), t.float_data().end());
     }
-    if (int64_t(data.size()) != n)
+    if (int64_t(v.f.size()) != n)
       return bad();
-    v.f.assign(data.begin(), data.end());
     return v;
   }
   case onnx::TensorProto::DOUBLE: {
-    std::vector<double> data;
     if (raw) {
-      if (!readRaw(bytes, n, data))
+      if (!readRaw<double>(bytes, n, v.f))
         return bad();
     } else {
-      data.assign(t.double_data().begin(), t.double_data().end());
+      v.f.assign(t.double_data().begin(), t.double_data().end());
     }
-    if (int64_t(data.size()) != n)
+    if (int64_t(v.f.size()) != n)
       return bad();
-    v.f = std::move(data);
     return v;
   }
   case onnx::TensorProto::INT8:
@@ -113,44 +116,27 @@ FailureOr<ImportedValue> Importer::readTensor(const onnx::TensorProto &t) {
   case onnx::TensorProto::INT32:
   case onnx::TensorProto::BOOL: {
     if (raw) {
+      bool ok;
       switch (t.data_type()) {
-      case onnx::TensorProto::INT8: {
-        std::vector<int8_t> d;
-        if (!readRaw(bytes, n, d))
-          return bad();
-        v.i.assign(d.begin(), d.end());
+      case onnx::TensorProto::INT8:
+        ok = readRaw<int8_t>(bytes, n, v.i);
         break;
-      }
       case onnx::TensorProto::UINT8:
-      case onnx::TensorProto::BOOL: {
-        std::vector<uint8_t> d;
-        if (!readRaw(bytes, n, d))
-          return bad();
-        v.i.assign(d.begin(), d.end());
+      case onnx::TensorProto::BOOL:
+        ok = readRaw<uint8_t>(bytes, n, v.i);
+        break;
+      case onnx::TensorProto::INT16:
+        ok = readRaw<int16_t>(bytes, n, v.i);
+        break;
+      case onnx::TensorProto::UINT16:
+        ok = readRaw<uint16_t>(bytes, n, v.i);
+        break;
+      default:
+        ok = readRaw<int32_t>(bytes, n, v.i);
         break;
       }
-      case onnx::TensorProto::INT16: {
-        std::vector<int16_t> d;
-        if (!readRaw(bytes, n, d))
-          return bad();
-        v.i.assign(d.begin(), d.end());
-        break;
-      }
-      case onnx::TensorProto::UINT16: {
-        std::vector<uint16_t> d;
-        if (!readRaw(bytes, n, d))
-          return bad();
-        v.i.assign(d.begin(), d.end());
-        break;
-      }
-      default: {
-        std::vector<int32_t> d;
-        if (!readRaw(bytes, n, d))
-          return bad();
-        v.i.assign(d.begin(), d.end());
-        break;
-      }
-      }
+      if (!ok)
+        return bad();
     } else {
       // int32_data holds every type of 32 bits or less, one value per
       // int32. A value outside the element type's range is a malformed
@@ -191,10 +177,8 @@ FailureOr<ImportedValue> Importer::readTensor(const onnx::TensorProto &t) {
   }
   case onnx::TensorProto::INT64: {
     if (raw) {
-      std::vector<int64_t> d;
-      if (!readRaw(bytes, n, d))
+      if (!readRaw<int64_t>(bytes, n, v.i))
         return bad();
-      v.i = std::move(d);
     } else {
       v.i.assign(t.int64_data().begin(), t.int64_data().end());
     }

@@ -10,7 +10,9 @@
 // relative path without `..` (as newer ONNX checkers require), the
 // file a regular one (a FIFO or a device would block or never end), and the
 // range inside it and exactly the tensor's size. Symbolic links are
-// followed: a Hugging Face snapshot's files are links into its blob store.
+// followed only within the model's directory: the data ends up in the
+// compiled code, so a link out of it (a downloaded archive holding
+// `root -> /`) must not let a model read any file of the machine.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,10 +35,18 @@ static std::optional<int64_t> parseByteCount(llvm::StringRef text) {
   return int64_t(value);
 }
 
-FailureOr<std::string> Importer::readExternalData(const onnx::TensorProto &t,
-                                                  int64_t byteCount) {
+/// `text` for a diagnostic: at most 200 characters.
+static std::string shown(llvm::StringRef text) {
+  constexpr size_t kMax = 200;
+  return text.size() <= kMax ? text.str()
+                             : (text.take_front(kMax) + "...").str();
+}
+
+FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
+Importer::readExternalData(const onnx::TensorProto &t, int64_t byteCount) {
   auto bad = [&](const Twine &why) {
-    return fail("tensor '" + t.name() + "' is stored externally, but " + why);
+    return fail("tensor '" + shown(t.name()) + "' is stored externally, but " +
+                why);
   };
   if (t.has_raw_data() || t.float_data_size() || t.int32_data_size() ||
       t.int64_data_size() || t.double_data_size() || t.uint64_data_size() ||
@@ -51,7 +61,7 @@ FailureOr<std::string> Importer::readExternalData(const onnx::TensorProto &t,
   for (const onnx::StringStringEntryProto &entry : t.external_data()) {
     llvm::StringRef key = entry.key(), value = entry.value();
     if (!seen.insert(key).second)
-      return bad("its external data key '" + key + "' appears twice");
+      return bad("its external data key '" + shown(key) + "' appears twice");
     if (key == "location") {
       location = entry.value();
     } else if (key == "offset" || key == "length") {
@@ -60,24 +70,27 @@ FailureOr<std::string> Importer::readExternalData(const onnx::TensorProto &t,
         return bad("its " + key +
                    " must be a non-negative decimal integer below 2^63, "
                    "not '" +
-                   value + "'");
+                   shown(value) + "'");
       (key == "offset" ? offset : length.emplace()) = *count;
     } else if (key != "checksum") {
-      return bad("its external data key '" + key +
+      return bad("its external data key '" + shown(key) +
                  "' is unknown (ONNX defines location, offset, length and "
                  "checksum)");
     }
   }
   if (!location || location->empty())
     return bad("it has no location");
+  // A NUL would end the path the file system sees.
+  if (location->find('\0') != std::string::npos)
+    return bad("its location holds a NUL character");
   if (llvm::sys::path::is_absolute(*location))
-    return bad("its location '" + *location +
+    return bad("its location '" + shown(*location) +
                "' is an absolute path (it must be relative to the model's "
                "directory)");
   for (llvm::StringRef part : llvm::make_range(
            llvm::sys::path::begin(*location), llvm::sys::path::end(*location)))
     if (part == "..")
-      return bad("its location '" + *location +
+      return bad("its location '" + shown(*location) +
                  "' leaves the model's directory ('..')");
   if (options.externalDataDir.empty())
     return bad("no directory for external data was given (quant-import-onnx "
@@ -89,25 +102,37 @@ FailureOr<std::string> Importer::readExternalData(const onnx::TensorProto &t,
 
   llvm::SmallString<256> path(options.externalDataDir);
   llvm::sys::path::append(path, *location);
+  std::string where = shown(path);
   llvm::sys::fs::file_status status;
   if (std::error_code ec = llvm::sys::fs::status(path, status))
-    return bad("its file '" + path + "' cannot be read: " + ec.message());
+    return bad("its file '" + where + "' cannot be read: " + ec.message());
   if (status.type() != llvm::sys::fs::file_type::regular_file)
-    return bad("its file '" + path + "' is not a regular file");
+    return bad("its file '" + where + "' is not a regular file");
+  // Links are followed within the directory only.
+  llvm::SmallString<256> realDir, realFile;
+  if (llvm::sys::fs::real_path(options.externalDataDir, realDir) ||
+      llvm::sys::fs::real_path(path, realFile))
+    return bad("its file '" + where + "' cannot be resolved");
+  if (!llvm::StringRef(realFile).starts_with(realDir) ||
+      (realFile.size() > realDir.size() &&
+       !llvm::sys::path::is_separator(realFile[realDir.size()])))
+    return bad("its file '" + where + "' is '" + shown(realFile) +
+               "', outside the model's directory '" + shown(realDir) +
+               "' (through a symbolic link); copy the data beside the "
+               "model");
   uint64_t fileSize = status.getSize();
   if (uint64_t(offset) > fileSize ||
       uint64_t(byteCount) > fileSize - uint64_t(offset))
     return bad("bytes [" + Twine(offset) + ", " + Twine(offset) + " + " +
-               Twine(byteCount) + ") lie beyond the end of '" + path + "' (" +
+               Twine(byteCount) + ") lie beyond the end of '" + where + "' (" +
                Twine(fileSize) + " bytes)");
-  std::string bytes;
   if (byteCount == 0)
-    return bytes;
+    return llvm::MemoryBuffer::getMemBuffer("", where);
+  // Mapped, not copied: readTensor reads the values from it.
   auto buffer = llvm::MemoryBuffer::getFileSlice(path, byteCount, offset,
                                                  /*IsVolatile=*/false);
   if (!buffer)
-    return bad("its file '" + path +
+    return bad("its file '" + where +
                "' cannot be read: " + buffer.getError().message());
-  bytes.assign((*buffer)->getBufferStart(), (*buffer)->getBufferSize());
-  return bytes;
+  return std::move(*buffer);
 }

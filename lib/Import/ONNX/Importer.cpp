@@ -854,6 +854,10 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
 
   collectGraphNames(graph, graphNames);
 
+  if (graph.sparse_initializer_size() != 0) {
+    (void)fail("the graph has sparse initializers, which are not supported");
+    return nullptr;
+  }
   // Initializers first: they are the compile-time constants.
   for (const auto &t : graph.initializer()) {
     auto v = readTensor(t);

@@ -21,6 +21,7 @@
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -313,8 +314,8 @@ public:
   mlir::FailureOr<ImportedValue> readTensor(const onnx::TensorProto &t);
   /// ExternalData.cpp: the `byteCount` bytes of raw data an external tensor
   /// names, checked against ONNX's rules.
-  mlir::FailureOr<std::string> readExternalData(const onnx::TensorProto &t,
-                                                int64_t byteCount);
+  mlir::FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
+  readExternalData(const onnx::TensorProto &t, int64_t byteCount);
   mlir::LogicalResult importConstantOp();
   mlir::LogicalResult importShapeOp();
   mlir::LogicalResult importGatherOp();

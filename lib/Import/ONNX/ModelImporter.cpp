@@ -210,15 +210,22 @@ static bool isExternal(const onnx::TensorProto &t) {
   return t.data_location() == onnx::TensorProto::EXTERNAL;
 }
 
-/// Whether a tensor of `g` (an initializer or an attribute, also in
-/// subgraphs) keeps its data in another file.
+static bool isExternalSparse(const onnx::SparseTensorProto &t) {
+  return isExternal(t.values()) || isExternal(t.indices());
+}
+
+/// Whether a tensor of `g` (an initializer or an attribute, dense or
+/// sparse, also in subgraphs) keeps its data in another file.
 static bool usesExternalData(const onnx::GraphProto &g) {
-  if (llvm::any_of(g.initializer(), isExternal))
+  if (llvm::any_of(g.initializer(), isExternal) ||
+      llvm::any_of(g.sparse_initializer(), isExternalSparse))
     return true;
   for (const onnx::NodeProto &n : g.node())
     for (const onnx::AttributeProto &a : n.attribute())
       if ((a.has_t() && isExternal(a.t())) ||
           llvm::any_of(a.tensors(), isExternal) ||
+          (a.has_sparse_tensor() && isExternalSparse(a.sparse_tensor())) ||
+          llvm::any_of(a.sparse_tensors(), isExternalSparse) ||
           (a.has_g() && usesExternalData(a.g())) ||
           llvm::any_of(a.graphs(), [](const onnx::GraphProto &sub) {
             return usesExternalData(sub);
@@ -238,15 +245,28 @@ static void detachExternalData(onnx::GraphProto &g) {
       return;
     t.clear_external_data();
     t.clear_data_location();
-    if (llvm::all_of(t.dims(), [](int64_t d) { return d != 0; }))
+    if (llvm::any_of(t.dims(), [](int64_t d) { return d == 0; }))
+      return;
+    // Strings may not be raw data; the importer refuses both anyway.
+    if (t.data_type() == onnx::TensorProto::STRING)
+      t.add_string_data();
+    else
       t.set_raw_data(std::string(1, 0));
   };
+  auto detachSparse = [&](onnx::SparseTensorProto &t) {
+    detach(*t.mutable_values());
+    detach(*t.mutable_indices());
+  };
   llvm::for_each(*g.mutable_initializer(), detach);
+  llvm::for_each(*g.mutable_sparse_initializer(), detachSparse);
   for (onnx::NodeProto &n : *g.mutable_node())
     for (onnx::AttributeProto &a : *n.mutable_attribute()) {
       if (a.has_t())
         detach(*a.mutable_t());
       llvm::for_each(*a.mutable_tensors(), detach);
+      if (a.has_sparse_tensor())
+        detachSparse(*a.mutable_sparse_tensor());
+      llvm::for_each(*a.mutable_sparse_tensors(), detachSparse);
       if (a.has_g())
         detachExternalData(*a.mutable_g());
       for (onnx::GraphProto &sub : *a.mutable_graphs())

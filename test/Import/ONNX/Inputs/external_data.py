@@ -146,7 +146,7 @@ def write_bad(out):
         d = os.path.join(out, name)
         os.makedirs(d, exist_ok=True)
         m = model or one_tensor_model()
-        t = m.graph.initializer[0]
+        t = m.graph.initializer[0] if m.graph.initializer else None
         for key, value in entries:
             e = t.external_data.add()
             e.key, e.value = key, value
@@ -186,6 +186,38 @@ def write_bad(out):
     case("also_inline", [loc], model=both)
     case("float16", [loc], data=b"\0" * 24,
          model=one_tensor_model(TensorProto.FLOAT16))
+    case("nul", [("location", "w.data\0junk")])
+    case("string", [loc], data=b"\0" * 48,
+         model=one_tensor_model(TensorProto.STRING))
+
+    # Symbolic links: followed inside the model's directory, refused out of
+    # it (a downloaded archive could hold `root -> /`).
+    def link(name, target):
+        def setup(d):
+            if not os.path.lexists(os.path.join(d, name)):
+                os.symlink(target, os.path.join(d, name))
+        return setup
+    os.makedirs(os.path.join(out, "elsewhere"), exist_ok=True)
+    with open(os.path.join(out, "elsewhere", "w.data"), "wb") as f:
+        f.write(b"\0" * 48)
+    case("link_inside", [("location", "alias.data")],
+         setup=link("alias.data", "w.data"))
+    case("link_outside", [("location", "up/w.data")],
+         setup=link("up", os.path.join("..", "elsewhere")))
+
+    # A sparse initializer (never imported) whose values are external: the
+    # same diagnostic from any current directory.
+    sparse = one_tensor_model()
+    values = TensorProto(name="W", data_type=TensorProto.FLOAT, dims=[1],
+                         data_location=TensorProto.EXTERNAL)
+    e = values.external_data.add()
+    e.key, e.value = "location", "w.data"
+    indices = numpy_helper.from_array(np.array([0], np.int64), "W_indices")
+    sparse.graph.sparse_initializer.append(
+        helper.make_sparse_tensor(values, indices, [3, 4]))
+    del sparse.graph.initializer[:]
+    case("sparse", [], model=sparse)
+
     # Offset 48 + length 0 of an empty tensor: allowed, at the very end.
     case("empty_tensor", [loc, ("offset", "48"), ("length", "0")],
          model=one_tensor_model(rows=0))
