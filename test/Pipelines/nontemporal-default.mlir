@@ -8,6 +8,10 @@
 // RUN: quant-opt %s --qnt-to-llvm="target=x86_64 nontemporal-min-bytes=1073741824" | FileCheck %s --check-prefix=ON
 // RUN: quant-opt %s --qnt-to-llvm="target=aarch64 nontemporal-min-bytes=1073741824" | FileCheck %s --check-prefix=ON
 // RUN: quant-opt %s --qnt-to-llvm="target=x86_64 nontemporal-min-bytes=1073741825" | FileCheck %s --check-prefix=OFF
+// On an x86-64 host, target=host streams it whatever the machine says of
+// its cache: 1 GiB is beyond any last-level cache, and a machine that hides
+// its cache gets 32 MiB.
+// RUN: %if x86-avx2 %{ quant-opt %s --qnt-to-llvm="target=host" | FileCheck %s --check-prefix=ON %}
 // OFF-NOT: nontemporal
 // ON: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<16xf32>
 

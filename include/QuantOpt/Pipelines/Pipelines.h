@@ -81,14 +81,15 @@ struct QuantOptPipelineOptions
   /// Elementwise ops (per-row dequantization, say) whose output holds at
   /// least this many bytes write it with non-temporal vector stores
   /// (qnt-nontemporal-stores). -1: the last-level cache of the machine for
-  /// `target=host` on x86-64, never for the named targets (which do not say
-  /// how large the running machine's cache is); 0: never.
+  /// `target=host` on x86-64 (32 MiB where the machine hides it), never for
+  /// the named targets (which do not say how large the running machine's
+  /// cache is); 0: never.
   PassOptions::Option<int64_t> nontemporalMinBytes{
       *this, "nontemporal-min-bytes",
       llvm::cl::desc("Output bytes from which elementwise ops store with "
                      "non-temporal stores: -1 (default) the host's "
-                     "last-level cache for target=host on x86-64, else "
-                     "never; 0 never"),
+                     "last-level cache (32 MiB where hidden) for "
+                     "target=host on x86-64, else never; 0 never"),
       llvm::cl::init(-1)};
 
   /// AArch64 and RISC-V contractions take the generic lowering instead of
