@@ -248,6 +248,12 @@ mlir::LogicalResult expandMatMulNBits(Importer &im, Expansion &e);
 /// kernel (GroupQueryAttention.cpp; one of the transformer ops).
 mlir::LogicalResult expandGroupQueryAttention(Importer &im, Expansion &e);
 
+/// x / sqrt(mean(x^2 over `axes`) + epsilon) * gamma into `out`: the
+/// function body of ONNX's RMSNormalization (TransformerOps.cpp).
+void rmsNormalize(Expansion &e, const std::string &x, const std::string &gamma,
+                  llvm::ArrayRef<int64_t> axes, float epsilon,
+                  const std::string &out);
+
 } // namespace quantopt::onnx_import::detail
 
 #endif // QUANTOPT_LIB_IMPORT_ONNX_EXPANSION_H

@@ -735,6 +735,14 @@ LogicalResult Importer::dispatchNode(const onnx::NodeProto &n) {
   // ONNX Runtime registers its RMS norm in the standard domain.
   if (op == "SimplifiedLayerNormalization")
     return importTransformerOp(n);
+  // ONNX's own LLM ops (LlmOps.cpp; the checker refuses them before their
+  // opsets, 23 and 24).
+  if (op == "RMSNormalization")
+    return importRMSNormalization();
+  if (op == "RotaryEmbedding")
+    return importStandardRotaryEmbedding();
+  if (op == "Swish")
+    return importSwish();
   if (op == "InstanceNormalization")
     return importInstanceNorm();
   if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" ||

@@ -515,6 +515,11 @@ public:
   mlir::LogicalResult importLpNormalization();
   mlir::LogicalResult importHardmax();
   mlir::LogicalResult importGlobalLpPool();
+  /// LlmOps.cpp: ONNX's RMSNormalization and RotaryEmbedding (opset 23) and
+  /// Swish (24), as the nodes they are defined by.
+  mlir::LogicalResult importRMSNormalization();
+  mlir::LogicalResult importStandardRotaryEmbedding();
+  mlir::LogicalResult importSwish();
   mlir::LogicalResult importLpPool();
   mlir::LogicalResult importReverseSequence();
   mlir::LogicalResult importGroupNormalization();

@@ -119,10 +119,21 @@ static constexpr SchemaChange kSchemaChanges[] = {
     {"QuantizeLinear", 21},
     {"DequantizeLinear", 21},
     {"GroupNormalization", 21},
+    // Opset 23 (ONNX 1.18): new LLM ops; the others of that opset changed
+    // their element types only (float4e2m1).
+    {"Attention", 23},
+    {"RMSNormalization", 23},
+    {"RotaryEmbedding", 23},
+    // Opset 24 (ONNX 1.19): new ops, Attention's nonpad_kv_seqlen; the
+    // others changed their element types only (float8e8m0, bfloat16 for
+    // TopK and SplitToSequence).
+    {"Attention", 24},
+    {"Swish", 24},
+    {"TensorScatter", 24},
 };
 
 /// The newest standard opset whose schema changes kSchemaChanges lists.
-static constexpr int kNewestKnownOpset = 22;
+static constexpr int kNewestKnownOpset = 24;
 
 /// The domain the copy checked below gives the nodes whose schema the
 /// checker does not know: the checker verifies no schema for a custom

@@ -46,6 +46,15 @@
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
 
+void quantopt::onnx_import::detail::rmsNormalize(
+    Expansion &e, const std::string &x, const std::string &gamma,
+    ArrayRef<int64_t> axes, float epsilon, const std::string &out) {
+  std::string meanSquare = e.reduce("ReduceMean", e.op("Mul", {x, x}), axes);
+  std::string rms =
+      e.op("Sqrt", {e.op("Add", {meanSquare, e.scalar(epsilon)})});
+  e.op("Mul", {e.op("Div", {x, rms}), gamma}, out);
+}
+
 namespace {
 using onnx::AttributeProto;
 
@@ -109,16 +118,6 @@ std::string skipSum(Expansion &e, int biasIdx) {
   if (bias)
     sum = e.op("Add", {sum, n.input(biasIdx)}, e.outputOr(3, "sum"));
   return sum;
-}
-
-/// x / sqrt(mean(x^2 over `axes`) + epsilon) * gamma into `out`.
-void rmsNormalize(Expansion &e, const std::string &x, const std::string &gamma,
-                  ArrayRef<int64_t> axes, float epsilon,
-                  const std::string &out) {
-  std::string meanSquare = e.reduce("ReduceMean", e.op("Mul", {x, x}), axes);
-  std::string rms =
-      e.op("Sqrt", {e.op("Add", {meanSquare, e.scalar(epsilon)})});
-  e.op("Mul", {e.op("Div", {x, rms}), gamma}, out);
 }
 
 /// The inputs and attributes both skip normalizations take.

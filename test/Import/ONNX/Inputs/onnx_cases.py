@@ -3255,9 +3255,120 @@ def case_opset21_ops():
         for (_, name, sc), v in zip(outs, values)}
 
 
-def case_bad_opset23():
+def case_bad_opset25():
     nodes = [helper.make_node("Relu", ["x"], ["y"])]
-    return model(nodes, [tin("x", [2])], [tin("y", [2])], [], opset=23), {}, {}
+    return model(nodes, [tin("x", [2])], [tin("y", [2])], [], opset=25), {}, {}
+
+
+def onnx_rotary(x, cos, sin, rotary, interleaved):
+    """ONNX's RotaryEmbedding-23 (its reference, onnx/reference/ops/
+    op_rotary_embedding.py) on x of B x N x S x H with per-position caches
+    cos / sin of B x S x R/2: the first R channels rotated, the rest kept."""
+    x = x.astype(np.float64)
+    c = cos.astype(np.float64)[:, None]
+    s_ = sin.astype(np.float64)[:, None]
+    out = x.copy()
+    rot = x[..., :rotary]
+    if interleaved:
+        x1, x2 = rot[..., 0::2], rot[..., 1::2]
+        out[..., 0:rotary:2] = x1 * c - x2 * s_
+        out[..., 1:rotary:2] = x2 * c + x1 * s_
+    else:
+        x1, x2 = rot[..., :rotary // 2], rot[..., rotary // 2:]
+        out[..., :rotary // 2] = x1 * c - x2 * s_
+        out[..., rotary // 2:rotary] = x2 * c + x1 * s_
+    return out
+
+
+def llm_bad(node, shapes, inits=()):
+    return model([node], [tin(k, list(v)) for k, v in shapes],
+                 [tin("y", list("abcd")[:len(shapes[0][1])])],
+                 list(inits), opset=24), {}, {}
+
+
+def case_bad_rms_stash():
+    return llm_bad(helper.make_node("RMSNormalization", ["x", "g"], ["y"], name="rms",
+                                    stash_type=11),
+                   [("x", (2, 8))], [init("g", np.ones(8, F32))])
+
+
+def case_bad_rms_scale():
+    return llm_bad(helper.make_node("RMSNormalization", ["x", "g"], ["y"], name="rms"),
+                   [("x", (2, 8))], [init("g", np.ones(3, F32))])
+
+
+def case_bad_rope_heads():
+    return llm_bad(helper.make_node("RotaryEmbedding", ["x", "c", "s", "p"], ["y"],
+                                    name="rope"),
+                   [("x", (1, 2, 16))],
+                   [init("c", np.ones((4, 8), F32)), init("s", np.ones((4, 8), F32)),
+                    init("p", np.zeros((1, 2), np.int64))])
+
+
+def case_bad_rope_caches():
+    return llm_bad(helper.make_node("RotaryEmbedding", ["x", "c", "s"], ["y"],
+                                    name="rope"),
+                   [("x", (1, 2, 3, 8))],
+                   [init("c", np.ones((4, 4), F32)), init("s", np.ones((4, 4), F32))])
+
+
+def case_opset24_llm_ops():
+    """ONNX's own LLM ops (LlmOps.cpp) in an opset-24 model: RMSNormalization
+    over the last axis and over the axes from 1 (a broadcast scale),
+    RotaryEmbedding with position_ids (3-D input, interleaved) and without
+    (4-D input, per-sequence caches, a partial rotary dim), Swish; and a QDQ
+    MatMul, whose ops are older than the model's opset."""
+    r = rng(141)
+    U = lambda *shape: r.uniform(-1, 1, shape).astype(F32)
+    N = helper.make_node
+    x = U(2, 3, 8)
+    g1, g2 = U(8), U(1, 8)
+    q3 = U(2, 3, 16)  # 2 heads of 8
+    pos = np.array([[4, 0, 7], [1, 2, 3]], np.int64)
+    ang = lambda rows, w: np.outer(np.arange(rows), 10000.0 ** (-np.arange(w) / w))
+    cos10, sin10 = np.cos(ang(10, 4)).astype(F32), np.sin(ang(10, 4)).astype(F32)
+    q4 = U(2, 2, 3, 8)  # B x N x S x H, rotary dim 4 of 8
+    cb, sb = U(2, 3, 2), U(2, 3, 2)
+    w = r.integers(-127, 128, (8, 5)).astype(np.int8)
+    nodes = [
+        N("RMSNormalization", ["x", "g1"], ["n1"], epsilon=1e-3),
+        N("RMSNormalization", ["x", "g2"], ["n2"], axis=1),
+        N("RotaryEmbedding", ["q3", "cos10", "sin10", "pos"], ["r1"], num_heads=2,
+          interleaved=1),
+        N("RotaryEmbedding", ["q4", "cb", "sb"], ["r2"], rotary_embedding_dim=4),
+        N("Swish", ["x"], ["s1"], alpha=0.5),
+        N("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+        N("DequantizeLinear", ["xq", "x_s", "x_z"], ["xd"]),
+        N("DequantizeLinear", ["w", "w_s"], ["wd"]),
+        N("MatMul", ["xd", "wd"], ["mm"]),
+        N("QuantizeLinear", ["mm", "y_s", "y_z"], ["mq"]),
+        N("DequantizeLinear", ["mq", "y_s", "y_z"], ["m1"]),
+    ]
+    inits = [init("g1", g1), init("g2", g2), init("cos10", cos10), init("sin10", sin10),
+             init("w", w), init("w_s", F32(0.01)), init("x_s", F32(2 / 255)),
+             init("x_z", np.uint8(128)), init("y_s", F32(0.05)), init("y_z", np.uint8(128))]
+    xd = x.astype(np.float64)
+
+    def rms(v, g, axes, eps):
+        return v / np.sqrt((v * v).mean(axis=axes, keepdims=True) + eps) * g
+    # Rotations: position_ids gather the caches' rows; 3-D input as heads.
+    cpos, spos = cos10[pos], sin10[pos]
+    r1 = onnx_rotary(q3.reshape(2, 3, 2, 8).transpose(0, 2, 1, 3), cpos, spos, 8,
+                     True).transpose(0, 2, 1, 3).reshape(2, 3, 16)
+    r2 = onnx_rotary(q4, cb, sb, 4, False)
+    xq = quantize(x, 2 / 255, 128, np.uint8)
+    acc = (xq - 128).reshape(6, 8) @ w.astype(np.int64)
+    mcodes = requantize(acc, F32(2 / 255) * F32(0.01), 0.05, 128, np.uint8)
+    want = {"n1": approx(rms(xd, g1, -1, 1e-3)),
+            "n2": approx(rms(xd, g2, (1, 2), 1e-5)),
+            "r1": approx(r1), "r2": approx(r2),
+            "s1": approx(xd / (1 + np.exp(-0.5 * xd))),
+            "m1": ("codes", mcodes.reshape(2, 3, 5), 0.05, 128)}
+    inputs = {"x": x, "q3": q3, "pos": pos, "q4": q4, "cb": cb, "sb": sb}
+    ins = [tin(k, list(v.shape), TensorProto.INT64 if v.dtype == np.int64 else
+               TensorProto.FLOAT) for k, v in inputs.items()]
+    outs = [tin(k, list(v[1].shape)) for k, v in want.items()]
+    return model(nodes, ins, outs, inits, opset=24), inputs, want
 
 
 def case_bad_opset18_split():
