@@ -16,7 +16,9 @@
 
 #include "llvm/ADT/Twine.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <optional>
+
 #include <string>
 #include <vector>
 
@@ -140,6 +142,34 @@ public:
     ImportedValue c = int64Constant(shape, std::move(values));
     c.dtype = onnx::TensorProto::INT32;
     return bind("int32", std::move(c));
+  }
+
+  /// A compile-time int32 table of `shape` holding `f(row, col)` over its
+  /// last two dimensions, `rows` x `cols` (the others 1).
+  std::string int32Table(llvm::ArrayRef<int64_t> shape, int64_t rows,
+                         int64_t cols,
+                         llvm::function_ref<int64_t(int64_t, int64_t)> f) {
+    std::vector<int64_t> values;
+    values.reserve(rows * cols);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        values.push_back(f(r, c));
+    return int32s(shape, std::move(values));
+  }
+
+  /// The same with booleans (a mask).
+  std::string boolTable(llvm::ArrayRef<int64_t> shape, int64_t rows,
+                        int64_t cols,
+                        llvm::function_ref<bool(int64_t, int64_t)> f) {
+    ImportedValue c;
+    c.kind = Kind::Const;
+    c.dtype = onnx::TensorProto::BOOL;
+    c.shape.assign(shape.begin(), shape.end());
+    c.i.reserve(rows * cols);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t col = 0; col < cols; ++col)
+        c.i.push_back(f(r, col));
+    return bind("mask", std::move(c));
   }
 
   /// The node's output `idx` when it names one, else a fresh name.

@@ -52,35 +52,6 @@ using onnx::AttributeProto;
 constexpr int64_t kMaxSequence = int64_t(1) << 16;
 constexpr int64_t kMaxTable = int64_t(1) << 22;
 
-/// A compile-time int32 table of `shape` with `f(index...)` in row-major
-/// order over its last two dimensions (the others 1).
-std::string table(Expansion &e, ArrayRef<int64_t> shape, int64_t rows,
-                  int64_t cols,
-                  llvm::function_ref<int64_t(int64_t, int64_t)> f) {
-  std::vector<int64_t> values;
-  values.reserve(rows * cols);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c)
-      values.push_back(f(r, c));
-  return e.int32s(shape, std::move(values));
-}
-
-/// A compile-time boolean table (rows x cols over the last two dimensions
-/// of `shape`).
-std::string boolTable(Expansion &e, ArrayRef<int64_t> shape, int64_t rows,
-                      int64_t cols,
-                      llvm::function_ref<bool(int64_t, int64_t)> f) {
-  ImportedValue c;
-  c.kind = Kind::Const;
-  c.dtype = onnx::TensorProto::BOOL;
-  c.shape.assign(shape.begin(), shape.end());
-  c.i.reserve(rows * cols);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t col = 0; col < cols; ++col)
-      c.i.push_back(f(r, col));
-  return e.bind("mask", std::move(c));
-}
-
 /// `x` (B x S x heads*head) as B x heads x S x head.
 std::string headsFirst(Expansion &e, const std::string &x, int64_t batch,
                        int64_t seq, int64_t heads, int64_t head) {
@@ -403,8 +374,8 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
         return zeroPadded(joined, keys - p - seq);
       return FailureOr<std::string>(joined);
     }
-    std::string rows = table(e, {1, 1, keys, 1}, keys, 1,
-                             [](int64_t t, int64_t) { return t; });
+    std::string rows = e.int32Table({1, 1, keys, 1}, keys, 1,
+                                    [](int64_t t, int64_t) { return t; });
     std::string newRows = fresh;
     if (seq > 1) {
       // A prompt after past context (batch 1): row t - past of the new
@@ -503,18 +474,20 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
   std::string valid;
   if (firstPrompt) {
     valid =
-        boolTable(e, {1, 1, seq, keys}, seq, keys, [&](int64_t s, int64_t t) {
+        e.boolTable({1, 1, seq, keys}, seq, keys, [&](int64_t s, int64_t t) {
           return t <= s && (window < 0 || t > s - window);
         });
   } else {
     // t - s against past, B x 1 x S x T.
-    std::string offset = table(e, {1, 1, seq, keys}, seq, keys,
-                               [](int64_t s, int64_t t) { return t - s; });
+    std::string offset =
+        e.int32Table({1, 1, seq, keys}, seq, keys,
+                     [](int64_t s, int64_t t) { return t - s; });
     valid = e.op("Not", {e.op("Greater", {offset, past})});
     if (window > 0) { // t - s + window - 1 >= past
       std::string shifted =
-          table(e, {1, 1, seq, keys}, seq, keys,
-                [&](int64_t s, int64_t t) { return t - s + window - 1; });
+          e.int32Table({1, 1, seq, keys}, seq, keys, [&](int64_t s, int64_t t) {
+            return t - s + window - 1;
+          });
       valid =
           e.op("And", {valid, e.op("Not", {e.op("Less", {shifted, past})})});
     }

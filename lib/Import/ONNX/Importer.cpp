@@ -743,6 +743,8 @@ LogicalResult Importer::dispatchNode(const onnx::NodeProto &n) {
     return importStandardRotaryEmbedding();
   if (op == "Swish")
     return importSwish();
+  if (op == "Attention")
+    return importStandardAttention();
   if (op == "InstanceNormalization")
     return importInstanceNorm();
   if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" ||

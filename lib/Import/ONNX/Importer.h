@@ -520,6 +520,8 @@ public:
   mlir::LogicalResult importRMSNormalization();
   mlir::LogicalResult importStandardRotaryEmbedding();
   mlir::LogicalResult importSwish();
+  /// ONNX's Attention (opsets 23, 24), as its reference's nodes.
+  mlir::LogicalResult importStandardAttention();
   mlir::LogicalResult importLpPool();
   mlir::LogicalResult importReverseSequence();
   mlir::LogicalResult importGroupNormalization();

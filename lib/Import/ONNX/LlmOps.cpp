@@ -1,7 +1,8 @@
 //===- LlmOps.cpp - ONNX's own LLM ops of opsets 23 and 24 ----------------===//
 //
-// RMSNormalization (23), RotaryEmbedding (23) and Swish (24), as the nodes
-// their definitions are made of:
+// RMSNormalization, RotaryEmbedding and Attention (23; Attention's
+// nonpad_kv_seqlen 24) and Swish (24), as the nodes their definitions are
+// made of:
 // - RMSNormalization: its function body (ONNX's defs): x / sqrt(mean(x^2)
 //   over the axes from `axis` on + epsilon) * scale, in f32 (stash_type 1).
 // - RotaryEmbedding: ONNX Runtime's com.microsoft RotaryEmbedding computes
@@ -16,6 +17,7 @@
 #include "Importer.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -128,5 +130,274 @@ LogicalResult Importer::importSwish() {
   std::string x = node->input(0);
   e.op("Mul", {x, e.op("Sigmoid", {e.op("Mul", {x, e.scalar(alpha)})})},
        node->output(0));
+  return importExpansion(*node, e.nodes);
+}
+
+/// ONNX's Attention (opsets 23 and 24) as the nodes of its reference
+/// (onnx/reference/ops/op_attention.py): Q and K each times sqrt(scale),
+/// Q K^T, soft-capped, plus the mask (a bool one as 0 / -inf, padded to
+/// the keys with "masked"), the causal rule j <= i + offset (offset: the
+/// past's length, else nonpad_kv_seqlen[b] - S_q, else 0), the padding rule
+/// j < nonpad_kv_seqlen[b], softmax, times V. KV heads repeat for their
+/// query heads (h0, h0, h1, h1, ...); present_key / present_value are the
+/// past and the new keys / values.
+LogicalResult Importer::importStandardAttention() {
+  if (failed(checkAttrTypes({{"is_causal", AttributeProto::INT},
+                             {"kv_num_heads", AttributeProto::INT},
+                             {"q_num_heads", AttributeProto::INT},
+                             {"qk_matmul_output_mode", AttributeProto::INT},
+                             {"scale", AttributeProto::FLOAT},
+                             {"softcap", AttributeProto::FLOAT},
+                             {"softmax_precision", AttributeProto::INT}})))
+    return failure();
+  if (node->output_size() > 3 && !node->output(3).empty())
+    return fail("output 3 (qk_matmul_output) is not supported");
+  if (int64_t p = attrInt("softmax_precision").value_or(1);
+      p != onnx::TensorProto::FLOAT)
+    return fail("softmax_precision = " + Twine(p) +
+                " is not supported (the softmax runs in f32: 1)");
+  if (!hasInput(0) || !hasInput(1) || !hasInput(2) || node->input_size() > 7)
+    return fail("needs Q, K and V (inputs 0-2) and at most attn_mask, "
+                "past_key, past_value and nonpad_kv_seqlen after them");
+  if (hasInput(4) != hasInput(5))
+    return fail("past_key and past_value must both be given or both be "
+                "absent");
+  if (hasInput(6) && opset < 24)
+    return fail("nonpad_kv_seqlen (input 6) needs opset 24");
+  const char *names[] = {"Q", "K", "V"};
+  ImportedValue *qkv[3];
+  for (int k = 0; k < 3; ++k) {
+    auto v = floatInput(k, names[k]);
+    if (failed(v))
+      return failure();
+    qkv[k] = *v;
+  }
+  size_t rank = qkv[0]->shape.size();
+  if ((rank != 3 && rank != 4) || qkv[1]->shape.size() != rank ||
+      qkv[2]->shape.size() != rank)
+    return fail("Q, K and V must all be 3-D (B x S x hidden) or all 4-D "
+                "(B x heads x S x head size)");
+  for (ImportedValue *v : qkv)
+    if (llvm::any_of(v->shape, [](int64_t d) { return d <= 0; }))
+      return fail("Q, K and V must have positive dimensions");
+  int64_t qHeads = attrInt("q_num_heads").value_or(0);
+  int64_t kvHeads = attrInt("kv_num_heads").value_or(0);
+  ArrayRef<int64_t> qs = qkv[0]->shape, ks = qkv[1]->shape, vs = qkv[2]->shape;
+  int64_t batch = qs[0], qSeq, kvSeq, qHead, kHead, vHead;
+  if (rank == 3) {
+    if (qHeads <= 0 || kvHeads <= 0)
+      return fail("a 3-D Q, K, V needs q_num_heads and kv_num_heads");
+    if (qs[2] % qHeads || ks[2] % kvHeads || vs[2] % kvHeads)
+      return fail("the hidden sizes " + Twine(qs[2]) + ", " + Twine(ks[2]) +
+                  ", " + Twine(vs[2]) +
+                  " are not multiples of the head counts");
+    qSeq = qs[1], kvSeq = ks[1];
+    qHead = qs[2] / qHeads, kHead = ks[2] / kvHeads, vHead = vs[2] / kvHeads;
+    if (vs[1] != kvSeq)
+      return fail("K and V must have the same sequence length");
+  } else {
+    if ((qHeads && qHeads != qs[1]) || (kvHeads && kvHeads != ks[1]))
+      return fail("q_num_heads / kv_num_heads differ from the inputs' heads");
+    qHeads = qs[1], kvHeads = ks[1];
+    qSeq = qs[2], kvSeq = ks[2], qHead = qs[3], kHead = ks[3], vHead = vs[3];
+    if (vs[1] != kvHeads || vs[2] != kvSeq)
+      return fail("K and V must have the same heads and sequence length");
+  }
+  if (ks[0] != batch || vs[0] != batch)
+    return fail("Q, K and V must have the same batch size");
+  if (qHead != kHead)
+    return fail("Q's head size " + Twine(qHead) + " differs from K's " +
+                Twine(kHead));
+  if (qHeads % kvHeads != 0)
+    return fail("q_num_heads = " + Twine(qHeads) +
+                " is not a multiple of kv_num_heads = " + Twine(kvHeads));
+
+  int64_t past = 0;
+  if (hasInput(4)) {
+    auto pk = floatInput(4, "past_key");
+    auto pv = failed(pk) ? pk : floatInput(5, "past_value");
+    if (failed(pv))
+      return failure();
+    ArrayRef<int64_t> pks = (*pk)->shape, pvs = (*pv)->shape;
+    if (pks.size() != 4 || pvs.size() != 4 || pks[0] != batch ||
+        pks[1] != kvHeads || pks[3] != kHead || pvs[0] != batch ||
+        pvs[1] != kvHeads || pvs[2] != pks[2] || pvs[3] != vHead)
+      return fail("past_key and past_value must be B x kv_num_heads x P x "
+                  "head size, of K's and V's B, heads and head sizes");
+    past = pks[2];
+  }
+  int64_t total = past + kvSeq;
+  constexpr int64_t kMaxTable = int64_t(1) << 22;
+  if (qSeq > kMaxTable / total)
+    return fail("S_q x total sequence length exceeds 2^22 (the masks are "
+                "tables)");
+  if (hasInput(6)) {
+    auto lens = input(6);
+    if (failed(lens))
+      return failure();
+    if ((*lens)->dtype != onnx::TensorProto::INT64 ||
+        (*lens)->shape != ArrayRef<int64_t>{batch})
+      return fail("nonpad_kv_seqlen must be int64 of shape B = " +
+                  Twine(batch));
+  }
+
+  Expansion e(*this, *node);
+  // Everything as B x heads x S x head size.
+  auto headsFirst = [&](int idx, int64_t heads, int64_t seq, int64_t size) {
+    std::string x = node->input(idx);
+    if (rank == 4)
+      return x;
+    return e.transpose(e.reshape(x, {batch, seq, heads, size}), {0, 2, 1, 3});
+  };
+  std::string q = headsFirst(0, qHeads, qSeq, qHead);
+  std::string k = headsFirst(1, kvHeads, kvSeq, kHead);
+  std::string v = headsFirst(2, kvHeads, kvSeq, vHead);
+  auto concatPast = [&](int pastIdx, const std::string &x, int outIdx) {
+    std::string joined = x;
+    if (hasInput(pastIdx)) {
+      joined = e.fresh("present");
+      Expansion::setInt(e.add("Concat", {node->input(pastIdx), x}, joined),
+                        "axis", 2);
+    }
+    if (node->output_size() > outIdx && !node->output(outIdx).empty())
+      e.op("Identity", {joined}, node->output(outIdx));
+    return joined;
+  };
+  k = concatPast(4, k, 1);
+  v = concatPast(5, v, 2);
+  if (qHeads != kvHeads) {
+    int64_t reps = qHeads / kvHeads;
+    auto repeat = [&](const std::string &x, int64_t size) {
+      std::string five = e.reshape(x, {batch, kvHeads, 1, total, size});
+      return e.reshape(
+          e.op("Expand", {five, e.constInts("shape", {batch, kvHeads, reps,
+                                                      total, size})}),
+          {batch, qHeads, total, size});
+    };
+    k = repeat(k, kHead);
+    v = repeat(v, vHead);
+  }
+
+  float scale =
+      attrFloat("scale").value_or(1.0f / std::sqrt(static_cast<float>(qHead)));
+  if (!(std::isfinite(scale) && scale > 0))
+    return fail("scale must be finite and positive");
+  std::string rootScale = e.scalar(std::sqrt(scale));
+  std::string scores =
+      e.op("MatMul", {e.op("Mul", {q, rootScale}),
+                      e.transpose(e.op("Mul", {k, rootScale}), {0, 1, 3, 2})});
+  float softcap = attrFloat("softcap").value_or(0.0f);
+  if (!std::isfinite(softcap) || softcap < 0)
+    return fail("softcap must be finite and not negative");
+  if (softcap > 0)
+    scores =
+        e.op("Mul", {e.op("Tanh", {e.op("Div", {scores, e.scalar(softcap)})}),
+                     e.scalar(softcap)});
+  float negInf = -std::numeric_limits<float>::infinity();
+  if (hasInput(3)) {
+    auto mask = input(3);
+    if (failed(mask))
+      return failure();
+    ArrayRef<int64_t> ms = (*mask)->shape;
+    bool isBool = (*mask)->dtype == onnx::TensorProto::BOOL;
+    if (!isBool && failed(floatInput(3, "attn_mask")))
+      return failure();
+    // Broadcast to B x q_num_heads x S_q x total, the keys padded.
+    SmallVector<int64_t> target = {batch, qHeads, qSeq, total};
+    bool fits = !ms.empty() && ms.size() <= 4 && ms.back() <= total;
+    for (size_t d = 0; fits && d + 1 < ms.size(); ++d) {
+      int64_t want = target[4 - ms.size() + d];
+      fits = ms[d] == 1 || ms[d] == want;
+    }
+    if (!fits)
+      return fail("attn_mask of shape " + joinedDims(ms) +
+                  " does not broadcast to B x q_num_heads x S_q x total "
+                  "sequence length = " +
+                  joinedDims(target) +
+                  " (its last dimension at most the "
+                  "total, the rest padded)");
+    std::string m = node->input(3);
+    if ((*mask)->kind == Kind::Const) {
+      // Compile-time (Concat takes run-time data): padded here.
+      const ImportedValue &c = **mask;
+      int64_t width = ms.back(), rows = c.numElements() / width;
+      if (rows > kMaxTable / total)
+        return fail("attn_mask padded to the keys exceeds 2^22 elements");
+      ImportedValue padded;
+      padded.kind = Kind::Const;
+      padded.dtype = onnx::TensorProto::FLOAT;
+      padded.shape.assign(ms.begin(), ms.end());
+      padded.shape.back() = total;
+      padded.f.assign(rows * total, negInf);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < width; ++j)
+          padded.f[r * total + j] =
+              isBool ? (c.i[r * width + j] ? 0.0 : double(negInf))
+                     : c.f[r * width + j];
+      scores = e.op("Add", {scores, e.bind("mask", std::move(padded))});
+    } else {
+      if (isBool)
+        m = e.op("Where", {m, e.scalar(0.0f), e.scalar(negInf)});
+      if (ms.back() < total) {
+        ImportedValue pad;
+        pad.kind = Kind::Const;
+        pad.dtype = onnx::TensorProto::FLOAT;
+        pad.shape.assign(ms.begin(), ms.end());
+        pad.shape.back() = total - ms.back();
+        int64_t count = pad.numElements();
+        if (count > kMaxTable)
+          return fail("attn_mask padded to the keys exceeds 2^22 elements");
+        pad.f.assign(count, negInf);
+        std::string padded = e.fresh("mask");
+        Expansion::setInt(
+            e.add("Concat", {m, e.bind("masked", std::move(pad))}, padded),
+            "axis", -1);
+        m = padded;
+      }
+      scores = e.op("Add", {scores, m});
+    }
+  }
+  bool causal = attrInt("is_causal").value_or(0) != 0;
+  if (causal && (past || !hasInput(6))) {
+    // j <= i + past.
+    scores =
+        e.op("Where",
+             {e.boolTable({1, 1, qSeq, total}, qSeq, total,
+                          [&](int64_t i, int64_t j) { return j <= i + past; }),
+              scores, e.scalar(negInf)});
+  } else if (causal) {
+    // j - i <= nonpad_kv_seqlen[b] - S_q, per sequence.
+    std::string offset =
+        e.reshape(e.op("Sub", {node->input(6),
+                               e.bind("q_len", int64Constant({}, {qSeq}))}),
+                  {batch, 1, 1, 1});
+    std::string diff = e.op(
+        "Cast", {e.int32Table({1, 1, qSeq, total}, qSeq, total,
+                              [](int64_t i, int64_t j) { return j - i; })});
+    Expansion::setInt(e.nodes.back(), "to", onnx::TensorProto::INT64);
+    scores = e.op("Where", {e.op("Not", {e.op("Greater", {diff, offset})}),
+                            scores, e.scalar(negInf)});
+  }
+  if (hasInput(6)) {
+    // Keys j < nonpad_kv_seqlen[b].
+    std::vector<int64_t> steps(total);
+    for (int64_t j = 0; j < total; ++j)
+      steps[j] = j;
+    std::string keys = e.bind("keys", int64Constant({1, 1, 1, total}, steps));
+    scores =
+        e.op("Where",
+             {e.op("Less", {keys, e.reshape(node->input(6), {batch, 1, 1, 1})}),
+              scores, e.scalar(negInf)});
+  }
+  std::string probs = e.fresh("probs");
+  Expansion::setInt(e.add("Softmax", {scores}, probs), "axis", -1);
+  std::string y = e.op("MatMul", {probs, v});
+  if (rank == 4)
+    e.op("Identity", {y}, node->output(0));
+  else
+    e.op("Reshape",
+         {e.transpose(y, {0, 2, 1, 3}),
+          e.constInts("shape", {batch, qSeq, qHeads * vHead})},
+         node->output(0));
   return importExpansion(*node, e.nodes);
 }

@@ -3280,6 +3280,98 @@ def onnx_rotary(x, cos, sin, rotary, interleaved):
     return out
 
 
+def onnx_attention(q, k, v, mask=None, past_k=None, past_v=None, nonpad=None,
+                   scale=None, causal=False, q_heads=None, kv_heads=None,
+                   softcap=0.0):
+    """ONNX's Attention (23, 24) in float64, from its definition: 3-D inputs
+    split into heads; present = past ++ new; Q and K each times sqrt(scale);
+    the mask (bool: True attends) padded to the keys as masked; causal: key
+    j <= i + offset (the past's length, else nonpad[b] - S_q, else 0); keys
+    j >= nonpad[b] masked; KV heads repeated h0, h0, h1, h1, ...; softcap
+    before the mask; softmax; times V. Returns (Y, present_k, present_v)."""
+    d = lambda a: a.astype(np.float64)
+    three = q.ndim == 3
+    if three:
+        split = lambda a, h: d(a).reshape(a.shape[0], a.shape[1], h, -1).transpose(0, 2, 1, 3)
+        q, k, v = split(q, q_heads), split(k, kv_heads), split(v, kv_heads)
+    else:
+        q, k, v = d(q), d(k), d(v)
+    b, hq, sq, hd = q.shape
+    if past_k is not None:
+        k = np.concatenate([d(past_k), k], axis=2)
+        v = np.concatenate([d(past_v), v], axis=2)
+    pk, pv = k, v
+    t = k.shape[2]
+    bias = np.zeros((b, hq, sq, t))
+    if mask is not None:
+        m = mask
+        pad = t - m.shape[-1]
+        if m.dtype == np.bool_:
+            m = np.where(m, 0.0, -np.inf)
+        m = np.concatenate([d(m), np.full(m.shape[:-1] + (pad,), -np.inf)], axis=-1)
+        bias = bias + m
+    for bi in range(b):
+        for i in range(sq):
+            for j in range(t):
+                if causal:
+                    off = (past_k.shape[2] if past_k is not None else
+                           (int(nonpad[bi]) - sq if nonpad is not None else 0))
+                    if j > i + off:
+                        bias[bi, :, i, j] = -np.inf
+                if nonpad is not None and j >= nonpad[bi]:
+                    bias[bi, :, i, j] = -np.inf
+    reps = hq // k.shape[1]
+    k, v = np.repeat(k, reps, axis=1), np.repeat(v, reps, axis=1)
+    sc = np.sqrt(scale if scale is not None else 1 / np.sqrt(np.float32(hd)))
+    qk = (q * sc) @ (k * sc).transpose(0, 1, 3, 2)
+    if softcap > 0:
+        qk = softcap * np.tanh(qk / softcap)
+    qk = qk + bias
+    e_ = np.exp(qk - qk.max(axis=-1, keepdims=True))
+    y = (e_ / e_.sum(axis=-1, keepdims=True)) @ v
+    if three:
+        y = y.transpose(0, 2, 1, 3).reshape(b, sq, -1)
+    return y, pk, pv
+
+
+def case_onnx_attention():
+    """ONNX's Attention (LlmOps.cpp) against onnx_attention: 4-D grouped
+    (4 query heads over 2 kv heads) with a past of 2, causal, a float mask
+    of S_q x T and softcap, with its present outputs; 3-D with a bool mask
+    shorter than the keys (padded as masked) and a scale; opset 24's
+    nonpad_kv_seqlen with causal over a static cache."""
+    r = rng(142)
+    U = lambda *shape: r.uniform(-1, 1, shape).astype(F32)
+    N = helper.make_node
+    q, k, v = U(2, 4, 3, 8), U(2, 2, 3, 8), U(2, 2, 3, 6)
+    pk, pv = U(2, 2, 2, 8), U(2, 2, 2, 6)
+    fmask = U(3, 5)
+    q3, k3, v3 = U(2, 3, 16), U(2, 4, 16), U(2, 4, 16)
+    bmask = np.array([[[[True, False, True]]], [[[True, True, True]]]])
+    qc, kc, vc = U(2, 2, 2, 8), U(2, 2, 6, 8), U(2, 2, 6, 8)
+    nonpad = np.array([4, 6], np.int64)
+    nodes = [
+        N("Attention", ["q", "k", "v", "fmask", "pk", "pv"], ["a1", "a1_k", "a1_v"],
+          is_causal=1, softcap=2.0),
+        N("Attention", ["q3", "k3", "v3", "bmask"], ["a2"], q_num_heads=2,
+          kv_num_heads=2, scale=0.3),
+        N("Attention", ["qc", "kc", "vc", "", "", "", "nonpad"], ["a3"], is_causal=1),
+    ]
+    inputs = {"q": q, "k": k, "v": v, "pk": pk, "pv": pv, "fmask": fmask,
+              "q3": q3, "k3": k3, "v3": v3, "qc": qc, "kc": kc, "vc": vc,
+              "nonpad": nonpad}
+    inits = [init("bmask", bmask)]
+    a1 = onnx_attention(q, k, v, fmask, pk, pv, causal=True, softcap=2.0)
+    a2 = onnx_attention(q3, k3, v3, bmask, scale=0.3, q_heads=2, kv_heads=2)
+    a3 = onnx_attention(qc, kc, vc, nonpad=nonpad, causal=True)
+    want = {"a1": approx(a1[0]), "a1_k": approx(a1[1]), "a1_v": approx(a1[2]),
+            "a2": approx(a2[0]), "a3": approx(a3[0])}
+    ins = [tin(name, list(a.shape), TensorProto.INT64 if a.dtype == np.int64 else
+               TensorProto.FLOAT) for name, a in inputs.items()]
+    outs = [tin(name, list(w[1].shape)) for name, w in want.items()]
+    return model(nodes, ins, outs, inits, opset=24), inputs, want
+
+
 def llm_bad(node, shapes, inits=()):
     return model([node], [tin(k, list(v)) for k, v in shapes],
                  [tin("y", list("abcd")[:len(shapes[0][1])])],
@@ -3310,6 +3402,23 @@ def case_bad_rope_caches():
                                     name="rope"),
                    [("x", (1, 2, 3, 8))],
                    [init("c", np.ones((4, 4), F32)), init("s", np.ones((4, 4), F32))])
+
+
+def case_bad_attention_qk():
+    return llm_bad(helper.make_node("Attention", ["q", "k", "v"], ["y", "", "", "qk"],
+                                    name="attn"),
+                   [("q", (1, 2, 3, 8)), ("k", (1, 2, 3, 8)), ("v", (1, 2, 3, 8))])
+
+
+def case_bad_attention_precision():
+    return llm_bad(helper.make_node("Attention", ["q", "k", "v"], ["y"], name="attn",
+                                    softmax_precision=10),
+                   [("q", (1, 2, 3, 8)), ("k", (1, 2, 3, 8)), ("v", (1, 2, 3, 8))])
+
+
+def case_bad_attention_heads():
+    return llm_bad(helper.make_node("Attention", ["q", "k", "v"], ["y"], name="attn"),
+                   [("q", (1, 3, 16)), ("k", (1, 3, 16)), ("v", (1, 3, 16))])
 
 
 def case_opset24_llm_ops():
