@@ -60,29 +60,30 @@ outputChannelParams(Importer &im, const ImportedValue &w, int64_t channels) {
   return q;
 }
 
-/// The ConvTranspose's weight (C x M/group x kH x kW) as the equivalent
-/// Conv's (M x C/group x kH x kW): flipped along H and W, the channel
-/// dimensions swapped within each group. Float constants or codes; per-axis
-/// scales (ONNX's axis 1, the output channels of one group) become one per
-/// output channel.
+/// The ConvTranspose's weight (C x M/group x k...) as the equivalent Conv's
+/// (M x C/group x k...): flipped along every spatial axis (the taps'
+/// row-major order reversed), the channel dimensions swapped within each
+/// group. Float constants or codes; per-axis scales (ONNX's axis 1, the
+/// output channels of one group) become one per output channel.
 static FailureOr<ImportedValue> convWeight(Importer &im, const ImportedValue &w,
                                            int64_t groups) {
-  int64_t c = w.shape[0], mg = w.shape[1], kh = w.shape[2], kw = w.shape[3];
-  int64_t cg = c / groups, m = mg * groups;
+  int64_t c = w.shape[0], mg = w.shape[1];
+  int64_t cg = c / groups, m = mg * groups, taps = 1;
+  for (int64_t k : ArrayRef<int64_t>(w.shape).drop_front(2))
+    taps *= k;
   auto permute = [&](const auto &from) {
     std::decay_t<decltype(from)> to(from.size());
     for (int64_t g = 0; g < groups; ++g)
       for (int64_t ci = 0; ci < cg; ++ci)
         for (int64_t mi = 0; mi < mg; ++mi)
-          for (int64_t y = 0; y < kh; ++y)
-            for (int64_t x = 0; x < kw; ++x)
-              to[(((g * mg + mi) * cg + ci) * kh + y) * kw + x] =
-                  from[(((g * cg + ci) * mg + mi) * kh + (kh - 1 - y)) * kw +
-                       (kw - 1 - x)];
+          for (int64_t t = 0; t < taps; ++t)
+            to[((g * mg + mi) * cg + ci) * taps + t] =
+                from[((g * cg + ci) * mg + mi) * taps + (taps - 1 - t)];
     return to;
   };
   ImportedValue out = w;
-  out.shape = {m, cg, kh, kw};
+  out.shape[0] = m;
+  out.shape[1] = cg;
   if (w.kind == Kind::Const && !w.f.empty()) {
     out.f = permute(w.f);
     return out;
@@ -389,42 +390,6 @@ LogicalResult Importer::importConvTranspose() {
   return setPendingConv(stuffed, *cw, std::move(p));
 }
 
-/// The 3-D ConvTranspose's weight (C x M/group x kD x kH x kW) as the
-/// equivalent conv's (M x C/group x kD x kH x kW), flipped along D, H and W,
-/// as convWeight.
-static FailureOr<ImportedValue>
-convWeight3D(Importer &im, const ImportedValue &w, int64_t groups) {
-  int64_t c = w.shape[0], mg = w.shape[1], cg = c / groups, m = mg * groups;
-  int64_t kd = w.shape[2], kh = w.shape[3], kw = w.shape[4];
-  int64_t taps = kd * kh * kw;
-  auto permute = [&](const auto &from) {
-    std::decay_t<decltype(from)> to(from.size());
-    for (int64_t g = 0; g < groups; ++g)
-      for (int64_t ci = 0; ci < cg; ++ci)
-        for (int64_t mi = 0; mi < mg; ++mi)
-          for (int64_t t = 0; t < taps; ++t)
-            to[((g * mg + mi) * cg + ci) * taps + t] =
-                from[((g * cg + ci) * mg + mi) * taps + (taps - 1 - t)];
-    return to;
-  };
-  ImportedValue out = w;
-  out.shape = {m, cg, kd, kh, kw};
-  if (w.kind == Kind::Const && !w.f.empty()) {
-    out.f = permute(w.f);
-    return out;
-  }
-  if (!w.codes)
-    return im.fail("non-constant weights: the weight must be a compile-time "
-                   "tensor (initializer through QuantizeLinear / "
-                   "DequantizeLinear)");
-  out.codes = permute(*w.codes);
-  auto q = outputChannelParams(im, w, m);
-  if (failed(q))
-    return failure();
-  out.q = *q;
-  return out;
-}
-
 LogicalResult Importer::importConvTranspose3D() {
   ImportedValue x = **input(0), w = **input(1);
   if (w.shape.size() != 5)
@@ -523,7 +488,7 @@ LogicalResult Importer::importConvTranspose3D() {
   }
   if (elements > double(int64_t(1) << 31))
     return fail("the stuffed input would have more than 2^31 elements");
-  auto cw = convWeight3D(*this, w, groups);
+  auto cw = convWeight(*this, w, groups);
   if (failed(cw))
     return failure();
 
