@@ -60,6 +60,46 @@ outputChannelParams(Importer &im, const ImportedValue &w, int64_t channels) {
   return q;
 }
 
+/// Sizes, strides, dilations and paddings are kept at most 2^20 so that
+/// the sizes below cannot overflow.
+static constexpr int64_t kLimit = int64_t(1) << 20;
+
+/// One spatial axis of the stride-1 conv a ConvTranspose is: input index i
+/// lands at `offset + i * stride` of the stuffed input of `size` (the
+/// output's `out` plus the dilated kernel's span), whose indices `first` to
+/// `first + count - 1` land inside it.
+struct StuffedAxis {
+  int64_t offset, size, first, count, out;
+};
+
+/// The axis of input size `in` and kernel size `k`, or a failure naming the
+/// rule (sizes at most 2^20 so that nothing overflows; a non-empty output).
+static FailureOr<StuffedAxis> stuffedAxis(Importer &im, int64_t in, int64_t k,
+                                          int64_t stride, int64_t dilation,
+                                          int64_t padBegin, int64_t padEnd,
+                                          int64_t outputPadding) {
+  if (in > kLimit || k > kLimit)
+    return im.fail("input and kernel sizes must be at most 2^20");
+  if (k <= 0)
+    return im.fail("the kernel's spatial dimensions must be positive");
+  int64_t span = (k - 1) * dilation;
+  StuffedAxis a;
+  // ONNX: s * (in - 1) + output_padding + span + 1 - pads_begin - pads_end.
+  a.out = stride * (in - 1) + outputPadding + span + 1 - padBegin - padEnd;
+  if (a.out <= 0)
+    return im.fail("the output would be empty: the padding exceeds the "
+                   "ConvTranspose's output");
+  a.offset = span - padBegin;
+  a.size = a.out + span;
+  // Input rows landing at offset + i * s in [0, size).
+  int64_t first = a.offset >= 0 ? 0 : (-a.offset + stride - 1) / stride;
+  int64_t lastPos = a.size - 1 - a.offset;
+  int64_t last = lastPos < 0 ? -1 : std::min(in - 1, lastPos / stride);
+  a.first = std::min(first, in);
+  a.count = std::max<int64_t>(0, last - a.first + 1);
+  return a;
+}
+
 /// The ConvTranspose's weight (C x M/group x k...) as the equivalent Conv's
 /// (M x C/group x k...): flipped along every spatial axis (the taps'
 /// row-major order reversed), the channel dimensions swapped within each
@@ -254,8 +294,6 @@ LogicalResult Importer::importConvTranspose() {
     outputPadding.insert(outputPadding.begin(), 0);
     pads = {0, pads[0], 0, pads[1]};
   }
-  // Kept below 2^20 so that the sizes below cannot overflow.
-  const int64_t kLimit = int64_t(1) << 20;
   for (auto *list : {&strides, &dilations})
     for (int64_t v : *list)
       if (v <= 0 || v > kLimit)
@@ -298,28 +336,16 @@ LogicalResult Importer::importConvTranspose() {
 
   EquivalentConv e;
   for (int d = 0; d < 2; ++d) {
-    int64_t in = x4.shape[2 + d], k = w4.shape[2 + d];
-    if (in > kLimit || k > kLimit)
-      return fail("input and kernel sizes must be at most 2^20");
-    if (k <= 0)
-      return fail("the kernel's spatial dimensions must be positive");
-    int64_t span = (k - 1) * dilations[d];
+    auto axis =
+        stuffedAxis(*this, x4.shape[2 + d], w4.shape[2 + d], strides[d],
+                    dilations[d], pads[d], pads[d + 2], outputPadding[d]);
+    if (failed(axis))
+      return failure();
     e.strides[d] = strides[d];
-    e.offset[d] = span - pads[d];
-    // ONNX: s * (in - 1) + output_padding + span + 1 - pads_begin - pads_end.
-    int64_t out = strides[d] * (in - 1) + outputPadding[d] + span + 1 -
-                  pads[d] - pads[d + 2];
-    if (out <= 0)
-      return fail("the output would be empty: the padding exceeds the "
-                  "ConvTranspose's output");
-    e.size[d] = out + span;
-    // Input rows landing at offset + i * s in [0, size).
-    int64_t first =
-        e.offset[d] >= 0 ? 0 : (-e.offset[d] + strides[d] - 1) / strides[d];
-    int64_t lastPos = e.size[d] - 1 - e.offset[d];
-    int64_t last = lastPos < 0 ? -1 : std::min(in - 1, lastPos / strides[d]);
-    e.first[d] = std::min(first, in);
-    e.count[d] = std::max<int64_t>(0, last - e.first[d] + 1);
+    e.offset[d] = axis->offset;
+    e.size[d] = axis->size;
+    e.first[d] = axis->first;
+    e.count[d] = axis->count;
   }
   if (double(x4.shape[0]) * double(e.size[0]) * double(e.size[1]) *
           double(x4.shape[1]) >
@@ -416,8 +442,6 @@ LogicalResult Importer::importConvTranspose3D() {
   if (auto k = attrInts("kernel_shape"))
     if (*k != std::vector<int64_t>(w.shape.begin() + 2, w.shape.end()))
       return fail("kernel_shape does not match the weight's shape");
-  // As for 2-D: below 2^20 so that the sizes cannot overflow.
-  const int64_t kLimit = int64_t(1) << 20;
   for (auto *list : {&strides, &dilations})
     for (int64_t v : *list)
       if (v <= 0 || v > kLimit)
@@ -460,31 +484,21 @@ LogicalResult Importer::importConvTranspose3D() {
   int64_t offset[3], size[3], first[3], count[3];
   double elements = double(x.shape[0]) * double(x.shape[1]);
   for (int d = 0; d < 3; ++d) {
-    int64_t in = x.shape[2 + d], k = w.shape[2 + d];
-    if (in > kLimit || k > kLimit)
-      return fail("input and kernel sizes must be at most 2^20");
-    if (k <= 0)
-      return fail("the kernel's spatial dimensions must be positive");
-    int64_t span = (k - 1) * dilations[d];
-    int64_t out = strides[d] * (in - 1) + outputPadding[d] + span + 1 -
-                  pads[d] - pads[d + 3];
-    if (out <= 0)
-      return fail("the output would be empty: the padding exceeds the "
-                  "ConvTranspose's output");
-    offset[d] = span - pads[d];
-    size[d] = out + span;
-    int64_t lo =
-        offset[d] >= 0 ? 0 : (-offset[d] + strides[d] - 1) / strides[d];
-    int64_t lastPos = size[d] - 1 - offset[d];
-    int64_t hi = lastPos < 0 ? -1 : std::min(in - 1, lastPos / strides[d]);
-    first[d] = std::min(lo, in);
-    count[d] = std::max<int64_t>(0, hi - first[d] + 1);
+    auto axis =
+        stuffedAxis(*this, x.shape[2 + d], w.shape[2 + d], strides[d],
+                    dilations[d], pads[d], pads[d + 3], outputPadding[d]);
+    if (failed(axis))
+      return failure();
+    offset[d] = axis->offset;
+    size[d] = axis->size;
+    first[d] = axis->first;
+    count[d] = axis->count;
     elements *= double(size[d]);
-    window.kernel[d] = k;
+    window.kernel[d] = w.shape[2 + d];
     window.strides[d] = 1;
     window.dilations[d] = dilations[d];
     window.padBegin[d] = window.padEnd[d] = 0;
-    window.out[d] = out;
+    window.out[d] = axis->out;
   }
   if (elements > double(int64_t(1) << 31))
     return fail("the stuffed input would have more than 2^31 elements");
