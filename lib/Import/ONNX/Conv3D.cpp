@@ -39,6 +39,9 @@ readWindow3D(Importer &im, const ImportedValue &x, const ImportedValue &w) {
   if (llvm::any_of(w.shape, [](int64_t d) { return d <= 0; }))
     return im.fail("the weight's dimensions must be positive, got " +
                    joinedDims(w.shape));
+  if (llvm::any_of(x.shape, [](int64_t d) { return d <= 0; }))
+    return im.fail("the input's dimensions must be positive, got " +
+                   joinedDims(x.shape));
   ConvWindow3D win;
   win.groups = im.attrInt("group").value_or(1);
   if (win.groups <= 0 || x.shape[1] != w.shape[1] * win.groups ||

@@ -425,6 +425,9 @@ LogicalResult Importer::importConvTranspose3D() {
   if (llvm::any_of(w.shape, [](int64_t d) { return d <= 0; }))
     return fail("the weight's dimensions must be positive, got " +
                 joinedDims(w.shape));
+  if (llvm::any_of(x.shape, [](int64_t d) { return d <= 0; }))
+    return fail("the input's dimensions must be positive, got " +
+                joinedDims(x.shape));
   int64_t groups = attrInt("group").value_or(1);
   if (groups <= 0 || x.shape[1] != w.shape[0] || w.shape[0] % groups != 0)
     return fail("input channels " + Twine(x.shape[1]) + ", weight " +

@@ -99,9 +99,12 @@ quantopt::onnx_import::detail::expandGroupQueryAttention(Importer &im,
   bool doRotary = flag("do_rotary");
   int64_t interleaved = flag("rotary_interleaved");
   // ONNX Runtime reads the window as an int; a negative one is none.
-  int64_t window = int32_t(im.attrInt("local_window_size").value_or(-1));
+  int64_t windowAttr = im.attrInt("local_window_size").value_or(-1);
+  int64_t window = int32_t(windowAttr);
   if (window == 0)
-    return im.fail("local_window_size = 0 attends to no key");
+    return im.fail("local_window_size = " + Twine(windowAttr) +
+                   (windowAttr != 0 ? " (0 as an int)" : "") +
+                   " attends to no key");
   float softcap = im.attrFloat("softcap").value_or(0.0f);
   if (!std::isfinite(softcap) || softcap < 0)
     return im.fail("softcap must be finite and not negative");

@@ -168,6 +168,18 @@ const onnx::GraphProto *Importer::attrGraph(StringRef name) const {
   return nullptr;
 }
 
+LogicalResult Importer::checkArity(int inputs, int outputs) {
+  if (node->input_size() > inputs || node->output_size() > outputs)
+    return fail(node->op_type() + " takes at most " + Twine(inputs) + " input" +
+                (inputs == 1 ? "" : "s") + " and " + Twine(outputs) +
+                " output" + (outputs == 1 ? "" : "s") + ", the node has " +
+                Twine(node->input_size()) + " and " +
+                Twine(node->output_size()));
+  if (inputs > 0 && !hasInput(0))
+    return fail("input 0 is required");
+  return success();
+}
+
 LogicalResult Importer::checkAttrs(ArrayRef<StringRef> known) {
   for (const auto &a : node->attribute())
     if (!llvm::is_contained(known, StringRef(a.name())))

@@ -264,6 +264,10 @@ public:
   std::optional<std::string> attrString(llvm::StringRef name) const;
   const onnx::TensorProto *attrTensor(llvm::StringRef name) const;
   const onnx::GraphProto *attrGraph(llvm::StringRef name) const;
+  /// Fails when the current node has more than `inputs` inputs or
+  /// `outputs` outputs (the op's schema has no more; the checker does not
+  /// check ops newer than it knows).
+  mlir::LogicalResult checkArity(int inputs, int outputs);
   /// Fails on any attribute not in `known`.
   mlir::LogicalResult checkAttrs(llvm::ArrayRef<llvm::StringRef> known);
   /// Fails when graph output `out` declares an element type or a static

@@ -30,6 +30,8 @@ LogicalResult Importer::importRMSNormalization() {
     return failure();
   if (!hasInput(0) || !hasInput(1) || node->input_size() > 2)
     return fail("needs X and scale (inputs 0, 1) and no other input");
+  if (failed(checkArity(2, 1)))
+    return failure();
   if (int64_t stash = attrInt("stash_type").value_or(1);
       stash != onnx::TensorProto::FLOAT)
     return fail("stash_type = " + Twine(stash) +
@@ -82,9 +84,21 @@ LogicalResult Importer::importStandardRotaryEmbedding() {
   auto sin = failed(cos) ? cos : floatInput(2, "sin_cache");
   if (failed(sin))
     return failure();
+  if (failed(checkArity(4, 1)))
+    return failure();
   ArrayRef<int64_t> xs = (*x)->shape;
+  for (ImportedValue *v : {*x, *cos, *sin})
+    if (llvm::any_of(v->shape, [](int64_t d) { return d <= 0; }))
+      return fail("X, cos_cache and sin_cache must have positive dimensions");
   if (xs.size() == 3 && attrInt("num_heads").value_or(0) == 0)
     return fail("num_heads must be given for a 3-D input");
+  if (hasInput(3)) {
+    auto ids = input(3);
+    if (failed(ids))
+      return failure();
+    if ((*ids)->shape.size() != 2)
+      return fail("position_ids must be B x S");
+  }
   Expansion e(*this, *node);
   std::string pos, cosRows = node->input(1), sinRows = node->input(2);
   if (hasInput(3)) {
@@ -123,12 +137,18 @@ LogicalResult Importer::importStandardRotaryEmbedding() {
 }
 
 LogicalResult Importer::importSwish() {
-  if (failed(checkAttrTypes({{"alpha", AttributeProto::FLOAT}})))
+  if (failed(checkAttrTypes({{"alpha", AttributeProto::FLOAT}})) ||
+      failed(checkArity(1, 1)))
     return failure();
   float alpha = attrFloat("alpha").value_or(1.0f);
   Expansion e(*this, *node);
   std::string x = node->input(0);
-  e.op("Mul", {x, e.op("Sigmoid", {e.op("Mul", {x, e.scalar(alpha)})})},
+  // A rank-0 alpha keeps a scalar input rank 0.
+  ImportedValue a;
+  a.kind = Kind::Const;
+  a.f = {alpha};
+  e.op("Mul",
+       {x, e.op("Sigmoid", {e.op("Mul", {x, e.bind("alpha", std::move(a))})})},
        node->output(0));
   return importExpansion(*node, e.nodes);
 }
@@ -149,6 +169,8 @@ LogicalResult Importer::importStandardAttention() {
                              {"scale", AttributeProto::FLOAT},
                              {"softcap", AttributeProto::FLOAT},
                              {"softmax_precision", AttributeProto::INT}})))
+    return failure();
+  if (failed(checkArity(7, 4)))
     return failure();
   if (node->output_size() > 3 && !node->output(3).empty())
     return fail("output 3 (qk_matmul_output) is not supported");
@@ -304,7 +326,8 @@ LogicalResult Importer::importStandardAttention() {
       return failure();
     // Broadcast to B x q_num_heads x S_q x total, the keys padded.
     SmallVector<int64_t> target = {batch, qHeads, qSeq, total};
-    bool fits = !ms.empty() && ms.size() <= 4 && ms.back() <= total;
+    bool fits = !ms.empty() && ms.size() <= 4 && ms.back() <= total &&
+                llvm::all_of(ms, [](int64_t d) { return d > 0; });
     for (size_t d = 0; fits && d + 1 < ms.size(); ++d) {
       int64_t want = target[4 - ms.size() + d];
       fits = ms[d] == 1 || ms[d] == want;

@@ -3421,6 +3421,25 @@ def case_bad_attention_heads():
                    [("q", (1, 3, 16)), ("k", (1, 3, 16)), ("v", (1, 3, 16))])
 
 
+def case_swish_scalar():
+    """Swish keeps a rank-0 input rank 0 (a [1] alpha made it [1])."""
+    return model([helper.make_node("Swish", ["x"], ["y"], alpha=2.0)],
+                 [tin("x", [])], [tin("y", [])], [], opset=24), {}, {}
+
+
+def case_bad_swish_arity():
+    return model([helper.make_node("Swish", ["x", "x"], ["y"], name="swish")],
+                 [tin("x", [2])], [tin("y", [2])], [], opset=24), {}, {}
+
+
+def case_bad_attention_mask_empty():
+    """A compile-time mask of 0 keys (it divided by zero)."""
+    return llm_bad(helper.make_node("Attention", ["q", "k", "v", "m"], ["y"],
+                                    name="attn"),
+                   [("q", (1, 2, 3, 8)), ("k", (1, 2, 3, 8)), ("v", (1, 2, 3, 8))],
+                   [init("m", np.zeros((3, 0), F32))])
+
+
 def case_opset24_llm_ops():
     """ONNX's own LLM ops (LlmOps.cpp) in an opset-24 model: RMSNormalization
     over the last axis and over the axes from 1 (a broadcast scale),
