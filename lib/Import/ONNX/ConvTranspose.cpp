@@ -64,6 +64,81 @@ outputChannelParams(Importer &im, const ImportedValue &w, int64_t channels) {
 /// the sizes below cannot overflow.
 static constexpr int64_t kLimit = int64_t(1) << 20;
 
+/// A ConvTranspose's window over `n` spatial axes, as its attributes give
+/// it (pads: the n beginnings, then the n ends).
+struct TransposedWindow {
+  int64_t groups;
+  std::vector<int64_t> strides, dilations, outputPadding, pads;
+};
+
+/// Reads and checks the current ConvTranspose's attributes for input `x`
+/// and weight `w` with `n` spatial axes.
+static FailureOr<TransposedWindow> readTransposedWindow(Importer &im,
+                                                        const ImportedValue &x,
+                                                        const ImportedValue &w,
+                                                        size_t n) {
+  TransposedWindow t;
+  t.groups = im.attrInt("group").value_or(1);
+  if (t.groups <= 0 || x.shape[1] != w.shape[0] || w.shape[0] % t.groups != 0)
+    return im.fail("input channels " + Twine(x.shape[1]) + ", weight " +
+                   Twine(w.shape[0]) + "x" + Twine(w.shape[1]) + " and group " +
+                   Twine(t.groups) + " do not fit together");
+  t.strides = im.attrInts("strides").value_or(std::vector<int64_t>(n, 1));
+  t.dilations = im.attrInts("dilations").value_or(std::vector<int64_t>(n, 1));
+  t.outputPadding =
+      im.attrInts("output_padding").value_or(std::vector<int64_t>(n, 0));
+  t.pads = im.attrInts("pads").value_or(std::vector<int64_t>(2 * n, 0));
+  if (t.strides.size() != n || t.dilations.size() != n ||
+      t.outputPadding.size() != n || t.pads.size() != 2 * n)
+    return im.fail("strides, dilations and output_padding need " + Twine(n) +
+                   " value" + (n == 1 ? "" : "s") + ", pads " + Twine(2 * n));
+  if (auto k = im.attrInts("kernel_shape"))
+    if (*k != std::vector<int64_t>(w.shape.begin() + 2, w.shape.end()))
+      return im.fail("kernel_shape does not match the weight's shape");
+  for (auto *list : {&t.strides, &t.dilations})
+    for (int64_t v : *list)
+      if (v <= 0 || v > kLimit)
+        return im.fail("strides and dilations must be in [1, 2^20]");
+  for (auto *list : {&t.outputPadding, &t.pads})
+    for (int64_t v : *list)
+      if (v < 0 || v > kLimit)
+        return im.fail("pads and output_padding must be in [0, 2^20]");
+  // ONNX Runtime and the ONNX reference have disagreed on how auto_pad and
+  // output_shape split the padding; explicit pads (what torch writes) have
+  // one meaning.
+  if (im.attrInts("output_shape"))
+    return im.fail("output_shape is not supported; give pads and "
+                   "output_padding instead");
+  std::string autoPad = im.attrString("auto_pad").value_or("NOTSET");
+  if (autoPad == "VALID")
+    t.pads.assign(2 * n, 0);
+  else if (autoPad != "NOTSET")
+    return im.fail("auto_pad '" + autoPad +
+                   "' is not supported; give pads explicitly");
+  return t;
+}
+
+/// The operands as the conv on the stuffed input reads them, in `x` and
+/// `w`: quantized (a pending Relu / Clip settled) or float. Returns whether
+/// they are quantized.
+static FailureOr<bool> transposedOperands(Importer &im, ImportedValue &x,
+                                          ImportedValue &w) {
+  bool floatWeights = w.kind == Kind::Const && !w.f.empty();
+  if (floatWeights || !im.isQuantizable(**im.input(0))) {
+    if (x.holdsIntegers())
+      return im.fail("ConvTranspose of an integer tensor");
+    return false;
+  }
+  auto qx = im.requireQuantized(0, "input X");
+  auto qw = failed(qx) ? FailureOr<ImportedValue *>(failure())
+                       : im.requireQuantized(1, "weight W");
+  if (failed(qw))
+    return failure();
+  x = **qx;
+  w = **qw;
+  return true;
+}
+
 /// One spatial axis of the stride-1 conv a ConvTranspose is: input index i
 /// lands at `offset + i * stride` of the stuffed input of `size` (the
 /// output's `out` plus the dilated kernel's span), whose indices `first` to
@@ -269,68 +344,25 @@ LogicalResult Importer::importConvTranspose() {
   if (!oneD && (x.shape.size() != 4 || w.shape.size() != 4))
     return fail("only 1-D and 2-D ConvTranspose (input and weight of rank 3 "
                 "or 4) are supported");
-  int64_t groups = attrInt("group").value_or(1);
-  if (groups <= 0 || x.shape[1] != w.shape[0] || w.shape[0] % groups != 0)
-    return fail("input channels " + Twine(x.shape[1]) + ", weight " +
-                Twine(w.shape[0]) + "x" + Twine(w.shape[1]) + " and group " +
-                Twine(groups) + " do not fit together");
-  size_t n = oneD ? 1 : 2;
-  auto strides = attrInts("strides").value_or(std::vector<int64_t>(n, 1));
-  auto dilations = attrInts("dilations").value_or(std::vector<int64_t>(n, 1));
-  auto outputPadding =
-      attrInts("output_padding").value_or(std::vector<int64_t>(n, 0));
-  auto pads = attrInts("pads").value_or(std::vector<int64_t>(2 * n, 0));
-  if (strides.size() != n || dilations.size() != n ||
-      outputPadding.size() != n || pads.size() != 2 * n)
-    return fail("strides, dilations and output_padding need " + Twine(n) +
-                " value" + (n == 1 ? "" : "s") + ", pads " + Twine(2 * n));
-  auto kernel = attrInts("kernel_shape");
-  if (kernel && (kernel->size() != n || (*kernel)[0] != w.shape[2] ||
-                 (!oneD && (*kernel)[1] != w.shape[3])))
-    return fail("kernel_shape does not match the weight's shape");
+  auto window = readTransposedWindow(*this, x, w, oneD ? 1 : 2);
+  if (failed(window))
+    return failure();
+  int64_t groups = window->groups;
+  std::vector<int64_t> strides = window->strides, dilations = window->dilations,
+                       outputPadding = window->outputPadding,
+                       pads = window->pads;
   if (oneD) {
     strides.insert(strides.begin(), 1);
     dilations.insert(dilations.begin(), 1);
     outputPadding.insert(outputPadding.begin(), 0);
     pads = {0, pads[0], 0, pads[1]};
   }
-  for (auto *list : {&strides, &dilations})
-    for (int64_t v : *list)
-      if (v <= 0 || v > kLimit)
-        return fail("strides and dilations must be in [1, 2^20]");
-  for (auto *list : {&outputPadding, &pads})
-    for (int64_t v : *list)
-      if (v < 0 || v > kLimit)
-        return fail("pads and output_padding must be in [0, 2^20]");
-  // ONNX Runtime and the ONNX reference have disagreed on how auto_pad and
-  // output_shape split the padding; explicit pads (what torch writes) have
-  // one meaning.
-  if (attrInts("output_shape"))
-    return fail("output_shape is not supported; give pads and "
-                "output_padding instead");
-  std::string autoPad = attrString("auto_pad").value_or("NOTSET");
-  if (autoPad == "VALID")
-    pads = {0, 0, 0, 0};
-  else if (autoPad != "NOTSET")
-    return fail("auto_pad '" + autoPad +
-                "' is not supported; give pads explicitly");
 
-  // The operands as the conv will read them: quantized (a pending Relu /
-  // Clip settled), or float; rank 4.
-  bool floatWeights = w.kind == Kind::Const && !w.f.empty();
-  bool quantized = !floatWeights && isQuantizable(**xin);
-  ImportedValue x4 = **xin, w4 = **win;
-  if (quantized) {
-    auto qx = requireQuantized(0, "input X");
-    auto qw = failed(qx) ? FailureOr<ImportedValue *>(failure())
-                         : requireQuantized(1, "weight W");
-    if (failed(qw))
-      return failure();
-    x4 = **qx;
-    w4 = **qw;
-  } else if (x4.holdsIntegers()) {
-    return fail("ConvTranspose of an integer tensor");
-  }
+  // The operands as the conv will read them; rank 4.
+  ImportedValue x4 = x, w4 = w;
+  auto quantized = transposedOperands(*this, x4, w4);
+  if (failed(quantized))
+    return failure();
   if (oneD && failed(liftToUnitHeight(*this, x4, w4)))
     return failure();
 
@@ -363,7 +395,7 @@ LogicalResult Importer::importConvTranspose() {
     p.resultShape = {x4.shape[0], w4.shape[1] * groups,
                      e.size[1] - (w4.shape[3] - 1) * dilations[1]};
 
-  if (!quantized) {
+  if (!*quantized) {
     auto cw = convWeight(*this, w4, groups);
     auto f = failed(cw) ? FailureOr<Value>(failure())
                         : floatValue(x4, /*nhwc=*/true);
@@ -389,9 +421,6 @@ LogicalResult Importer::importConvTranspose() {
   auto cw = convWeight(*this, w4, groups);
   if (failed(cw))
     return failure();
-  if (x4.q.perAxis())
-    return fail("per-axis quantized activations are not supported as a "
-                "contraction input");
   auto codes = quantValue(x4, /*nhwc=*/true);
   if (failed(codes))
     return failure();
@@ -400,12 +429,7 @@ LogicalResult Importer::importConvTranspose() {
   Value ints = quant::StorageCastOp::create(
       b, loc, RankedTensorType::get(codesType.getShape(), storage), *codes);
   // Real zero is the zero point's code.
-  Value zero = arith::ConstantOp::create(
-      b, loc,
-      b.getIntegerAttr(storage,
-                       APInt(storage.getIntOrFloatBitWidth(),
-                             uint64_t(x4.q.zeroPoints[0]), /*isSigned=*/true,
-                             /*implicitTrunc=*/true)));
+  Value zero = storageCode(x4.q, x4.q.zeroPoints[0]);
   ImportedValue stuffed = x4;
   stuffed.codes.reset();
   stuffed.flattenedFromNhwc.clear();
@@ -428,57 +452,21 @@ LogicalResult Importer::importConvTranspose3D() {
   if (llvm::any_of(x.shape, [](int64_t d) { return d <= 0; }))
     return fail("the input's dimensions must be positive, got " +
                 joinedDims(x.shape));
-  int64_t groups = attrInt("group").value_or(1);
-  if (groups <= 0 || x.shape[1] != w.shape[0] || w.shape[0] % groups != 0)
-    return fail("input channels " + Twine(x.shape[1]) + ", weight " +
-                Twine(w.shape[0]) + "x" + Twine(w.shape[1]) + " and group " +
-                Twine(groups) + " do not fit together");
-  std::vector<int64_t> ones(3, 1), zeros(3, 0);
-  auto strides = attrInts("strides").value_or(ones);
-  auto dilations = attrInts("dilations").value_or(ones);
-  auto outputPadding = attrInts("output_padding").value_or(zeros);
-  auto pads = attrInts("pads").value_or(std::vector<int64_t>(6, 0));
-  if (strides.size() != 3 || dilations.size() != 3 ||
-      outputPadding.size() != 3 || pads.size() != 6)
-    return fail("a 3-D ConvTranspose needs 3 strides, dilations and "
-                "output_padding values and 6 pads");
-  if (auto k = attrInts("kernel_shape"))
-    if (*k != std::vector<int64_t>(w.shape.begin() + 2, w.shape.end()))
-      return fail("kernel_shape does not match the weight's shape");
-  for (auto *list : {&strides, &dilations})
-    for (int64_t v : *list)
-      if (v <= 0 || v > kLimit)
-        return fail("strides and dilations must be in [1, 2^20]");
-  for (auto *list : {&outputPadding, &pads})
-    for (int64_t v : *list)
-      if (v < 0 || v > kLimit)
-        return fail("pads and output_padding must be in [0, 2^20]");
-  if (attrInts("output_shape"))
-    return fail("output_shape is not supported; give pads and "
-                "output_padding instead");
-  std::string autoPad = attrString("auto_pad").value_or("NOTSET");
-  if (autoPad == "VALID")
-    pads.assign(6, 0);
-  else if (autoPad != "NOTSET")
-    return fail("auto_pad '" + autoPad +
-                "' is not supported; give pads explicitly");
-
-  bool floatWeights = w.kind == Kind::Const && !w.f.empty();
-  bool quantized = !floatWeights && isQuantizable(**input(0));
-  if (quantized) {
-    auto qx = requireQuantized(0, "input X");
-    auto qw = failed(qx) ? FailureOr<ImportedValue *>(failure())
-                         : requireQuantized(1, "weight W");
-    if (failed(qw))
-      return failure();
-    x = **qx;
-    w = **qw;
-    if (x.q.perAxis())
-      return fail("per-axis quantized activations are not supported as a "
-                  "contraction input");
-  } else if (x.holdsIntegers()) {
-    return fail("ConvTranspose of an integer tensor");
-  }
+  auto window3 = readTransposedWindow(*this, x, w, 3);
+  if (failed(window3))
+    return failure();
+  int64_t groups = window3->groups;
+  const std::vector<int64_t> &strides = window3->strides,
+                             &dilations = window3->dilations,
+                             &outputPadding = window3->outputPadding,
+                             &pads = window3->pads;
+  auto isQuantized = transposedOperands(*this, x, w);
+  if (failed(isQuantized))
+    return failure();
+  bool quantized = *isQuantized;
+  if (quantized && x.q.perAxis())
+    return fail("per-axis quantized activations are not supported as a "
+                "contraction input");
 
   // Per axis, as EquivalentConv: input index i lands at offset + i stride
   // of the stuffed input, whose stride-1 conv is the ConvTranspose.
