@@ -139,12 +139,9 @@ LogicalResult Importer::readConvAttrs(PendingInfo &p, const ImportedValue &x,
     pads = {0, 0, 0, 0};
   } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     for (int d = 0; d < 2; ++d) {
-      int64_t in = spatial(x, d), s = p.strides[d];
       int64_t k = (spatial(w, d) - 1) * p.dilations[d] + 1;
-      int64_t total = std::max<int64_t>(0, ((in + s - 1) / s - 1) * s + k - in);
-      int64_t small = total / 2;
-      pads[d] = autoPad == "SAME_UPPER" ? small : total - small;
-      pads[d + 2] = total - pads[d];
+      std::tie(pads[d], pads[d + 2]) =
+          samePadding(spatial(x, d), p.strides[d], k, autoPad == "SAME_UPPER");
     }
   } else if (autoPad != "NOTSET") {
     return fail("unsupported auto_pad '" + autoPad + "'");

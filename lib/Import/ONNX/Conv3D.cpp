@@ -80,11 +80,7 @@ readWindow3D(Importer &im, const ImportedValue &x, const ImportedValue &w) {
     if (autoPad == "VALID") {
       pb = pe = 0;
     } else if (autoPad != "NOTSET") {
-      int64_t total =
-          std::max<int64_t>(0, ((in + s - 1) / s - 1) * s + extent - in);
-      int64_t small = total / 2;
-      pb = autoPad == "SAME_UPPER" ? small : total - small;
-      pe = total - pb;
+      std::tie(pb, pe) = samePadding(in, s, extent, autoPad == "SAME_UPPER");
     }
     if (in + pb + pe < extent)
       return im.fail("the kernel is larger than the padded input");

@@ -25,11 +25,13 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace quantopt::onnx_import::detail {
@@ -190,6 +192,18 @@ inline ImportedValue int64Constant(llvm::ArrayRef<int64_t> shape,
   c.shape.assign(shape.begin(), shape.end());
   c.i = std::move(values);
   return c;
+}
+
+/// The {begin, end} padding auto_pad SAME_UPPER (`upper`) or SAME_LOWER
+/// gives an axis of size `in`, stride `stride` and dilated kernel `extent`:
+/// ceil(in / stride) outputs, the odd one at the end (upper) or beginning.
+inline std::pair<int64_t, int64_t> samePadding(int64_t in, int64_t stride,
+                                               int64_t extent, bool upper) {
+  int64_t total = std::max<int64_t>(
+      0, ((in + stride - 1) / stride - 1) * stride + extent - in);
+  int64_t small = total / 2;
+  int64_t begin = upper ? small : total - small;
+  return {begin, total - begin};
 }
 
 /// The model's standard (ai.onnx) opset; 0 when it imports none.
