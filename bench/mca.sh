@@ -40,6 +40,8 @@ CPUS=(
   "neoverse-n1|aarch64-dotprod|aarch64|+neon,+dotprod|0"
   "cortex-a76|aarch64-dotprod|aarch64|+neon,+dotprod|0"
   "cortex-a57|aarch64-neon|aarch64|+neon|0"
+  "cortex-a72|aarch64-neon|aarch64|+neon|0"
+  "cortex-a53|aarch64-neon|aarch64|+neon|0"
   "sifive-x280|riscv64|riscv64|+v|512"
 )
 

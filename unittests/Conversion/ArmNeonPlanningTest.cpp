@@ -49,8 +49,32 @@ TEST(ArmNeonPlanningTest, DotprodFlipsUnsignedActivations) {
   EXPECT_FALSE(planDot(isa, true, -5, 5, false));
   // u8 weights would need udot / usdot.
   EXPECT_FALSE(planDot(isa, false, 0, 255, true));
-  // Plain NEON: no plan.
-  EXPECT_FALSE(planDot(ArmIsa{}, false, -1, 1, true));
+}
+
+TEST(ArmNeonPlanningTest, PlainNeonMultipliesBytePairs) {
+  // No dot product: smull (8 s8 x s8 products into i16) + sadalp, 4 x 4
+  // outputs, each a row's and a column's 16 bytes per K step.
+  std::optional<DotPlan> s8 = planDot(ArmIsa{}, false, -128, 127, false);
+  ASSERT_TRUE(s8);
+  EXPECT_EQ(s8->kind, DotKind::Smull);
+  EXPECT_TRUE(s8->isSmull());
+  EXPECT_FALSE(s8->isMmla());
+  EXPECT_EQ(s8->kStep, 16);
+  EXPECT_EQ(s8->tileRows, 4);
+  EXPECT_EQ(s8->tileCols, 4);
+  EXPECT_FALSE(s8->flipX);
+  // s8 x s8 only, as sdot: u8 activations flip with weights known now.
+  std::optional<DotPlan> u8 = planDot(ArmIsa{}, true, -5, 5, true);
+  ASSERT_TRUE(u8);
+  EXPECT_TRUE(u8->flipX);
+  EXPECT_EQ(u8->offset, 128);
+  EXPECT_FALSE(planDot(ArmIsa{}, true, -5, 5, false));
+  EXPECT_FALSE(planDot(ArmIsa{}, false, 0, 255, true));
+  // Each row is its own vector: a remainder tile has just its rows.
+  RowTiles t = planRowTiles(*s8, 7);
+  EXPECT_EQ(t.full, 1);
+  EXPECT_EQ(t.lastRows, 3);
+  EXPECT_EQ(t.paddedRows(), 7);
 }
 
 TEST(ArmNeonPlanningTest, RemainderRowsTakeTheirOwnTile) {

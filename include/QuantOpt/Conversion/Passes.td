@@ -156,32 +156,35 @@ def QntToX86Vnni : Pass<"qnt-x86-vnni", "func::FuncOp"> {
 }
 
 def QntToArmNeon : Pass<"qnt-arm-neon", "func::FuncOp"> {
-  let summary = "Data-tiled int8 contractions on AArch64 i8mm / dotprod";
+  let summary = "Data-tiled int8 contractions on AArch64 i8mm / dotprod / NEON";
   let description = [{
     Rewrites `qnt.int_matmul` (constant or run-time weights) and
     `qnt.int_conv2d` (constant filter, groups 1) into linalg.mmt4d's
     data-tiled form: activations packed at run time into
-    `[Mp/8][Kp/kStep][8][kStep]` (a conv packs its im2col rows, K over
-    (kh, kw, c)), weights into `[Np/8][Kp/kStep][8][kStep]` (at compile time
-    when constant), and an 8 x 8 register tile looping over K with
-    `arm_neon.intr.smmla` / `ummla` / `usmmla` (kStep 8) when the module's
-    `llvm.target` has i8mm, else `arm_neon.intr.sdot` by element (kStep 4)
-    when it has dotprod. The i32 result is the M x N corner of the padded
-    tile grid.
+    `[Mp/M0][Kp/kStep][M0][kStep]` (a conv packs its im2col rows, K over
+    (kh, kw, c)), weights into `[Np/N0][Kp/kStep][N0][kStep]` (at compile
+    time when constant), and an M0 x N0 register tile looping over K: a
+    12 x 8 tile of `arm_neon.intr.smmla` / `ummla` / `usmmla` (kStep 8)
+    when the module's `llvm.target` has i8mm, else an 8 x 8 tile of `arm_neon.intr.sdot` by
+    element (kStep 4) when it has dotprod, else (plain NEON) a 4 x 4 tile of
+    `arm_neon.intr.smull` and `qnt_kernel.aarch64.saddlp` (kStep 16, one
+    4-lane accumulator per output, summed across after the K loop). The i32
+    result is the M x N corner of the padded tile grid.
 
-    With i8mm every signedness pair has an instruction; sdot multiplies
-    s8 x s8 only, so u8 activations are flipped (x ^ 0x80) and
+    With i8mm every signedness pair has an instruction; sdot and smull
+    multiply s8 x s8 only, so u8 activations are flipped (x ^ 0x80) and
     128 * sum_k w' joins the bias (constant weights only). Weight zero
     points are folded into constant weights; run-time weights must have
     none (qnt-symmetric-weights); an input zero point left on a run-time
     weight matmul costs one column-sum pass over W. Weights beyond
-    the 8-bit range of the chosen operand, large splats and other AArch64
-    CPUs are left to qnt-to-linalg. Without `llvm.target`, scheduling the
+    the 8-bit range of the chosen operand, large splats and AArch64 targets
+    without NEON are left to qnt-to-linalg. Without `llvm.target`, scheduling the
     pass claims i8mm. The pass only rewrites (`populateQntToArmNeonPatterns`).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::arm_neon::ArmNeonDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::qnt_kernel::QntKernelDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect"];

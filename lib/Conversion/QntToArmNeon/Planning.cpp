@@ -28,10 +28,19 @@ std::optional<DotPlan> quantopt::armneon::planDot(ArmIsa isa, bool xUnsigned,
       plan.kind = wUnsigned ? DotKind::UsmmlaTransposed : DotKind::Smmla;
     return plan;
   }
-  if (!isa.dotprod || !fitsS8)
-    return std::nullopt; // udot / usdot-free: only s8 x s8
-  plan.kind = DotKind::Sdot;
-  plan.kStep = 4;
+  // sdot, and smull on plain NEON, multiply s8 x s8 only (no udot / usdot
+  // plan).
+  if (!fitsS8)
+    return std::nullopt;
+  if (isa.dotprod) {
+    plan.kind = DotKind::Sdot;
+    plan.kStep = 4;
+  } else {
+    plan.kind = DotKind::Smull;
+    plan.kStep = 16;
+    plan.tileRows = 4;
+    plan.tileCols = 4;
+  }
   if (xUnsigned) {
     // x = (x ^ 0x80) + 128 with the fed value read as s8; the 128 * sum w'
     // term folds into the bias, which needs the weights now.
@@ -48,8 +57,9 @@ RowTiles quantopt::armneon::planRowTiles(const DotPlan &plan, int64_t m) {
   t.rows = plan.tileRows;
   t.full = m / t.rows;
   int64_t rest = m % t.rows;
-  // sdot's activation vectors hold 4 rows, and its tile code all 8.
-  int64_t granule = plan.isMmla() ? 2 : t.rows;
+  // sdot's activation vectors hold 4 rows, and its tile code all 8; an
+  // smull tile reads one vector per row.
+  int64_t granule = plan.isMmla() ? 2 : plan.isSmull() ? 1 : t.rows;
   t.lastRows = rest ? roundUp(rest, granule) : 0;
   return t;
 }

@@ -14,7 +14,13 @@
 //   +dotprod  `arm_neon.intr.sdot` by element, 8 x 8: each weight vector is
 //             4 columns x 4 k, the activation vector's 32-bit lane r is
 //             row r's 4 k, broadcast (LLVM folds the broadcast into
-//             `sdot v.4s, v.16b, v.4b[r]`), 16 instructions per K step of 4.
+//             `sdot v.4s, v.16b, v.4b[r]`), 16 instructions per K step of 4;
+//   NEON      `arm_neon.intr.smull` + `qnt_kernel.aarch64.saddlp`, 4 x 4:
+//             each operand vector is one row's or one column's 16 k, the
+//             8-byte halves multiply into i16 (`smull`, `smull2`) and their
+//             pairs add into the output's own 4-lane accumulator (`sadalp`),
+//             64 instructions per K step of 16; after the K loop the four
+//             accumulators of a row and 4 columns reduce with `addp`.
 // The result is an Mp x Np i32 tensor; its M x N corner is the op's result
 // (a conv's reshaped to NHWF). A `qnt.int_requantize` that is the only user
 // of the result is applied to each row of 4 accumulators before the store
@@ -22,8 +28,8 @@
 //
 // Signedness (planDot): with i8mm every pair has its instruction (s8 x u8
 // weights: usmmla with the weights first, i.e. the transposed tile); sdot
-// takes s8 x s8, u8 activations are flipped, x = (x ^ 0x80) + 128, and the
-// 128 * sum_k w' term joins the bias, as does -zx * sum_k w' when the input
+// and smull take s8 x s8, u8 activations are flipped, x = (x ^ 0x80) + 128, and
+// the 128 * sum_k w' term joins the bias, as does -zx * sum_k w' when the input
 // zero point is not 0 (constant weights only). Weight zero points are
 // folded into the constant weights (w' = w - zw[n]); run-time weights must
 // have none left (qnt-symmetric-weights); an input zero point left on them
@@ -39,6 +45,7 @@
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
 #include "QuantOpt/Dialect/Qnt/Utils/KernelLoops.h"
 #include "QuantOpt/Dialect/Qnt/Utils/QuantUtils.h"
+#include "QuantOpt/Dialect/QntKernel/IR/QntKernelDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -47,6 +54,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -333,8 +341,10 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
                                        requant ? requant->getStorage() : i32);
   bool transposed = plan.kind == DotKind::UsmmlaTransposed;
   // Accumulators: mmla, 2 x 2 blocks [row pair i][column pair j]; sdot,
-  // 1 x 4 rows [row r][column quad j].
-  int64_t colsOf = plan.isMmla() ? nc / 2 : nc / 4;
+  // 1 x 4 rows [row r][column quad j]; smull, 4 partial sums of the one
+  // output [row r][column j].
+  int64_t colsOf = plan.isMmla() ? nc / 2 : plan.isSmull() ? nc : nc / 4;
+  auto products = VectorType::get({8}, b.getI16Type());
 
   auto shuffle = [&](OpBuilder &sb, Value x, Value y,
                      ArrayRef<int64_t> mask) -> Value {
@@ -358,10 +368,17 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
                   nb, loc, biasType, bias, ValueRange{col0}, zero32,
                   ArrayRef<bool>{true});
               // Accumulators start at the bias, in each instruction's
-              // element order.
+              // element order (smull's at 0: the bias joins their sum).
               SmallVector<Value> accs;
+              Value zeroQuad = arith::ConstantOp::create(
+                  nb, loc,
+                  DenseElementsAttr::get(quad, nb.getI32IntegerAttr(0)));
               for (int64_t i = 0; i < rowsOf; ++i)
                 for (int64_t j = 0; j < colsOf; ++j) {
+                  if (plan.isSmull()) {
+                    accs.push_back(zeroQuad);
+                    continue;
+                  }
                   SmallVector<int64_t> mask;
                   if (!plan.isMmla())
                     mask = {4 * j, 4 * j + 1, 4 * j + 2, 4 * j + 3};
@@ -399,9 +416,24 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
                     SmallVector<Value> av;
                     for (int64_t v = 0; v < aBytes / 16; ++v)
                       av.push_back(load(a, aBase, v));
+                    // smull multiplies 8-byte halves; LLVM reads the high
+                    // halves in place (smull2).
+                    auto half = [&](Value v, int64_t h) -> Value {
+                      return shuffle(kb, v, v,
+                                     {8 * h, 8 * h + 1, 8 * h + 2, 8 * h + 3,
+                                      8 * h + 4, 8 * h + 5, 8 * h + 6,
+                                      8 * h + 7});
+                    };
+                    SmallVector<std::array<Value, 2>> avHalves;
+                    if (plan.isSmull())
+                      for (Value v : av)
+                        avHalves.push_back({half(v, 0), half(v, 1)});
                     // One weight vector at a time, used by every row.
                     for (int64_t j = 0; j < colsOf; ++j) {
                       Value wv = load(w, wBase, j);
+                      std::array<Value, 2> wHalves;
+                      if (plan.isSmull())
+                        wHalves = {half(wv, 0), half(wv, 1)};
                       for (int64_t i = 0; i < rowsOf; ++i) {
                         Value &acc = out[i * colsOf + j];
                         switch (plan.kind) {
@@ -434,6 +466,18 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
                                                          wv, row);
                           break;
                         }
+                        case DotKind::Smull:
+                          // acc += pairs of (a * w) in i16: each lane is one
+                          // s8 x s8 product, at most 2^14, so i16 is exact.
+                          for (int64_t h = 0; h < 2; ++h) {
+                            Value p = arm_neon::SMullOp::create(
+                                kb, loc, products, avHalves[i][h], wHalves[h]);
+                            acc = arith::AddIOp::create(
+                                kb, loc, acc,
+                                qnt_kernel::Aarch64PairwiseAddLongOp::create(
+                                    kb, loc, quad, p));
+                          }
+                          break;
                         }
                       }
                     }
@@ -467,6 +511,24 @@ Value emitGemm(OpBuilder &b, Location loc, const DotPlan &plan, Value a,
                     Value q = res[i * colsOf + 2 * h + 1];
                     store(shuffle(nb, p, q, even), 2 * i, h);
                     store(shuffle(nb, p, q, odd), 2 * i + 1, h);
+                  }
+              } else if (plan.isSmull()) {
+                // Sum each accumulator across: pairwise adds of even and odd
+                // lanes (addp), twice, give 4 columns' sums in one vector.
+                auto addPairs = [&](Value x, Value y) -> Value {
+                  return arith::AddIOp::create(nb, loc,
+                                               shuffle(nb, x, y, {0, 2, 4, 6}),
+                                               shuffle(nb, x, y, {1, 3, 5, 7}));
+                };
+                for (int64_t r = 0; r < rows; ++r)
+                  for (int64_t q = 0; q < nc / 4; ++q) {
+                    ValueRange o = res.slice(r * colsOf + 4 * q, 4);
+                    Value sums =
+                        addPairs(addPairs(o[0], o[1]), addPairs(o[2], o[3]));
+                    Value biasQuad =
+                        shuffle(nb, biasVec, biasVec,
+                                {4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 3});
+                    store(arith::AddIOp::create(nb, loc, sums, biasQuad), r, q);
                   }
               } else {
                 for (int64_t r = 0; r < rows; ++r)

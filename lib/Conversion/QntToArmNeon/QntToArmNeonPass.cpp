@@ -1,14 +1,16 @@
 //===- QntToArmNeonPass.cpp - the qnt-arm-neon pass -----------------------===//
 //
-// Applies populateQntToArmNeonPatterns with the dot-product extensions of
-// the module's AArch64 `llvm.target`. Without a target, scheduling the pass
-// is the caller's claim of i8mm (as for qnt-x86-vnni).
+// Applies populateQntToArmNeonPatterns with the int8 extensions of the
+// module's AArch64 `llvm.target` (i8mm, dotprod, or plain NEON). Without a
+// target, scheduling the pass is the caller's claim of i8mm (as for
+// qnt-x86-vnni).
 //
 //===----------------------------------------------------------------------===//
 
 #include "QuantOpt/Conversion/QntToArmNeon/QntToArmNeon.h"
 
 #include "QuantOpt/Conversion/Passes.h"
+#include "QuantOpt/Dialect/QntKernel/IR/QntKernelDialect.h"
 #include "QuantOpt/Target/TargetInfo.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
@@ -48,7 +50,9 @@ std::optional<ArmIsa> selectIsa(Operation *op) {
   if (!llvm::Triple(info.triple).isAArch64())
     return std::nullopt;
   ArmIsa isa{info.hasFeature("dotprod"), info.hasFeature("i8mm")};
-  if (!isa.dotprod && !isa.i8mm)
+  // Without either extension the kernel is smull + sadalp, which needs NEON
+  // (a target may turn it off with -neon).
+  if (!isa.dotprod && !isa.i8mm && !info.hasFeature("neon"))
     return std::nullopt;
   return isa;
 }

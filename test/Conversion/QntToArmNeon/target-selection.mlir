@@ -1,8 +1,11 @@
 // The kernels follow the module's llvm.target: sdot on a dotprod-only CPU,
-// nothing on plain NEON or another architecture.
+// smull + saddlp on plain NEON, nothing without NEON or on another
+// architecture.
 // RUN: sed 's/TARGET/triple = "aarch64-unknown-linux-gnu", chip = "neoverse-n1", features = <["+neon", "+dotprod"]>/' %s \
 // RUN:   | quant-opt --pass-pipeline="builtin.module(func.func(qnt-arm-neon,canonicalize,cse))" | FileCheck %s --check-prefix=DOT
 // RUN: sed 's/TARGET/triple = "aarch64-unknown-linux-gnu", chip = "cortex-a57", features = <["+neon"]>/' %s \
+// RUN:   | quant-opt --pass-pipeline="builtin.module(func.func(qnt-arm-neon,canonicalize,cse))" | FileCheck %s --check-prefix=NEON
+// RUN: sed 's/TARGET/triple = "aarch64-unknown-linux-gnu", chip = "generic", features = <["-neon"]>/' %s \
 // RUN:   | quant-opt --pass-pipeline="builtin.module(func.func(qnt-arm-neon))" | FileCheck %s --check-prefix=NONE
 // RUN: sed 's/TARGET/triple = "x86_64-unknown-linux-gnu", chip = "x86-64-v4", features = <["+avx512vnni"]>/' %s \
 // RUN:   | quant-opt --pass-pipeline="builtin.module(func.func(qnt-arm-neon))" | FileCheck %s --check-prefix=NONE
@@ -18,6 +21,17 @@
 // DOT: arith.xori
 // DOT: arm_neon.intr.sdot
 // DOT-NOT: smmla
+// smull + saddlp: the same flip and bias; weights packed [N/4][K/16][4][16]:
+// lane 0 = (1, 3, 0 x 14), lane 1 = (2, -4, 0 x 14), two zero lanes.
+// NEON-LABEL: func.func @u8_x_s8
+// NEON-DAG: arith.constant dense<[1, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, -4, 0{{(, 0)+}}]> : tensor<64xi8>
+// NEON-DAG: arith.constant dense<[522, -236, 0, 0]> : tensor<4xi32>
+// NEON-DAG: arith.constant dense<-128> : vector<16xi8>
+// NEON: arith.xori
+// NEON: arm_neon.intr.smull {{.*}} : vector<8xi8> to vector<8xi16>
+// NEON: qnt_kernel.aarch64.saddlp {{.*}} : vector<8xi16> -> vector<4xi32>
+// NEON-NOT: sdot
+// NEON-NOT: mmla
 // NONE-NOT: arm_neon
 // NONE: qnt.int_matmul
 module attributes {llvm.target = #llvm.target<TARGET>} {

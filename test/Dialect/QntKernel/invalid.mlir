@@ -37,3 +37,11 @@ func.func @madd_lanes(%b: vector<16xi16>) -> vector<16xi32> {
   %0 = "qnt_kernel.x86.vpmaddwd"(%b, %b) : (vector<16xi16>, vector<16xi16>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
+
+// -----
+
+func.func @saddlp_width(%p: vector<16xi16>) -> vector<8xi32> {
+  // expected-error@+1 {{operand #0 must be vector of 16-bit signless integer values of length 8}}
+  %0 = qnt_kernel.aarch64.saddlp %p : vector<16xi16> -> vector<8xi32>
+  return %0 : vector<8xi32>
+}

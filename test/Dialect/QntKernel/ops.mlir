@@ -59,3 +59,14 @@ func.func @pairs(%a16: vector<16xi32>, %h32: vector<32xi16>, %a8: vector<8xi32>,
   %4 = qnt_kernel.x86.vpmaddwd %h8, %h8 : vector<8xi16> -> vector<4xi32>
   return %0, %1, %2, %3, %4 : vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<8xi32>, vector<4xi32>
 }
+
+// AArch64 saddlp: the i16 pairs of smull's products summed into i32 lanes.
+// CHECK-LABEL: func.func @aarch64_pairs
+// CHECK: qnt_kernel.aarch64.saddlp %{{.*}} : vector<8xi16> -> vector<4xi32>
+// LLVM-LABEL: func.func @aarch64_pairs
+// LLVM: llvm.call_intrinsic "llvm.aarch64.neon.saddlp.v4i32.v8i16"({{.*}}) : (vector<8xi16>) -> vector<4xi32>
+// LLVM-NOT: qnt_kernel
+func.func @aarch64_pairs(%p: vector<8xi16>) -> vector<4xi32> {
+  %0 = qnt_kernel.aarch64.saddlp %p : vector<8xi16> -> vector<4xi32>
+  return %0 : vector<4xi32>
+}

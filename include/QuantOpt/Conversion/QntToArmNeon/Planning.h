@@ -7,7 +7,7 @@
 //
 // The layouts are linalg.mmt4d's: with a register tile of M0 x N0 outputs
 // and a K step of `kStep` (i8mm: 12 x 8 outputs, K step 8, the 2x8 . 8x2
-// matrix multiplies; sdot: 8 x 8, K step 4),
+// matrix multiplies; sdot: 8 x 8, K step 4; plain NEON: 4 x 4, K step 16),
 //   packed activations  [Mp/M0][Kp/kStep][M0][kStep]  (linalg.pack of X;
 //                       the last tile may have fewer rows, RowTiles)
 //   packed weights      [Np/N0][Kp/kStep][N0][kStep]  (linalg.pack of W^T)
@@ -22,7 +22,12 @@
 // 1.17x: fewer loads interleave with the smmla, and 6-wide dispatch groups
 // split less often; the two are equal (1.00x) on Neoverse N2 / Cortex-A710
 // (2 smmla per cycle). sdot issues 2 per cycle on Neoverse N1 / Cortex-A76,
-// so 8 x 8 (16 sdot, 4 loads) is enough.
+// so 8 x 8 (16 sdot, 4 loads) is enough. Plain NEON has no dot product:
+// `smull` multiplies 8 byte pairs into i16 and `sadalp` adds the i16 pairs
+// into 4 i32 lanes, so each output owns a 4-lane accumulator, summed across
+// once after the K loop; 4 x 4 outputs are 16 accumulators plus 4 + 4
+// operand registers, 32 smull and 32 sadalp per 16-byte K step (the two
+// run on different pipes of a Cortex-A57: 8 MACs per cycle).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +46,7 @@ namespace quantopt::armneon {
 
 inline int64_t roundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 
-/// The dot-product extensions of the target.
+/// The int8 extensions of the target; neither means plain NEON (smull).
 struct ArmIsa {
   bool dotprod = false;
   bool i8mm = false;
@@ -56,11 +61,14 @@ enum class DotKind {
   /// (unsigned) operand, so each 2x2 accumulator holds the transposed tile.
   UsmmlaTransposed,
   Sdot, ///< s8 x s8, 4-byte groups, by element
+  /// s8 x s8 without a dot product: smull into i16, sadalp into i32, one
+  /// 4-lane accumulator per output.
+  Smull,
 };
 
 struct DotPlan {
   DotKind kind = DotKind::Sdot;
-  /// Reduction indices per packed group: 8 (mmla) or 4 (sdot).
+  /// Reduction indices per packed group: 8 (mmla), 4 (sdot) or 16 (smull).
   int64_t kStep = 4;
   /// Output rows and columns of one register tile.
   int64_t tileRows = 8;
@@ -70,6 +78,7 @@ struct DotPlan {
   int32_t offset = 0;
 
   bool isMmla() const { return kStep == 8; }
+  bool isSmull() const { return kind == DotKind::Smull; }
 };
 
 /// The M rows of a GEMM in register tiles: `full` tiles of `rows` rows,

@@ -5,7 +5,10 @@
 // during the conversion to LLVM, through upstream's
 // `X86IntrinsicOpInterface` (`convert-vector-to-llvm{enable-x86vector}`), so
 // the kernels never hold an `llvm.call_intrinsic` before that point and no
-// memory-effect model has to be attached to one.
+// memory-effect model has to be attached to one. The AArch64 op uses the same
+// interface: only its name is x86's (it is upstream's 1:1 intrinsic
+// interface, LLVM::OneToOneIntrinsicOpInterface, plus the pattern that
+// applies it), and the intrinsic name alone decides the target.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +24,8 @@ def QntKernel_Dialect : Dialect {
   let cppNamespace = "::mlir::qnt_kernel";
   let summary = "Target instructions of the qnt microkernels";
   let description = [{
-    Internal to quant-opt: the kernel passes (`qnt-x86-vnni`) emit these ops
+    Internal to quant-opt: the kernel passes (`qnt-x86-vnni`, `qnt-arm-neon`)
+    emit these ops
     and the conversion to LLVM replaces them by intrinsic calls. They are
     `Pure`: they compute on registers only.
   }];
@@ -138,6 +142,31 @@ def QntKernel_X86MaddI16Op : QntKernel_Op<"x86.vpmaddwd", [Pure,
       default:
         return "llvm.x86.avx512.pmaddw.d.512";
       }
+    }
+  }];
+}
+
+def QntKernel_Aarch64PairwiseAddLongOp : QntKernel_Op<"aarch64.saddlp", [Pure,
+    X86IntrinsicOpInterface]> {
+  let summary = "s16 pairs summed into i32 lanes (AArch64 saddlp)";
+  let description = [{
+    For each i32 lane `i`: `result[i] = sext(a[2i]) + sext(a[2i+1])`:
+    AArch64 Advanced SIMD `saddlp v.4s, v.8h`. An `arith.addi` of the result
+    to an accumulator selects `sadalp`, the second half of the plain-NEON
+    int8 dot step (`smull` products into i16, then their pairs into i32).
+    LLVM forms `saddlp` / `sadalp` only from this intrinsic.
+
+    ```mlir
+    %r = qnt_kernel.aarch64.saddlp %a : vector<8xi16> -> vector<4xi32>
+    ```
+    becomes `llvm.call_intrinsic "llvm.aarch64.neon.saddlp.v4i32.v8i16"`.
+  }];
+  let arguments = (ins VectorOfLengthAndType<[8], [I16]>:$a);
+  let results = (outs VectorOfLengthAndType<[4], [I32]>:$result);
+  let assemblyFormat = "$a attr-dict `:` type($a) `->` type($result)";
+  let extraClassDeclaration = [{
+    std::string getIntrinsicName() {
+      return "llvm.aarch64.neon.saddlp.v4i32.v8i16";
     }
   }];
 }
