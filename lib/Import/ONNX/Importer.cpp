@@ -757,6 +757,8 @@ LogicalResult Importer::dispatchNode(const onnx::NodeProto &n) {
     return importSwish();
   if (op == "Attention")
     return importStandardAttention();
+  if (op == "TensorScatter")
+    return importTensorScatter();
   if (op == "InstanceNormalization")
     return importInstanceNorm();
   if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" ||

@@ -538,6 +538,7 @@ public:
   mlir::LogicalResult importRMSNormalization();
   mlir::LogicalResult importStandardRotaryEmbedding();
   mlir::LogicalResult importSwish();
+  mlir::LogicalResult importTensorScatter();
   /// ONNX's Attention (opsets 23, 24), as its reference's nodes.
   mlir::LogicalResult importStandardAttention();
   mlir::LogicalResult importLpPool();

@@ -2,7 +2,7 @@
 //
 // RMSNormalization, RotaryEmbedding and Attention (23; Attention's
 // nonpad_kv_seqlen 24) and Swish (24), as the nodes their definitions are
-// made of:
+// made of, and TensorScatter (24) as one linalg.generic:
 // - RMSNormalization: its function body (ONNX's defs): x / sqrt(mean(x^2)
 //   over the axes from `axis` on + epsilon) * scale, in f32 (stash_type 1).
 // - RotaryEmbedding: ONNX Runtime's com.microsoft RotaryEmbedding computes
@@ -10,11 +10,20 @@
 //   are max positions x R / 2 and the node maps input for input; without,
 //   they are B x S x R / 2, read as B S rows at positions b S + s.
 // - Swish: x * Sigmoid(alpha x).
+// - TensorScatter: the KV-cache write of ONNX Runtime's kernel
+//   (tensorscatter.cc): the update's positions along `axis` at
+//   write_indices[b] (linear) or at (write_indices[b] + s) mod the cache
+//   length (circular); each cache position reads the update where it was
+//   written, else the past.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Expansion.h"
 #include "Importer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
 #include <limits>
@@ -151,6 +160,174 @@ LogicalResult Importer::importSwish() {
        {x, e.op("Sigmoid", {e.op("Mul", {x, e.bind("alpha", std::move(a))})})},
        node->output(0));
   return importExpansion(*node, e.nodes);
+}
+
+/// TensorScatter (opset 24). ONNX Runtime's rules: axis in [1, rank) (0 is
+/// the batch), the shapes equal except along it, the update no longer than
+/// the cache, int64 write indices of shape [batch], each >= 0 and, in
+/// linear mode, w + L <= the cache length. Compile-time indices that break
+/// them are diagnosed; a run-time one writes nothing for its batch row (no
+/// run-time error exists), as ScatterND's run-time tuples outside the data.
+LogicalResult Importer::importTensorScatter() {
+  if (failed(checkAttrTypes(
+          {{"axis", AttributeProto::INT}, {"mode", AttributeProto::STRING}})) ||
+      failed(checkArity(3, 1)))
+    return failure();
+  if (!hasInput(0) || !hasInput(1))
+    return fail("needs past_cache and update (inputs 0, 1)");
+  std::string mode = attrString("mode").value_or("linear");
+  if (mode != "linear" && mode != "circular")
+    return fail("mode must be 'linear' or 'circular', not '" + mode + "'");
+  bool circular = mode == "circular";
+  ImportedValue *in[2];
+  for (unsigned n = 0; n < 2; ++n) {
+    auto v = input(n);
+    if (failed(v))
+      return failure();
+    in[n] = *v;
+  }
+  ImportedValue &past = *in[0], &update = *in[1];
+  int64_t rank = past.shape.size();
+  if (rank < 2 || int64_t(update.shape.size()) != rank)
+    return fail("past_cache and update must have one rank, at least 2");
+  int64_t axis = attrInt("axis").value_or(-2);
+  if (axis < -rank || axis >= rank || (axis < 0 ? axis + rank : axis) == 0)
+    return fail("axis " + Twine(axis) + " must name a dimension in [1, " +
+                Twine(rank) + ") (0 is the batch)");
+  if (axis < 0)
+    axis += rank;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && past.shape[d] != update.shape[d])
+      return fail("past_cache and update differ in dimension " + Twine(d) +
+                  " (" + Twine(past.shape[d]) + " vs " +
+                  Twine(update.shape[d]) + "); only the axis may differ");
+  int64_t batch = past.shape[0], cacheLength = past.shape[axis],
+          length = update.shape[axis];
+  if (length > cacheLength)
+    return fail("the update's " + Twine(length) +
+                " positions exceed the cache's " + Twine(cacheLength));
+  Value writeIndices;
+  if (hasInput(2)) {
+    auto w = input(2);
+    if (failed(w))
+      return failure();
+    const ImportedValue &indices = **w;
+    bool isInt64 = indices.kind == Kind::Int
+                       ? indices.dtype == onnx::TensorProto::INT64
+                       : indices.kind == Kind::Const && indices.f.empty() &&
+                             indices.dtype == onnx::TensorProto::INT64;
+    if (!isInt64)
+      return fail("write_indices must be an int64 tensor");
+    if (indices.shape.size() != 1 || indices.shape[0] != batch)
+      return fail("write_indices must have shape [" + Twine(batch) +
+                  "] (the batch)");
+    if (indices.kind == Kind::Const)
+      for (int64_t b = 0; b < batch; ++b) {
+        int64_t w = indices.i[b];
+        if (w < 0)
+          return fail("write_indices[" + Twine(b) + "] = " + Twine(w) +
+                      " is negative");
+        if (!circular && w > cacheLength - length)
+          return fail("write_indices[" + Twine(b) + "] = " + Twine(w) +
+                      " plus the update's " + Twine(length) +
+                      " positions exceeds the cache's " + Twine(cacheLength) +
+                      " (linear mode)");
+      }
+    writeIndices = indices.kind == Kind::Int
+                       ? indices.value
+                       : intConstant(*this, indices, b.getI64Type());
+  } else {
+    writeIndices = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({batch}, b.getI64Type()),
+                               b.getI64IntegerAttr(0)));
+  }
+  if (failed(settleOrFloat(*this, past)) ||
+      failed(settleOrFloat(*this, update)))
+    return failure();
+  // Codes stay codes on one per-tensor grid (as ScatterND); else f32, or
+  // integers when both hold them.
+  bool codes = past.isQuantized() && update.isQuantized() &&
+               !past.q.perAxis() && past.q == update.q &&
+               past.dtype == update.dtype;
+  if ((past.kind == Kind::Int || update.kind == Kind::Int) &&
+      (past.kind != update.kind || past.dtype != update.dtype))
+    return fail("past_cache and update must have one element type");
+  auto pastTable = elementTable(*this, past, codes);
+  auto updateTable = failed(pastTable) ? FailureOr<Value>(failure())
+                                       : elementTable(*this, update, codes);
+  if (failed(pastTable) || failed(updateTable))
+    return failure();
+  Type elem = cast<RankedTensorType>(pastTable->getType()).getElementType();
+  if (elem != cast<RankedTensorType>(updateTable->getType()).getElementType())
+    return fail("past_cache and update must have one element type");
+  // Nothing to write (and nothing to read the update at).
+  if (length == 0) {
+    setOutput(0, resultLike(*this, past, codes, *pastTable, past.shape));
+    return success();
+  }
+  SmallVector<AffineMap> maps = {
+      AffineMap::getMultiDimIdentityMap(rank, ctx),
+      AffineMap::get(rank, 0, {getAffineDimExpr(0, ctx)}, ctx),
+      AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  Value init = tensor::EmptyOp::create(b, loc, past.shape, elem);
+  Value updateValues = *updateTable;
+  Value present =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()},
+          ValueRange{*pastTable, writeIndices}, ValueRange{init}, maps, iters,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            auto c64 = [&](int64_t v) {
+              return arith::ConstantIntOp::create(nb, l, v, 64).getResult();
+            };
+            auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
+              return arith::CmpIOp::create(nb, l, p, x, y).getResult();
+            };
+            using P = arith::CmpIPredicate;
+            Value w = args[1];
+            Value s = arith::IndexCastOp::create(
+                nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, axis));
+            Value valid = cmp(P::sge, w, c64(0));
+            Value j;
+            if (circular) {
+              // s - (w mod C), brought into [0, C).
+              Value wSafe = arith::SelectOp::create(nb, l, valid, w, c64(0));
+              Value shifted = arith::SubIOp::create(
+                  nb, l, s,
+                  arith::RemUIOp::create(nb, l, wSafe, c64(cacheLength)));
+              j = arith::SelectOp::create(
+                  nb, l, cmp(P::slt, shifted, c64(0)),
+                  arith::AddIOp::create(nb, l, shifted, c64(cacheLength)),
+                  shifted);
+            } else {
+              valid = arith::AndIOp::create(
+                  nb, l, valid, cmp(P::sle, w, c64(cacheLength - length)));
+              j = arith::SubIOp::create(nb, l, s, w);
+            }
+            Value take = arith::AndIOp::create(
+                nb, l, valid,
+                arith::AndIOp::create(nb, l, cmp(P::sge, j, c64(0)),
+                                      cmp(P::slt, j, c64(length))));
+            // Position 0 where nothing is taken: in bounds, discarded.
+            Value jIndex = arith::IndexCastOp::create(
+                nb, l, nb.getIndexType(),
+                arith::SelectOp::create(nb, l, take, j, c64(0)));
+            SmallVector<Value> coords;
+            for (int64_t d = 0; d < rank; ++d)
+              coords.push_back(
+                  d == axis ? jIndex
+                            : linalg::IndexOp::create(nb, l, d).getResult());
+            Value written =
+                tensor::ExtractOp::create(nb, l, updateValues, coords);
+            linalg::YieldOp::create(
+                nb, l,
+                arith::SelectOp::create(nb, l, take, written, args[0])
+                    .getResult());
+          })
+          .getResult(0);
+  setOutput(0, resultLike(*this, past, codes, present, past.shape));
+  return success();
 }
 
 /// ONNX's Attention (opsets 23 and 24) as the nodes of its reference

@@ -3499,6 +3499,100 @@ def case_opset24_llm_ops():
     return model(nodes, ins, outs, inits, opset=24), inputs, want
 
 
+def tensor_scatter_model(past, upd, w, axis, circular):
+    """TensorScatter as ONNX Runtime's kernel (tensorscatter.cc) writes it:
+    update position s of batch row b at w[b] + s (linear) or (w[b] + s) mod
+    the cache length (circular). A run-time index the kernel rejects
+    (negative; linear: w + L past the end) writes nothing here (quant-opt's
+    documented rule: there is no run-time error)."""
+    out = past.copy()
+    view, uview = np.moveaxis(out, axis, 1), np.moveaxis(upd, axis, 1)
+    C, L = past.shape[axis], upd.shape[axis]
+    for b in range(past.shape[0]):
+        wi = int(w[b])
+        if wi < 0 or (not circular and wi + L > C):
+            continue
+        for j in range(L):
+            view[b, (wi + j) % C if circular else wi + j] = uview[b, j]
+    return out
+
+
+def case_tensor_scatter():
+    """TensorScatter (opset 24): linear and circular, run-time and
+    compile-time write_indices, none (all 0), axis 1 and the default -2,
+    run-time indices the kernel rejects, and a QDQ cache whose codes stay
+    codes."""
+    r = rng(143)
+    U = lambda *shape: r.uniform(-1, 1, shape).astype(F32)
+    N = helper.make_node
+    past4, upd4 = U(2, 2, 6, 3), U(2, 2, 2, 3)
+    past3, upd3 = U(2, 5, 4), U(2, 3, 4)
+    w_lin = np.array([1, 4], np.int64)
+    w_circ = np.array([5, 7], np.int64)
+    w_bad = np.array([5, -1], np.int64)
+    w_const = np.array([0, 2], np.int64)
+    nodes = [
+        N("TensorScatter", ["past4", "upd4", "w_lin"], ["t1"]),
+        N("TensorScatter", ["past4", "upd4", "w_circ"], ["t2"], mode="circular"),
+        N("TensorScatter", ["past3", "upd3", "w_const"], ["t3"], axis=1),
+        N("TensorScatter", ["past3", "upd3"], ["t4"], axis=-2, mode="linear"),
+        N("TensorScatter", ["past4", "upd4", "w_bad"], ["t5"]),
+        N("TensorScatter", ["past4", "upd4", "w_bad"], ["t6"], mode="circular"),
+        N("QuantizeLinear", ["past4", "s", "z"], ["pq"]),
+        N("DequantizeLinear", ["pq", "s", "z"], ["pd"]),
+        N("QuantizeLinear", ["upd4", "s", "z"], ["uq"]),
+        N("DequantizeLinear", ["uq", "s", "z"], ["ud"]),
+        N("TensorScatter", ["pd", "ud", "w_circ"], ["tq"], mode="circular"),
+        N("QuantizeLinear", ["tq", "s", "z"], ["tqq"]),
+        N("DequantizeLinear", ["tqq", "s", "z"], ["t7"]),
+    ]
+    inits = [init("w_const", w_const), init("s", F32(2 / 255)), init("z", np.int8(3))]
+    pq = quantize(past4, 2 / 255, 3, np.int8)
+    uq = quantize(upd4, 2 / 255, 3, np.int8)
+    want = {
+        "t1": approx(tensor_scatter_model(past4, upd4, w_lin, 2, False)),
+        "t2": approx(tensor_scatter_model(past4, upd4, w_circ, 2, True)),
+        "t3": approx(tensor_scatter_model(past3, upd3, w_const, 1, False)),
+        "t4": approx(tensor_scatter_model(past3, upd3, np.zeros(2, np.int64), 1,
+                                          False)),
+        "t5": approx(tensor_scatter_model(past4, upd4, w_bad, 2, False)),
+        "t6": approx(tensor_scatter_model(past4, upd4, w_bad, 2, True)),
+        "t7": ("codes", tensor_scatter_model(pq, uq, w_circ, 2, True), 2 / 255, 3),
+    }
+    inputs = {"past4": past4, "upd4": upd4, "past3": past3, "upd3": upd3,
+              "w_lin": w_lin, "w_circ": w_circ, "w_bad": w_bad}
+    ins = [tin(k, list(v.shape), TensorProto.INT64 if v.dtype == np.int64 else
+               TensorProto.FLOAT) for k, v in inputs.items()]
+    outs = [tin(k, list(v[1].shape)) for k, v in want.items()]
+    return model(nodes, ins, outs, inits, opset=24), inputs, want
+
+
+def case_bad_tensor_scatter_axis():
+    return llm_bad(helper.make_node("TensorScatter", ["p", "u"], ["y"], name="ts",
+                                    axis=0),
+                   [("p", (2, 6, 3)), ("u", (2, 6, 3))])
+
+
+def case_bad_tensor_scatter_linear():
+    """A compile-time write index whose update runs past the cache."""
+    return llm_bad(helper.make_node("TensorScatter", ["p", "u", "w"], ["y"],
+                                    name="ts"),
+                   [("p", (2, 6, 3)), ("u", (2, 2, 3))],
+                   [init("w", np.array([4, 5], np.int64))])
+
+
+def case_bad_tensor_scatter_shape():
+    return llm_bad(helper.make_node("TensorScatter", ["p", "u"], ["y"], name="ts",
+                                    mode="circular"),
+                   [("p", (2, 6, 3)), ("u", (2, 2, 4))])
+
+
+def case_bad_tensor_scatter_mode():
+    return llm_bad(helper.make_node("TensorScatter", ["p", "u"], ["y"], name="ts",
+                                    mode="ring"),
+                   [("p", (2, 6, 3)), ("u", (2, 2, 3))])
+
+
 def case_bad_opset18_split():
     """Opset 18's Split node is left to the importer's own checks."""
     nodes = [helper.make_node("Split", ["x"], ["a", "b"], axis=1,
