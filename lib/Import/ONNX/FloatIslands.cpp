@@ -1377,16 +1377,31 @@ LogicalResult Importer::importFloatConv(ImportedValue &x,
     auto bias = input(biasIdx);
     if (failed(bias))
       return failure();
-    auto biasReals = weightReals(*this, **bias);
-    if (failed(biasReals))
-      return failure();
-    if (int64_t(biasReals->size()) != f)
-      return fail("bias has " + Twine(biasReals->size()) +
-                  " elements, expected " + Twine(f));
+    ImportedValue &bias1 = **bias;
     auto bType = RankedTensorType::get({1, 1, 1, f}, f32);
-    Value bv = arith::ConstantOp::create(
-        b, loc, bType,
-        DenseElementsAttr::get(bType, ArrayRef<float>(*biasReals)));
+    Value bv;
+    if (bias1.codes || (bias1.kind == Kind::Const && !bias1.f.empty())) {
+      auto biasReals = weightReals(*this, bias1);
+      if (failed(biasReals))
+        return failure();
+      if (int64_t(biasReals->size()) != f)
+        return fail("bias has " + Twine(biasReals->size()) +
+                    " elements, expected " + Twine(f));
+      bv = arith::ConstantOp::create(
+          b, loc, bType,
+          DenseElementsAttr::get(bType, ArrayRef<float>(*biasReals)));
+    } else {
+      // A bias computed at run time (a float tensor of F values).
+      if (bias1.holdsIntegers())
+        return fail("the bias must be a float tensor");
+      if (bias1.shape.size() != 1 || bias1.shape[0] != f)
+        return fail("bias of shape " + joinedDims(bias1.shape) +
+                    ", expected [" + Twine(f) + "]");
+      auto run = floatValue(bias1, /*nhwc=*/false);
+      if (failed(run))
+        return failure();
+      bv = reshape(*run, {1, 1, 1, f});
+    }
     y = elementwise(*this, {y, bv}, shape,
                     [](OpBuilder &nb, Location l, ValueRange a) -> Value {
                       return arith::AddFOp::create(nb, l, a[0], a[1]);

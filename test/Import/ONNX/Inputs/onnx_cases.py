@@ -1683,6 +1683,39 @@ def case_conv_transpose3d():
         "y3": ("float", y3.astype(F32))}
 
 
+def case_float_conv_runtime_bias():
+    """Float Conv, ConvTranspose and 3-D ConvTranspose whose bias is a graph
+    input (a computed bias: it was refused as "non-constant weights").
+    Inputs and weights are multiples of 1/4 and 1/2, so the sums are exact
+    in f32 and the integer models give the expected values."""
+    r = rng(147)
+    xi = r.integers(-8, 8, (1, 2, 4, 5))
+    wc = r.integers(-4, 4, (3, 2, 3, 3))
+    wt = r.integers(-4, 4, (2, 3, 2, 3))
+    x3 = r.integers(-8, 8, (1, 2, 2, 3, 2))
+    w3 = r.integers(-4, 4, (2, 3, 2, 2, 2))
+    bc = np.array([0.5, -1.25, 2.0], F32)
+    bt = np.array([-0.75, 0.25, 1.5], F32)
+    b3 = np.array([1.0, -0.5, 0.125], F32)
+    x, x3f = (xi / 4.0).astype(F32), (x3 / 4.0).astype(F32)
+    nodes = [
+        helper.make_node("Conv", ["x", "wc", "bc"], ["yc"], pads=[1, 0, 1, 2]),
+        helper.make_node("ConvTranspose", ["x", "wt", "bt"], ["yt"], strides=[2, 1]),
+        helper.make_node("ConvTranspose", ["x3", "w3", "b3"], ["y3"]),
+    ]
+    inits = [init("wc", (wc / 2.0).astype(F32)), init("wt", (wt / 2.0).astype(F32)),
+             init("w3", (w3 / 2.0).astype(F32))]
+    yc = conv_int(xi, wc, 0, 0, pads=(1, 0, 1, 2)) / 8.0 + bc.reshape(1, 3, 1, 1)
+    yt = conv_transpose(xi, wt, strides=(2, 1)) / 8.0 + bt.reshape(1, 3, 1, 1)
+    y3 = conv_transpose3d(x3, w3) / 8.0 + b3.reshape(1, 3, 1, 1, 1)
+    inputs = {"x": x, "x3": x3f, "bc": bc, "bt": bt, "b3": b3}
+    want = {"yc": ("float", yc.astype(F32)), "yt": ("float", yt.astype(F32)),
+            "y3": ("float", y3.astype(F32))}
+    m = model(nodes, [tin(k, list(v.shape)) for k, v in inputs.items()],
+              [tin(k, list(v[1].shape)) for k, v in want.items()], inits)
+    return m, inputs, want
+
+
 def case_bad_conv3d_pads():
     nodes, inits = [], []
     qdq_input(nodes, inits)
