@@ -4,7 +4,8 @@
 // `qnt.int_conv2d` (constant weights, groups 1) into a data-tiled GEMM in
 // linalg.mmt4d's shape (Planning.h): the activations are packed at run time
 // in row tiles of M0 rows, [Kp/kStep][M0][kStep] each (a conv packs its
-// im2col rows, K running over (kh, kw, c) with C padded to kStep; the last
+// im2col rows, K running over (kh, kw, c) with C padded to kStep, or dense
+// when C is below kStep; the last
 // tile holds only the rows left, RowTiles), the weights into
 // [Np/N0][Kp/kStep][N0][kStep] (at compile time when constant), and an
 // M0 x N0 register tile loops over K with one instruction kind:
@@ -175,6 +176,46 @@ struct ConvShape {
   int64_t sh, sw, dh, dw, padTop, padLeft;
 };
 
+/// Where output row `row` (n, oh, ow) of a conv starts its window.
+struct WindowRow {
+  Value img, ohBase, owBase;
+};
+
+WindowRow windowRow(IndexBuilder &q, const ConvShape &s, Value row) {
+  Value pix = q.rem(row, s.oh * s.ow);
+  return {q.div(row, s.oh * s.ow),
+          q.add(q.mul(q.div(pix, s.ow), s.sh), -s.padTop),
+          q.add(q.mul(q.rem(pix, s.ow), s.sw), -s.padLeft)};
+}
+
+/// Tap `tap` (kh * kw + kw) of that window: the input position clamped into
+/// the input, and whether it lies inside (else the tap reads padding).
+struct WindowTap {
+  Value ih, iw, inside;
+};
+
+WindowTap windowTap(OpBuilder &tb, Location loc, const ConvShape &s,
+                    const WindowRow &w, Value tap) {
+  IndexBuilder t{tb, loc};
+  Value ih = t.add(w.ohBase, t.mul(t.div(tap, s.kw), s.dh));
+  Value iw = t.add(w.owBase, t.mul(t.rem(tap, s.kw), s.dw));
+  Value inside;
+  auto clamp = [&](Value v, int64_t size) {
+    Value lo =
+        arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::sge, v, t.c(0));
+    Value hi =
+        arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::slt, v, t.c(size));
+    Value in = arith::AndIOp::create(tb, loc, lo, hi);
+    inside =
+        inside ? arith::AndIOp::create(tb, loc, inside, in).getResult() : in;
+    return arith::MinSIOp::create(
+        tb, loc, arith::MaxSIOp::create(tb, loc, v, t.c(0)), t.c(size - 1));
+  };
+  Value ihc = clamp(ih, s.h);
+  Value iwc = clamp(iw, s.w);
+  return {ihc, iwc, inside};
+}
+
 /// The im2col rows of an NHWC conv, packed as for a matmul with
 /// K = (kh, kw, c) and C padded to kStep; positions in the padding hold
 /// `padCode` (as fed). Loops over the tile's rows and taps (no unrolled
@@ -211,47 +252,24 @@ Value packConvActivations(OpBuilder &b, Location loc, Value x,
               Value row = q.add(q.mul(mb, tiles.rows), r);
               if (m % tiles.rows)
                 row = arith::MinSIOp::create(rb, loc, row, q.c(m - 1));
-              Value img = q.div(row, s.oh * s.ow);
-              Value pix = q.rem(row, s.oh * s.ow);
-              Value oh = q.div(pix, s.ow), ow = q.rem(pix, s.ow);
-              Value ohBase = q.add(q.mul(oh, s.sh), -s.padTop);
-              Value owBase = q.add(q.mul(ow, s.sw), -s.padLeft);
+              WindowRow window = windowRow(q, s, row);
               Value rowBase = q.add(base, q.mul(r, ks));
               auto tapLoop = scf::ForOp::create(
                   rb, loc, q.c(0), q.c(taps), q.c(1), rowArgs,
                   [&](OpBuilder &tb, Location, Value tap, ValueRange args) {
                     IndexBuilder t{tb, loc};
-                    Value ih = t.add(ohBase, t.mul(t.div(tap, s.kw), s.dh));
-                    Value iw = t.add(owBase, t.mul(t.rem(tap, s.kw), s.dw));
-                    // In range, and the same index clamped into the input.
-                    auto clamp = [&](Value v, int64_t size, Value &inside) {
-                      Value lo = arith::CmpIOp::create(
-                          tb, loc, arith::CmpIPredicate::sge, v, t.c(0));
-                      Value hi = arith::CmpIOp::create(
-                          tb, loc, arith::CmpIPredicate::slt, v, t.c(size));
-                      Value in = arith::AndIOp::create(tb, loc, lo, hi);
-                      inside = inside ? arith::AndIOp::create(tb, loc, inside,
-                                                              in)
-                                            .getResult()
-                                      : in;
-                      return arith::MinSIOp::create(
-                          tb, loc,
-                          arith::MaxSIOp::create(tb, loc, v, t.c(0)),
-                          t.c(size - 1));
-                    };
-                    Value inside;
-                    Value ihc = clamp(ih, s.h, inside);
-                    Value iwc = clamp(iw, s.w, inside);
+                    WindowTap at = windowTap(tb, loc, s, window, tap);
                     auto chunkLoop = scf::ForOp::create(
                         tb, loc, t.c(0), t.c(cGroups), t.c(1), args,
                         [&](OpBuilder &lb, Location, Value cg, ValueRange a) {
                           IndexBuilder l{lb, loc};
                           Value chunk = vector::TransferReadOp::create(
                               lb, loc, chunkType, x,
-                              ValueRange{img, ihc, iwc, l.mul(cg, ks)}, zero,
-                              ArrayRef<bool>{true});
+                              ValueRange{window.img, at.ih, at.iw,
+                                         l.mul(cg, ks)},
+                              zero, ArrayRef<bool>{true});
                           chunk = maybeFlip(lb, loc, chunk, plan.flipX);
-                          chunk = arith::SelectOp::create(lb, loc, inside,
+                          chunk = arith::SelectOp::create(lb, loc, at.inside,
                                                           chunk, padChunk);
                           Value g = l.add(l.mul(tap, cGroups), cg);
                           Value offset =
@@ -261,6 +279,79 @@ Value packConvActivations(OpBuilder &b, Location loc, Value x,
                               writeChunk(lb, loc, chunk, a[0], offset));
                         });
                     scf::YieldOp::create(tb, loc, chunkLoop.getResult(0));
+                  });
+              scf::YieldOp::create(rb, loc, tapLoop.getResult(0));
+            });
+        return rowLoop.getResult(0);
+      });
+}
+
+/// The same rows with K = (kh, kw, c) dense, for a conv whose C is below the
+/// K step (an RGB first layer: C = 3 would otherwise pad every tap to kStep,
+/// 16 / 3 times the work on plain NEON); only K's end is padded, with 0.
+/// A tap's C bytes may straddle two K groups, so they are written one by
+/// one; this packing is O(M K), the GEMM O(M K N).
+Value packConvActivationsDense(OpBuilder &b, Location loc, Value x,
+                               const DotPlan &plan, const RowTiles &tiles,
+                               const ConvShape &s, int8_t padCode) {
+  int64_t ks = plan.kStep, m = s.n * s.oh * s.ow, mp = tiles.paddedRows();
+  int64_t taps = s.kh * s.kw, kp = roundUp(taps * s.c, ks);
+  Type i8 = b.getI8Type();
+  Value zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
+  Value init =
+      linalg::FillOp::create(
+          b, loc, zero,
+          tensor::EmptyOp::create(b, loc, SmallVector<int64_t>{mp * kp}, i8)
+              .getResult())
+          .getResult(0);
+  Value pad =
+      arith::ConstantOp::create(b, loc,
+                                b.getI8IntegerAttr(static_cast<int8_t>(
+                                    plan.flipX ? (padCode ^ 0x80) : padCode)));
+  Value flipBit = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(-128));
+  return forRowTiles(
+      b, loc, tiles, init,
+      [&](OpBuilder &ob, Value mb, int64_t rows, Value outerAcc) -> Value {
+        IndexBuilder o{ob, loc};
+        Value base = o.mul(mb, tiles.rows * kp);
+        auto rowLoop = scf::ForOp::create(
+            ob, loc, o.c(0), o.c(rows), o.c(1), ValueRange{outerAcc},
+            [&](OpBuilder &rb, Location, Value r, ValueRange rowArgs) {
+              IndexBuilder q{rb, loc};
+              Value row = q.add(q.mul(mb, tiles.rows), r);
+              if (m % tiles.rows)
+                row = arith::MinSIOp::create(rb, loc, row, q.c(m - 1));
+              WindowRow window = windowRow(q, s, row);
+              Value rowBase = q.add(base, q.mul(r, ks));
+              auto tapLoop = scf::ForOp::create(
+                  rb, loc, q.c(0), q.c(taps), q.c(1), rowArgs,
+                  [&](OpBuilder &tb, Location, Value tap, ValueRange args) {
+                    IndexBuilder t{tb, loc};
+                    WindowTap at = windowTap(tb, loc, s, window, tap);
+                    auto channelLoop = scf::ForOp::create(
+                        tb, loc, t.c(0), t.c(s.c), t.c(1), args,
+                        [&](OpBuilder &lb, Location, Value ch, ValueRange a) {
+                          IndexBuilder l{lb, loc};
+                          Value v = tensor::ExtractOp::create(
+                              lb, loc, x,
+                              ValueRange{window.img, at.ih, at.iw, ch});
+                          if (plan.flipX)
+                            v = arith::XOrIOp::create(lb, loc, v, flipBit);
+                          v = arith::SelectOp::create(lb, loc, at.inside, v,
+                                                      pad);
+                          // Byte k of the row: group k / kStep, lane
+                          // k % kStep of this row's kStep bytes.
+                          Value k = l.add(l.mul(tap, s.c), ch);
+                          Value offset = l.add(
+                              rowBase, l.add(l.mul(l.div(k, ks), rows * ks),
+                                             l.rem(k, ks)));
+                          scf::YieldOp::create(
+                              lb, loc,
+                              tensor::InsertOp::create(lb, loc, v, a[0],
+                                                       ValueRange{offset})
+                                  .getResult());
+                        });
+                    scf::YieldOp::create(tb, loc, channelLoop.getResult(0));
                   });
               scf::YieldOp::create(rb, loc, tapLoop.getResult(0));
             });
@@ -764,15 +855,22 @@ struct ConvPattern : OpRewritePattern<IntConv2DOp> {
 
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
-    int64_t ks = plan->kStep, cp = roundUp(s.c, ks);
-    int64_t kPadded = s.kh * s.kw * cp, np = roundUp(f, plan->tileCols);
+    int64_t ks = plan->kStep;
+    // C below the K step: K dense over (kh, kw, c), padded at its end only;
+    // else each tap's C padded to the K step (whole-chunk reads).
+    bool denseK = s.c < ks;
+    int64_t cp = denseK ? s.c : roundUp(s.c, ks);
+    int64_t kPadded = roundUp(s.kh * s.kw * cp, ks),
+            np = roundUp(f, plan->tileCols);
     RowTiles tiles = planRowTiles(*plan, m);
     // K index (tap, c) with C padded: padded channels get zero weights.
     std::vector<int8_t> packed =
         packWeights(kPadded, f, ks, plan->tileCols,
                     [&](int64_t k, int64_t col) -> int64_t {
           int64_t tap = k / cp, ch = k % cp;
-          return ch < s.c ? weights.values[(tap * s.c + ch) * f + col] : 0;
+          return tap < s.kh * s.kw && ch < s.c
+                     ? weights.values[(tap * s.c + ch) * f + col]
+                     : 0;
         });
     auto packedType =
         RankedTensorType::get({int64_t(packed.size())}, b.getI8Type());
@@ -781,8 +879,9 @@ struct ConvPattern : OpRewritePattern<IntConv2DOp> {
     SmallVector<int64_t> correction =
         columnCorrection(weights.sums, plan->offset, op.getInputZeroPoint());
     Value bias = paddedBias(b, loc, op.getBias(), f, np, correction);
-    Value a = packConvActivations(b, loc, op.getX(), *plan, tiles, s,
-                                  static_cast<int8_t>(op.getPadValue()));
+    Value a = (denseK ? packConvActivationsDense : packConvActivations)(
+        b, loc, op.getX(), *plan, tiles, s,
+        static_cast<int8_t>(op.getPadValue()));
     std::optional<VectorRequantize> fused =
         VectorRequantize::fuseSingleUser(b, loc, op.getResult(), f, np);
     Value c = emitGemm(b, loc, *plan, a, wPacked, bias, tiles, np,
