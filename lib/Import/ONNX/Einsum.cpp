@@ -177,12 +177,41 @@ static std::string termOf(ArrayRef<Label> labels) {
 /// contracts them. Each step keeps the labels a later operand or the output
 /// uses (in the order they first appear) and sums the others; the last step
 /// writes the output's order. Each step is a two-operand Einsum node.
+/// The ellipsis dimensions are named by letters the equation leaves unused
+/// (each step is written as a lettered equation; the labels already align
+/// them across the operands).
 static LogicalResult expandPairwise(Importer &im, const onnx::NodeProto &n,
-                                    const Equation &eq, Expansion &e) {
-  for (const auto &labels : eq.inputs)
-    if (llvm::any_of(labels, [](Label l) { return l >= 100; }))
-      return im.fail("Einsum of three or more operands with an ellipsis is "
-                     "not supported");
+                                    Equation eq, Expansion &e) {
+  std::map<Label, Label> letterOf;
+  Label next = 0;
+  auto isUsed = [&](Label l) {
+    auto inTerm = [&](ArrayRef<Label> labels) {
+      return llvm::is_contained(labels, l);
+    };
+    return llvm::any_of(eq.inputs, inTerm) || inTerm(eq.output);
+  };
+  auto rename = [&](Label &l) -> LogicalResult {
+    if (l < 100)
+      return success();
+    auto [it, inserted] = letterOf.emplace(l, 0);
+    if (inserted) {
+      while (next < 52 && isUsed(next))
+        ++next;
+      if (next == 52)
+        return im.fail("too many labels: the ellipsis dimensions need a free "
+                       "letter each");
+      it->second = next++;
+    }
+    l = it->second;
+    return success();
+  };
+  for (auto &labels : eq.inputs)
+    for (Label &l : labels)
+      if (failed(rename(l)))
+        return failure();
+  for (Label &l : eq.output)
+    if (failed(rename(l)))
+      return failure();
   std::string current = n.input(0);
   SmallVector<Label> have = eq.inputs[0];
   int count = n.input_size();

@@ -1857,7 +1857,9 @@ def case_einsum():
     into the integer matmul), an ellipsis, an outer product, sums over
     labels of one operand only (ijk->ki, ij,jk->i), a batched matrix-vector
     product, an output order that interleaves the operands' labels and a
-    chain of three operands (ij,jk,k->i, two at a time from the left). The
+    chain of three operands (ij,jk,k->i, two at a time from the left), and
+    chains of three with ellipses (of one or two dimensions, right-aligned:
+    ...ij,jk,...k->...i and ...ij,...jk,k->...i). The
     float operands are codes on a grid of 1/8 below 4 in magnitude, so
     every product and partial sum is exact in f32 and numpy's float64
     einsum is the exact result; the weight's results are the integer
@@ -1867,7 +1869,7 @@ def case_einsum():
     shapes = {"q": (2, 3, 4, 5), "k": (2, 3, 6, 5), "a": (4, 5),
               "e1": (2, 4, 5), "e2": (2, 5, 3), "u": (4,), "v": (3,),
               "t": (3, 4, 5), "b2": (5, 3), "m3": (2, 4, 5), "v2": (2, 5),
-              "t3": (2, 3, 4), "r": (4, 5)}
+              "t3": (2, 3, 4), "r": (4, 5), "e3": (2, 3), "m4": (3, 2, 4, 5)}
     xs = {n: r.uniform(-4, 4, sh).astype(F32) for n, sh in shapes.items()}
     nodes, inits = [], []
     d = {}
@@ -1881,7 +1883,9 @@ def case_einsum():
                  ("rowsum", "ij,jk->i", ["a", "b2"]),
                  ("matvec", "bij,bj->bi", ["m3", "v2"]),
                  ("mixed", "abc,cd->dba", ["t3", "r"]),
-                 ("chain", "ij,jk,k->i", ["a", "b2", "v"])]
+                 ("chain", "ij,jk,k->i", ["a", "b2", "v"]),
+                 ("chain_ellipsis", "...ij,jk,...k->...i", ["e1", "b2", "e3"]),
+                 ("chain_ellipsis2", "...ij,...jk,k->...i", ["m4", "e2", "v"])]
     expected, outs = {}, []
     for name, eq, operands in equations:
         nodes.append(helper.make_node("Einsum", [o + "d" for o in operands],
@@ -4309,11 +4313,6 @@ def case_bad_cumsum_axis():
 def case_bad_einsum_diagonal():
     return bad_op17("Einsum", ("xd",), x_shape=(4, 4), outputs=("y",),
                     equation="ii->i")
-
-
-def case_bad_einsum_three():
-    return bad_op17("Einsum", ("xd", "xd", "xd"), x_shape=(2, 4, 4),
-                    equation="...ij,...jk,...kl->...il")
 
 
 def case_bad_einsum_sizes():
