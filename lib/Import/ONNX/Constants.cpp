@@ -71,9 +71,11 @@ FailureOr<ImportedValue> Importer::readTensor(const onnx::TensorProto &t) {
   }
   // External data (ExternalData.cpp) is raw_data kept in another file.
   bool external = t.data_location() == onnx::TensorProto::EXTERNAL;
+  bool fourBit = isFourBitType(t.data_type());
   std::unique_ptr<llvm::MemoryBuffer> externalBytes;
-  if (int64_t size = elementBytes(t.data_type()); external && size) {
-    auto read = readExternalData(t, n * size);
+  if (int64_t size = elementBytes(t.data_type());
+      external && (size || fourBit)) {
+    auto read = readExternalData(t, fourBit ? (n + 1) / 2 : n * size);
     if (failed(read))
       return failure();
     externalBytes = std::move(*read);
@@ -173,6 +175,34 @@ FailureOr<ImportedValue> Importer::readTensor(const onnx::TensorProto &t) {
     }
     if (int64_t(v.i.size()) != n)
       return bad();
+    return v;
+  }
+  case kOnnxInt4:
+  case kOnnxUInt4: {
+    // Two elements to a byte, the first in the low nibble: raw_data, or
+    // one byte per int32_data element.
+    int64_t packedBytes = (n + 1) / 2;
+    std::vector<uint8_t> packed;
+    if (raw) {
+      if (int64_t(bytes.size()) != packedBytes)
+        return bad();
+      packed.assign(bytes.bytes_begin(), bytes.bytes_end());
+    } else {
+      for (int32_t x : t.int32_data()) {
+        if (x < INT8_MIN || x > UINT8_MAX)
+          return fail("tensor '" + t.name() + "' (4-bit) holds " + Twine(x) +
+                      " in int32_data, which is not a byte of two packed "
+                      "elements");
+        packed.push_back(uint8_t(x));
+      }
+      if (int64_t(packed.size()) != packedBytes)
+        return bad();
+    }
+    bool isUnsigned = t.data_type() == kOnnxUInt4;
+    v.i.reserve(n);
+    for (int64_t k = 0; k < n; ++k)
+      v.i.push_back(
+          wrapToWidth((packed[k / 2] >> (4 * (k % 2))) & 0xF, 4, isUnsigned));
     return v;
   }
   case onnx::TensorProto::INT64: {

@@ -354,12 +354,17 @@ public:
   // QuantizeOps.cpp: QuantizeLinear, DequantizeLinear and the emission of
   // pending values.
   /// Without a zero point, its type is `defaultType` (ONNX: the input's
-  /// type for DequantizeLinear, uint8 for QuantizeLinear).
+  /// type for DequantizeLinear, uint8 for QuantizeLinear). 4-bit types are
+  /// read as 8-bit storage when `readsFourBit` (codes that exist, whose
+  /// values an 8-bit type holds exactly); elsewhere they would be codes to
+  /// produce, and are diagnosed.
   mlir::FailureOr<QParams>
   readQParams(unsigned scaleIdx, unsigned zpIdx, int64_t rank,
-              int32_t defaultType = onnx::TensorProto::UINT8);
+              int32_t defaultType = onnx::TensorProto::UINT8,
+              bool readsFourBit = false);
   mlir::LogicalResult importQuantizeLinear();
   mlir::LogicalResult importDequantizeLinear();
+  mlir::LogicalResult importBlockDequantizeLinear(const ImportedValue &in);
   mlir::FailureOr<ImportedValue> emitPending(ImportedValue &v,
                                              const QParams &out);
   /// A pending Relu / Clip whose bounds lie on its input grid becomes a
@@ -809,9 +814,18 @@ mlir::LogicalResult checkElementIndices(Importer &im,
                                         llvm::ArrayRef<int64_t> data,
                                         int64_t axis);
 
+/// ONNX's 4-bit integer element types (opset 21), which the TensorProto of
+/// ONNX 1.12 does not name.
+constexpr int32_t kOnnxUInt4 = 21;
+constexpr int32_t kOnnxInt4 = 22;
+
+inline bool isFourBitType(int32_t dtype) {
+  return dtype == kOnnxUInt4 || dtype == kOnnxInt4;
+}
+
 /// Whether the ONNX element type `dtype` is an unsigned integer type.
 inline bool isUnsignedIntType(int32_t dtype) {
-  return dtype == onnx::TensorProto::UINT8 ||
+  return dtype == kOnnxUInt4 || dtype == onnx::TensorProto::UINT8 ||
          dtype == onnx::TensorProto::UINT16 ||
          dtype == onnx::TensorProto::UINT32 ||
          dtype == onnx::TensorProto::UINT64;

@@ -217,45 +217,52 @@ static void markUnchecked(onnx::GraphProto &g, int64_t checkerOpset,
   }
 }
 
-static bool isExternal(const onnx::TensorProto &t) {
-  return t.data_location() == onnx::TensorProto::EXTERNAL;
+/// Data ONNX 1.12's checker cannot read: in another file (it opens the
+/// location relative to the current directory, not the model's), or 4-bit
+/// elements in int32_data (its element types end before uint4 / int4; raw
+/// data it does not check by type). The importer reads both itself.
+static bool hasUncheckableData(const onnx::TensorProto &t) {
+  return t.data_location() == onnx::TensorProto::EXTERNAL ||
+         (quantopt::onnx_import::detail::isFourBitType(t.data_type()) &&
+          t.int32_data_size() > 0);
 }
 
-static bool isExternalSparse(const onnx::SparseTensorProto &t) {
-  return isExternal(t.values()) || isExternal(t.indices());
+static bool hasUncheckableDataSparse(const onnx::SparseTensorProto &t) {
+  return hasUncheckableData(t.values()) || hasUncheckableData(t.indices());
 }
 
 /// Whether a tensor of `g` (an initializer or an attribute, dense or
-/// sparse, also in subgraphs) keeps its data in another file.
-static bool usesExternalData(const onnx::GraphProto &g) {
-  if (llvm::any_of(g.initializer(), isExternal) ||
-      llvm::any_of(g.sparse_initializer(), isExternalSparse))
+/// sparse, also in subgraphs) has such data.
+static bool usesUncheckableData(const onnx::GraphProto &g) {
+  if (llvm::any_of(g.initializer(), hasUncheckableData) ||
+      llvm::any_of(g.sparse_initializer(), hasUncheckableDataSparse))
     return true;
   for (const onnx::NodeProto &n : g.node())
     for (const onnx::AttributeProto &a : n.attribute())
-      if ((a.has_t() && isExternal(a.t())) ||
-          llvm::any_of(a.tensors(), isExternal) ||
-          (a.has_sparse_tensor() && isExternalSparse(a.sparse_tensor())) ||
-          llvm::any_of(a.sparse_tensors(), isExternalSparse) ||
-          (a.has_g() && usesExternalData(a.g())) ||
+      if ((a.has_t() && hasUncheckableData(a.t())) ||
+          llvm::any_of(a.tensors(), hasUncheckableData) ||
+          (a.has_sparse_tensor() &&
+           hasUncheckableDataSparse(a.sparse_tensor())) ||
+          llvm::any_of(a.sparse_tensors(), hasUncheckableDataSparse) ||
+          (a.has_g() && usesUncheckableData(a.g())) ||
           llvm::any_of(a.graphs(), [](const onnx::GraphProto &sub) {
-            return usesExternalData(sub);
+            return usesUncheckableData(sub);
           }))
         return true;
   return false;
 }
 
-/// Gives the external tensors of `g` (and of its subgraphs) a one-byte
-/// raw_data (none if empty) in place of their file: ONNX 1.12's checker opens
-/// the location relative to the current directory, not the model's, and checks
+/// Gives those tensors of `g` (and of its subgraphs) a one-byte raw_data
+/// (none if empty) in place of their file or int32_data: the checker checks
 /// no size of raw data. The importer reads and checks them itself
-/// (ExternalData.cpp).
-static void detachExternalData(onnx::GraphProto &g) {
+/// (ExternalData.cpp, Constants.cpp).
+static void detachUncheckableData(onnx::GraphProto &g) {
   auto detach = [](onnx::TensorProto &t) {
-    if (!isExternal(t))
+    if (!hasUncheckableData(t))
       return;
     t.clear_external_data();
     t.clear_data_location();
+    t.clear_int32_data();
     if (llvm::any_of(t.dims(), [](int64_t d) { return d == 0; }))
       return;
     // Strings may not be raw data; the importer refuses both anyway.
@@ -279,9 +286,9 @@ static void detachExternalData(onnx::GraphProto &g) {
         detachSparse(*a.mutable_sparse_tensor());
       llvm::for_each(*a.mutable_sparse_tensors(), detachSparse);
       if (a.has_g())
-        detachExternalData(*a.mutable_g());
+        detachUncheckableData(*a.mutable_g());
       for (onnx::GraphProto &sub : *a.mutable_graphs())
-        detachExternalData(sub);
+        detachUncheckableData(sub);
     }
 }
 
@@ -291,22 +298,23 @@ static void detachExternalData(onnx::GraphProto &g) {
 /// nodes whose schema changed since then (or that the checker has no schema
 /// for) moved to a custom domain, whose schema the checker does not verify
 /// (their importers check what they read). A model with external data is
-/// checked as a copy without it (detachExternalData). Throws the checker's
+/// checked as a copy without it, as is one with 4-bit int32_data
+/// (detachUncheckableData). Throws the checker's
 /// errors.
 static void checkModel(const onnx::ModelProto &model, int64_t opset) {
   int checkerOpset = onnx::OpSchemaRegistry::DomainToVersionRange::Instance()
                          .Map()
                          .at(onnx::ONNX_DOMAIN)
                          .second;
-  bool external = usesExternalData(model.graph());
+  bool uncheckable = usesUncheckableData(model.graph());
   bool lowered = opset > checkerOpset || usesRuntimeStandardOp(model.graph());
-  if (!external && !lowered) {
+  if (!uncheckable && !lowered) {
     onnx::checker::check_model(model);
     return;
   }
   onnx::ModelProto copy = model;
-  if (external)
-    detachExternalData(*copy.mutable_graph());
+  if (uncheckable)
+    detachUncheckableData(*copy.mutable_graph());
   if (!lowered) {
     onnx::checker::check_model(copy);
     return;

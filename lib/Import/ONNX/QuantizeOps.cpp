@@ -45,7 +45,8 @@ int64_t quantopt::onnx_import::detail::quantizeLinear(double x, double scale,
 }
 
 FailureOr<QParams> Importer::readQParams(unsigned scaleIdx, unsigned zpIdx,
-                                         int64_t rank, int32_t defaultType) {
+                                         int64_t rank, int32_t defaultType,
+                                         bool readsFourBit) {
   auto s = input(scaleIdx);
   if (failed(s))
     return failure();
@@ -75,10 +76,16 @@ FailureOr<QParams> Importer::readQParams(unsigned scaleIdx, unsigned zpIdx,
   } else {
     q.zeroPoints.assign(q.scales.size(), 0);
   }
+  if (isFourBitType(zpType) && !readsFourBit)
+    return fail("int4 / uint4 codes are not produced (only read: "
+                "DequantizeLinear of a 4-bit constant)");
   switch (zpType) {
+  // 4-bit codes (in [-8, 7] or [0, 15]) on 8-bit storage: the same values.
+  case kOnnxInt4:
   case onnx::TensorProto::INT8:
     q.width = 8, q.isSigned = true;
     break;
+  case kOnnxUInt4:
   case onnx::TensorProto::UINT8:
     q.width = 8, q.isSigned = false;
     break;
@@ -348,11 +355,13 @@ LogicalResult Importer::importQuantizeLinear() {
 }
 
 LogicalResult Importer::importDequantizeLinear() {
-  if (failed(checkAttrs({"axis"})))
+  if (failed(checkAttrs({"axis", "block_size"})))
     return failure();
   auto x = input(0);
   if (failed(x))
     return failure();
+  if (attrInt("block_size").value_or(0) != 0)
+    return importBlockDequantizeLinear(**x);
   if (hasInput(1)) {
     auto scale = input(1);
     if (failed(scale))
@@ -364,7 +373,18 @@ LogicalResult Importer::importDequantizeLinear() {
   int32_t inType = in.dtype;
   if (in.isQuantized())
     inType = codeElementType(in.q);
-  auto q = readQParams(1, 2, in.shape.size(), inType);
+  // 4-bit codes read as 8-bit ones: the zero point must still have their
+  // own type.
+  if (hasInput(2)) {
+    auto z = input(2);
+    if (failed(z))
+      return failure();
+    if ((isFourBitType((*z)->dtype) || isFourBitType(inType)) &&
+        (*z)->dtype != inType)
+      return fail("the input's element type does not match the zero "
+                  "point's");
+  }
+  auto q = readQParams(1, 2, in.shape.size(), inType, /*readsFourBit=*/true);
   if (failed(q))
     return failure();
   if (q->perAxis() && q->scales.size() != size_t(in.shape[q->axis]))
@@ -378,7 +398,10 @@ LogicalResult Importer::importDequantizeLinear() {
   case Kind::Const: {
     if (!in.f.empty())
       return fail("DequantizeLinear of a float constant");
-    if (in.dtype != codeElementType(*q))
+    int32_t codeType = in.dtype == kOnnxInt4    ? onnx::TensorProto::INT8
+                       : in.dtype == kOnnxUInt4 ? onnx::TensorProto::UINT8
+                                                : in.dtype;
+    if (codeType != codeElementType(*q))
       return fail("the input's element type does not match the zero "
                   "point's");
     out.codes = in.i;
@@ -421,6 +444,82 @@ LogicalResult Importer::importDequantizeLinear() {
     return fail("DequantizeLinear of a float tensor");
   case Kind::Sequence:
     return fail("DequantizeLinear of a sequence");
+  }
+  setOutput(0, std::move(out));
+  return success();
+}
+
+/// DequantizeLinear with `block_size` (opset 21) of a compile-time integer
+/// tensor (block-quantized weights, int4 or int8): the real values, computed
+/// here as the operator defines them, y = (x - zero_point) * scale of x's
+/// block along `axis` (the difference exact, the product rounded once to
+/// f32, ONNX Runtime's order). The result is a float constant: its
+/// consumers take f32 weights (a float MatMul, Gemm or Conv), as
+/// MatMulNBits' are.
+LogicalResult Importer::importBlockDequantizeLinear(const ImportedValue &in) {
+  constexpr int64_t kMaxBlockElements = int64_t(1) << 26;
+  int64_t blockSize = *attrInt("block_size");
+  if (blockSize < 0)
+    return fail("block_size must be positive, not " + Twine(blockSize));
+  if (in.kind != Kind::Const || !in.f.empty())
+    return fail("block quantization (block_size) is supported for "
+                "compile-time integer tensors (weights) only");
+  int64_t rank = in.shape.size();
+  if (rank == 0)
+    return fail("block quantization needs an input of rank 1 or more");
+  if (in.numElements() > kMaxBlockElements)
+    return fail("more than 2^26 block-quantized elements");
+  int64_t axis = attrInt("axis").value_or(1);
+  if (axis < -rank || axis >= rank)
+    return fail("axis " + Twine(axis) + " out of range for rank " +
+                Twine(rank));
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> blockShape(in.shape);
+  blockShape[axis] = (in.shape[axis] + blockSize - 1) / blockSize;
+  auto s = input(1);
+  if (failed(s))
+    return failure();
+  const ImportedValue &scale = **s;
+  if (scale.kind != Kind::Const || scale.f.empty() ||
+      ArrayRef<int64_t>(scale.shape) != ArrayRef<int64_t>(blockShape))
+    return fail("the scale must be a compile-time float tensor of shape " +
+                joinedDims(blockShape) + " (the input's, with " +
+                Twine(blockShape[axis]) + " blocks of " + Twine(blockSize) +
+                " along axis " + Twine(axis) + ")");
+  for (double x : scale.f)
+    if (!(x > 0) || !std::isfinite(x) ||
+        x < std::numeric_limits<float>::denorm_min() ||
+        x > std::numeric_limits<float>::max())
+      return fail("scale " + str(x) + " is not a positive f32");
+  std::vector<int64_t> zeroPoints(scale.f.size(), 0);
+  if (hasInput(2)) {
+    auto z = input(2);
+    if (failed(z))
+      return failure();
+    if ((*z)->kind != Kind::Const || !(*z)->f.empty() ||
+        (*z)->dtype != in.dtype ||
+        ArrayRef<int64_t>((*z)->shape) != ArrayRef<int64_t>(blockShape))
+      return fail("the zero point must be a compile-time tensor of the "
+                  "input's element type and the scale's shape");
+    zeroPoints = (*z)->i;
+  }
+  // Row-major walk: element e's block index replaces its axis coordinate
+  // c by c / blockSize.
+  int64_t inner = 1;
+  for (int64_t d = axis + 1; d < rank; ++d)
+    inner *= in.shape[d];
+  int64_t axisSize = in.shape[axis], blocks = blockShape[axis];
+  ImportedValue out;
+  out.kind = Kind::Const;
+  out.dtype = onnx::TensorProto::FLOAT;
+  out.shape = in.shape;
+  out.f.resize(in.i.size());
+  for (size_t e = 0; e < in.i.size(); ++e) {
+    int64_t outer = int64_t(e) / (axisSize * inner);
+    int64_t c = int64_t(e) / inner % axisSize, rest = int64_t(e) % inner;
+    size_t b = (outer * blocks + c / blockSize) * inner + rest;
+    out.f[e] = double(float(in.i[e] - zeroPoints[b]) * float(scale.f[b]));
   }
   setOutput(0, std::move(out));
   return success();

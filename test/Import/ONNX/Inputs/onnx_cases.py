@@ -3630,6 +3630,152 @@ def case_bad_tensor_scatter_mode():
                    [("p", (2, 6, 3)), ("u", (2, 2, 3))])
 
 
+def int4_init(name, codes, unsigned=False, int32_data=False):
+    """An INT4 (22) / UINT4 (21) initializer, which ONNX 1.12's helpers do
+    not write: two elements to a byte, the first in the low nibble, in
+    raw_data or one byte per int32_data element."""
+    t = onnx.TensorProto()
+    t.name = name
+    t.data_type = 21 if unsigned else 22
+    t.dims.extend(codes.shape)
+    flat = np.asarray(codes, np.int64).flatten()
+    nib = (flat & 0xF).astype(np.uint8)
+    if nib.size % 2:
+        nib = np.append(nib, np.uint8(0))
+    packed = nib[0::2] | (nib[1::2] << 4)
+    if int32_data:
+        t.int32_data.extend(int(b) for b in packed)
+    else:
+        t.raw_data = packed.astype(np.uint8).tobytes()
+    return t
+
+
+def case_int4_weights():
+    """4-bit weights (opset 21): DequantizeLinear of INT4 / UINT4 constants
+    is read as 8-bit codes with the same values, so the integer kernels take
+    them exactly: an int4 MatMul weight per column (raw_data, odd count),
+    a uint4 one with per-column uint4 zero points (int32_data), an int4
+    Conv filter per output channel. Against the integer model."""
+    r = rng(149)
+    x_s, x_z = 2.0 / 255, 128
+    x = r.uniform(-1, 1, (3, 5)).astype(F32)
+    w1 = r.integers(-8, 8, (5, 3))
+    w1_s = np.array([0.05, 0.1, 0.02], F32)
+    w2 = r.integers(0, 16, (5, 4))
+    w2_z = r.integers(0, 16, (4,))
+    w2_s = np.array([0.03, 0.01, 0.04, 0.02], F32)
+    xc = r.uniform(-1, 1, (1, 2, 4, 4)).astype(F32)
+    w3 = r.integers(-8, 8, (3, 2, 3, 3))
+    w3_s = np.array([0.02, 0.05, 0.03], F32)
+    y_s, y_z = 0.05, 0
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    qdq(nodes, inits, "xc", x_s, x_z)
+    nodes += [
+        helper.make_node("DequantizeLinear", ["w1", "w1_s"], ["w1d"], axis=1),
+        helper.make_node("MatMul", ["xd", "w1d"], ["m1"]),
+        helper.make_node("DequantizeLinear", ["w2", "w2_s", "w2_z"], ["w2d"], axis=1),
+        helper.make_node("MatMul", ["xd", "w2d"], ["m2"]),
+        helper.make_node("DequantizeLinear", ["w3", "w3_s"], ["w3d"], axis=0),
+        helper.make_node("Conv", ["xcd", "w3d"], ["c3"], pads=[1, 1, 1, 1]),
+    ]
+    w2_zt = int4_init("w2_z", w2_z, unsigned=True, int32_data=True)
+    inits += [int4_init("w1", w1), init("w1_s", w1_s),
+              int4_init("w2", w2, unsigned=True, int32_data=True), w2_zt,
+              init("w2_s", w2_s), int4_init("w3", w3), init("w3_s", w3_s)]
+    for name in ("m1", "m2", "c3"):
+        qdq_out(nodes, inits, name, "y_" + name, y_s, y_z, np.int8)
+    xq = quantize(x, x_s, x_z, np.uint8)
+    xcq = quantize(xc, x_s, x_z, np.uint8)
+    acc1 = (xq - x_z) @ w1
+    acc2 = (xq - x_z) @ (w2 - w2_z)
+    acc3 = conv_int(xcq, w3, x_z, 0, pads=(1, 1, 1, 1))
+    want = {
+        "y_m1": ("codes", requantize(acc1, F32(x_s) * w1_s, y_s, y_z, np.int8), y_s, y_z),
+        "y_m2": ("codes", requantize(acc2, F32(x_s) * w2_s, y_s, y_z, np.int8), y_s, y_z),
+        "y_c3": ("codes", requantize(acc3, F32(x_s) * w3_s, y_s, y_z, np.int8), y_s, y_z),
+    }
+    m = model(nodes, [tin("x", [3, 5]), tin("xc", [1, 2, 4, 4])],
+              [tin(k, list(v[1].shape)) for k, v in want.items()], inits, opset=21)
+    return m, {"x": x, "xc": xc}, want
+
+
+def block_dequantize(q, s, z, axis, block):
+    """ONNX's blocked DequantizeLinear: (q - z) * s of q's block along axis,
+    the difference exact, the product in f32."""
+    idx = np.arange(q.shape[axis]) // block
+    sb = np.take(s, idx, axis=axis).astype(F32)
+    zb = np.take(z, idx, axis=axis)
+    return ((q - zb).astype(F32) * sb).astype(F32)
+
+
+def case_block_dequantize():
+    """Block quantization (opset 21's block_size): int4 MatMul weights in
+    blocks of 16 along K with int4 zero points (ONNX Runtime's QDQ 4-bit
+    MatMul, K = 40: a short last block), and int8 Gemm-style weights in
+    blocks of 2 along N without zero points. Their real values are
+    computed at import; the products are float MatMuls."""
+    r = rng(151)
+    x = r.uniform(-1, 1, (3, 40)).astype(F32)
+    q1 = r.integers(-8, 8, (40, 6))
+    s1 = r.uniform(0.01, 0.1, (3, 6)).astype(F32)
+    z1 = r.integers(-2, 3, (3, 6))
+    x2 = r.uniform(-1, 1, (2, 5)).astype(F32)
+    q2 = r.integers(-128, 128, (5, 6))
+    s2 = r.uniform(0.001, 0.01, (5, 3)).astype(F32)
+    nodes = [
+        helper.make_node("DequantizeLinear", ["q1", "s1", "z1"], ["w1"], axis=0,
+                         block_size=16),
+        helper.make_node("MatMul", ["x", "w1"], ["y1"]),
+        helper.make_node("DequantizeLinear", ["q2", "s2"], ["w2"], axis=1,
+                         block_size=2),
+        helper.make_node("MatMul", ["x2", "w2"], ["y2"]),
+    ]
+    inits = [int4_init("q1", q1), init("s1", s1), int4_init("z1", z1),
+             init("q2", q2, np.int8), init("s2", s2)]
+    w1 = block_dequantize(q1, s1, z1, 0, 16).astype(np.float64)
+    w2 = block_dequantize(q2, s2, np.zeros_like(s2, np.int64), 1, 2).astype(np.float64)
+    want = {"y1": approx(x.astype(np.float64) @ w1),
+            "y2": approx(x2.astype(np.float64) @ w2)}
+    m = model(nodes, [tin("x", [3, 40]), tin("x2", [2, 5])],
+              [tin(k, list(v[1].shape)) for k, v in want.items()], inits, opset=21)
+    return m, {"x": x, "x2": x2}, want
+
+
+def int4_bad(nodes, inits, shape=(2, 4), out_shape=(2, 4)):
+    return model(nodes, [tin("x", list(shape))], [tin("y", list(out_shape))],
+                 inits, opset=21), {}, {}
+
+
+def case_bad_int4_quantize():
+    """QuantizeLinear to int4 would produce codes outside [-8, 7]."""
+    return int4_bad([helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"],
+                                      name="q")],
+                    [init("s", F32(0.1)), int4_init("z", np.array(0))])
+
+
+def case_bad_int4_zero_point_type():
+    return int4_bad([helper.make_node("DequantizeLinear", ["w", "s", "z"], ["y"],
+                                      name="dq")],
+                    [int4_init("w", np.array([1, 2, 3])), init("s", F32(0.1)),
+                     init("z", np.int8(0))], out_shape=(3,))
+
+
+def case_bad_block_scale_shape():
+    return int4_bad([helper.make_node("DequantizeLinear", ["w", "s"], ["y"],
+                                      name="dq", axis=0, block_size=4)],
+                    [int4_init("w", np.zeros((10, 3), np.int64)),
+                     init("s", np.ones((2, 3), F32))], out_shape=(10, 3))
+
+
+def case_bad_block_runtime():
+    return int4_bad([helper.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"]),
+                     helper.make_node("DequantizeLinear", ["xq", "s2"], ["y"],
+                                      name="dq", axis=1, block_size=2)],
+                    [init("s", F32(0.1)), init("z", np.int8(0)),
+                     init("s2", np.ones((2, 2), F32))])
+
+
 def case_bad_opset18_split():
     """Opset 18's Split node is left to the importer's own checks."""
     nodes = [helper.make_node("Split", ["x"], ["a", "b"], axis=1,
