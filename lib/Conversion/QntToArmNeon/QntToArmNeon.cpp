@@ -216,99 +216,19 @@ WindowTap windowTap(OpBuilder &tb, Location loc, const ConvShape &s,
   return {ihc, iwc, inside};
 }
 
-/// The im2col rows of an NHWC conv, packed as for a matmul with
-/// K = (kh, kw, c) and C padded to kStep; positions in the padding hold
-/// `padCode` (as fed). Loops over the tile's rows and taps (no unrolled
-/// chain of branches: one-shot bufferization walks each scf.if's branches
-/// for every use of its result, exponentially along such a chain) and reads
-/// a window position outside the input at a clamped index, then selects the
-/// padding chunk.
-Value packConvActivations(OpBuilder &b, Location loc, Value x,
-                          const DotPlan &plan, const RowTiles &tiles,
-                          const ConvShape &s, int8_t padCode) {
-  int64_t ks = plan.kStep, m = s.n * s.oh * s.ow, mp = tiles.paddedRows();
-  int64_t cGroups = roundUp(s.c, ks) / ks, taps = s.kh * s.kw,
-          groups = taps * cGroups;
-  Type i8 = b.getI8Type();
-  Value init = tensor::EmptyOp::create(
-      b, loc, SmallVector<int64_t>{mp * groups * ks}, i8);
-  Value zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
-  auto chunkType = VectorType::get({ks}, i8);
-  Value padChunk = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(
-          chunkType, b.getI8IntegerAttr(static_cast<int8_t>(
-                         plan.flipX ? (padCode ^ 0x80) : padCode))));
-  x = padWithZeros(b, loc, x, {s.n, s.h, s.w, cGroups * ks});
-  return forRowTiles(
-      b, loc, tiles, init,
-      [&](OpBuilder &ob, Value mb, int64_t rows, Value outerAcc) -> Value {
-        IndexBuilder o{ob, loc};
-        Value base = o.mul(o.mul(mb, groups), tiles.rows * ks);
-        auto rowLoop = scf::ForOp::create(
-            ob, loc, o.c(0), o.c(rows), o.c(1), ValueRange{outerAcc},
-            [&](OpBuilder &rb, Location, Value r, ValueRange rowArgs) {
-              IndexBuilder q{rb, loc};
-              Value row = q.add(q.mul(mb, tiles.rows), r);
-              if (m % tiles.rows)
-                row = arith::MinSIOp::create(rb, loc, row, q.c(m - 1));
-              WindowRow window = windowRow(q, s, row);
-              Value rowBase = q.add(base, q.mul(r, ks));
-              auto tapLoop = scf::ForOp::create(
-                  rb, loc, q.c(0), q.c(taps), q.c(1), rowArgs,
-                  [&](OpBuilder &tb, Location, Value tap, ValueRange args) {
-                    IndexBuilder t{tb, loc};
-                    WindowTap at = windowTap(tb, loc, s, window, tap);
-                    auto chunkLoop = scf::ForOp::create(
-                        tb, loc, t.c(0), t.c(cGroups), t.c(1), args,
-                        [&](OpBuilder &lb, Location, Value cg, ValueRange a) {
-                          IndexBuilder l{lb, loc};
-                          Value chunk = vector::TransferReadOp::create(
-                              lb, loc, chunkType, x,
-                              ValueRange{window.img, at.ih, at.iw,
-                                         l.mul(cg, ks)},
-                              zero, ArrayRef<bool>{true});
-                          chunk = maybeFlip(lb, loc, chunk, plan.flipX);
-                          chunk = arith::SelectOp::create(lb, loc, at.inside,
-                                                          chunk, padChunk);
-                          Value g = l.add(l.mul(tap, cGroups), cg);
-                          Value offset =
-                              l.add(rowBase, l.mul(g, rows * ks));
-                          scf::YieldOp::create(
-                              lb, loc,
-                              writeChunk(lb, loc, chunk, a[0], offset));
-                        });
-                    scf::YieldOp::create(tb, loc, chunkLoop.getResult(0));
-                  });
-              scf::YieldOp::create(rb, loc, tapLoop.getResult(0));
-            });
-        return rowLoop.getResult(0);
-      });
-}
-
-/// The same rows with K = (kh, kw, c) dense, for a conv whose C is below the
-/// K step (an RGB first layer: C = 3 would otherwise pad every tap to kStep,
-/// 16 / 3 times the work on plain NEON); only K's end is padded, with 0.
-/// A tap's C bytes may straddle two K groups, so they are written one by
-/// one; this packing is O(M K), the GEMM O(M K N).
-Value packConvActivationsDense(OpBuilder &b, Location loc, Value x,
-                               const DotPlan &plan, const RowTiles &tiles,
-                               const ConvShape &s, int8_t padCode) {
-  int64_t ks = plan.kStep, m = s.n * s.oh * s.ow, mp = tiles.paddedRows();
-  int64_t taps = s.kh * s.kw, kp = roundUp(taps * s.c, ks);
-  Type i8 = b.getI8Type();
-  Value zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
-  Value init =
-      linalg::FillOp::create(
-          b, loc, zero,
-          tensor::EmptyOp::create(b, loc, SmallVector<int64_t>{mp * kp}, i8)
-              .getResult())
-          .getResult(0);
-  Value pad =
-      arith::ConstantOp::create(b, loc,
-                                b.getI8IntegerAttr(static_cast<int8_t>(
-                                    plan.flipX ? (padCode ^ 0x80) : padCode)));
-  Value flipBit = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(-128));
+/// The loops of a conv's activation packing: each row tile, each of its
+/// rows (rows past M repeat row M - 1), each tap of the row's window; `body`
+/// writes the tap into the packed tensor it is given and returns it.
+/// `rowBase` is where the row's first kStep bytes go: tile mb holds M0 rows
+/// of `kp` bytes, as [Kp/kStep][rows][kStep].
+Value forConvTaps(
+    OpBuilder &b, Location loc, const RowTiles &tiles, const ConvShape &s,
+    int64_t kp, int64_t ks, Value init,
+    llvm::function_ref<Value(OpBuilder &, int64_t rows, Value rowBase,
+                             const WindowRow &, const WindowTap &, Value tap,
+                             Value acc)>
+        body) {
+  int64_t m = s.n * s.oh * s.ow, taps = s.kh * s.kw;
   return forRowTiles(
       b, loc, tiles, init,
       [&](OpBuilder &ob, Value mb, int64_t rows, Value outerAcc) -> Value {
@@ -326,36 +246,113 @@ Value packConvActivationsDense(OpBuilder &b, Location loc, Value x,
               auto tapLoop = scf::ForOp::create(
                   rb, loc, q.c(0), q.c(taps), q.c(1), rowArgs,
                   [&](OpBuilder &tb, Location, Value tap, ValueRange args) {
-                    IndexBuilder t{tb, loc};
                     WindowTap at = windowTap(tb, loc, s, window, tap);
-                    auto channelLoop = scf::ForOp::create(
-                        tb, loc, t.c(0), t.c(s.c), t.c(1), args,
-                        [&](OpBuilder &lb, Location, Value ch, ValueRange a) {
-                          IndexBuilder l{lb, loc};
-                          Value v = tensor::ExtractOp::create(
-                              lb, loc, x,
-                              ValueRange{window.img, at.ih, at.iw, ch});
-                          if (plan.flipX)
-                            v = arith::XOrIOp::create(lb, loc, v, flipBit);
-                          v = arith::SelectOp::create(lb, loc, at.inside, v,
-                                                      pad);
-                          // Byte k of the row: group k / kStep, lane
-                          // k % kStep of this row's kStep bytes.
-                          Value k = l.add(l.mul(tap, s.c), ch);
-                          Value offset = l.add(
-                              rowBase, l.add(l.mul(l.div(k, ks), rows * ks),
-                                             l.rem(k, ks)));
-                          scf::YieldOp::create(
-                              lb, loc,
-                              tensor::InsertOp::create(lb, loc, v, a[0],
-                                                       ValueRange{offset})
-                                  .getResult());
-                        });
-                    scf::YieldOp::create(tb, loc, channelLoop.getResult(0));
+                    scf::YieldOp::create(
+                        tb, loc,
+                        body(tb, rows, rowBase, window, at, tap, args[0]));
                   });
               scf::YieldOp::create(rb, loc, tapLoop.getResult(0));
             });
         return rowLoop.getResult(0);
+      });
+}
+
+/// The im2col rows of an NHWC conv, packed as for a matmul with
+/// K = (kh, kw, c) and C padded to kStep; positions in the padding hold
+/// `padCode` (as fed). Loops over the tile's rows and taps (no unrolled
+/// chain of branches: one-shot bufferization walks each scf.if's branches
+/// for every use of its result, exponentially along such a chain) and reads
+/// a window position outside the input at a clamped index, then selects the
+/// padding chunk.
+Value packConvActivations(OpBuilder &b, Location loc, Value x,
+                          const DotPlan &plan, const RowTiles &tiles,
+                          const ConvShape &s, int8_t padCode) {
+  int64_t ks = plan.kStep, mp = tiles.paddedRows();
+  int64_t cGroups = roundUp(s.c, ks) / ks, groups = s.kh * s.kw * cGroups;
+  Type i8 = b.getI8Type();
+  Value init = tensor::EmptyOp::create(
+      b, loc, SmallVector<int64_t>{mp * groups * ks}, i8);
+  Value zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
+  auto chunkType = VectorType::get({ks}, i8);
+  Value padChunk = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          chunkType, b.getI8IntegerAttr(static_cast<int8_t>(
+                         plan.flipX ? (padCode ^ 0x80) : padCode))));
+  x = padWithZeros(b, loc, x, {s.n, s.h, s.w, cGroups * ks});
+  return forConvTaps(
+      b, loc, tiles, s, groups * ks, ks, init,
+      [&](OpBuilder &tb, int64_t rows, Value rowBase, const WindowRow &window,
+          const WindowTap &at, Value tap, Value acc) -> Value {
+        IndexBuilder t{tb, loc};
+        auto chunkLoop = scf::ForOp::create(
+            tb, loc, t.c(0), t.c(cGroups), t.c(1), ValueRange{acc},
+            [&](OpBuilder &lb, Location, Value cg, ValueRange a) {
+              IndexBuilder l{lb, loc};
+              Value chunk = vector::TransferReadOp::create(
+                  lb, loc, chunkType, x,
+                  ValueRange{window.img, at.ih, at.iw, l.mul(cg, ks)}, zero,
+                  ArrayRef<bool>{true});
+              chunk = maybeFlip(lb, loc, chunk, plan.flipX);
+              chunk =
+                  arith::SelectOp::create(lb, loc, at.inside, chunk, padChunk);
+              Value g = l.add(l.mul(tap, cGroups), cg);
+              Value offset = l.add(rowBase, l.mul(g, rows * ks));
+              scf::YieldOp::create(lb, loc,
+                                   writeChunk(lb, loc, chunk, a[0], offset));
+            });
+        return chunkLoop.getResult(0);
+      });
+}
+
+/// The same rows with K = (kh, kw, c) dense, for a conv whose C is below the
+/// K step (an RGB first layer: C = 3 would otherwise pad every tap to kStep,
+/// 16 / 3 times the work on plain NEON); only K's end is padded, with 0.
+/// A tap's C bytes may straddle two K groups, so they are written one by
+/// one; this packing is O(M K), the GEMM O(M K N).
+Value packConvActivationsDense(OpBuilder &b, Location loc, Value x,
+                               const DotPlan &plan, const RowTiles &tiles,
+                               const ConvShape &s, int8_t padCode) {
+  int64_t ks = plan.kStep, mp = tiles.paddedRows();
+  int64_t kp = roundUp(s.kh * s.kw * s.c, ks);
+  Type i8 = b.getI8Type();
+  Value zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
+  Value init =
+      linalg::FillOp::create(
+          b, loc, zero,
+          tensor::EmptyOp::create(b, loc, SmallVector<int64_t>{mp * kp}, i8)
+              .getResult())
+          .getResult(0);
+  Value pad =
+      arith::ConstantOp::create(b, loc,
+                                b.getI8IntegerAttr(static_cast<int8_t>(
+                                    plan.flipX ? (padCode ^ 0x80) : padCode)));
+  Value flipBit = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(-128));
+  return forConvTaps(
+      b, loc, tiles, s, kp, ks, init,
+      [&](OpBuilder &tb, int64_t rows, Value rowBase, const WindowRow &window,
+          const WindowTap &at, Value tap, Value acc) -> Value {
+        IndexBuilder t{tb, loc};
+        auto channelLoop = scf::ForOp::create(
+            tb, loc, t.c(0), t.c(s.c), t.c(1), ValueRange{acc},
+            [&](OpBuilder &lb, Location, Value ch, ValueRange a) {
+              IndexBuilder l{lb, loc};
+              Value v = tensor::ExtractOp::create(
+                  lb, loc, x, ValueRange{window.img, at.ih, at.iw, ch});
+              if (plan.flipX)
+                v = arith::XOrIOp::create(lb, loc, v, flipBit);
+              v = arith::SelectOp::create(lb, loc, at.inside, v, pad);
+              // Byte k of the row: group k / kStep, lane k % kStep of this
+              // row's kStep bytes.
+              Value k = l.add(l.mul(tap, s.c), ch);
+              Value offset = l.add(
+                  rowBase, l.add(l.mul(l.div(k, ks), rows * ks), l.rem(k, ks)));
+              scf::YieldOp::create(
+                  lb, loc,
+                  tensor::InsertOp::create(lb, loc, v, a[0], ValueRange{offset})
+                      .getResult());
+            });
+        return channelLoop.getResult(0);
       });
 }
 

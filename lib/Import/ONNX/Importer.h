@@ -796,6 +796,18 @@ mlir::FailureOr<mlir::Value> storageInts(Importer &im, ImportedValue &v,
 mlir::FailureOr<mlir::Value> elementTable(Importer &im, ImportedValue &v,
                                           bool codes);
 
+/// The element tables of a scatter's data and updates (ScatterND,
+/// TensorScatter): codes when both are on one per-tensor grid, else f32, or
+/// integers when both hold them (`codes` says which); a diagnostic naming
+/// `what` (the two inputs) when their element types differ.
+struct ScatterTables {
+  mlir::Value data, updates;
+  bool codes = false;
+};
+mlir::FailureOr<ScatterTables> scatterTables(Importer &im, ImportedValue &data,
+                                             ImportedValue &updates,
+                                             llvm::StringRef what);
+
 /// The result of such an op: `value` (of `shape`, read from `like`'s
 /// table) as codes on `like`'s grid, `like`'s integers, or f32.
 ImportedValue resultLike(Importer &im, const ImportedValue &like, bool codes,

@@ -327,6 +327,30 @@ LogicalResult Importer::importGatherND() {
   return success();
 }
 
+FailureOr<ScatterTables> quantopt::onnx_import::detail::scatterTables(
+    Importer &im, ImportedValue &data, ImportedValue &updates, StringRef what) {
+  if (failed(settleOrFloat(im, data)) || failed(settleOrFloat(im, updates)))
+    return failure();
+  ScatterTables t;
+  t.codes = data.isQuantized() && updates.isQuantized() && !data.q.perAxis() &&
+            data.q == updates.q && data.dtype == updates.dtype;
+  if ((data.kind == Kind::Int || updates.kind == Kind::Int) &&
+      (data.kind != updates.kind || data.dtype != updates.dtype))
+    return im.fail(what + " must have one element type");
+  auto dataTable = elementTable(im, data, t.codes);
+  if (failed(dataTable))
+    return failure();
+  auto updateTable = elementTable(im, updates, t.codes);
+  if (failed(updateTable))
+    return failure();
+  t.data = *dataTable;
+  t.updates = *updateTable;
+  if (cast<RankedTensorType>(t.data.getType()).getElementType() !=
+      cast<RankedTensorType>(t.updates.getType()).getElementType())
+    return im.fail(what + " must have one element type");
+  return t;
+}
+
 Value quantopt::onnx_import::detail::scatterInOrder(Importer &im, Value data,
                                                     ArrayRef<int64_t> shape,
                                                     Value tuples, Value updates,
@@ -467,27 +491,11 @@ LogicalResult Importer::importScatterND() {
       source[flat] = int32_t(p);
     }
   }
-  if (failed(settleOrFloat(*this, data)) ||
-      failed(settleOrFloat(*this, updates)))
+  auto tables = scatterTables(*this, data, updates, "data and updates");
+  if (failed(tables))
     return failure();
-  // Codes stay codes when both are on one per-tensor grid; else f32 (or
-  // integers when both hold them).
-  bool codes = data.isQuantized() && updates.isQuantized() &&
-               !data.q.perAxis() && data.q == updates.q &&
-               data.dtype == updates.dtype;
-  if ((data.kind == Kind::Int || updates.kind == Kind::Int) &&
-      (data.kind != updates.kind || data.dtype != updates.dtype))
-    return fail("ScatterND needs data and updates of one element type");
-  bool ints = data.kind == Kind::Int;
-  auto dataTable = elementTable(*this, data, codes);
-  auto updateTable = failed(dataTable) ? FailureOr<Value>(failure())
-                                       : elementTable(*this, updates, codes);
-  if (failed(dataTable) || failed(updateTable))
-    return failure();
-  if (ints &&
-      cast<RankedTensorType>(dataTable->getType()).getElementType() !=
-          cast<RankedTensorType>(updateTable->getType()).getElementType())
-    return fail("ScatterND of integer tensors of different types");
+  bool codes = tables->codes;
+  Value *dataTable = &tables->data, *updateTable = &tables->updates;
   // The updates as [slices, data.shape[k:]...].
   SmallVector<int64_t> flatUpdates = {slices};
   flatUpdates.append(data.shape.begin() + k, data.shape.end());

@@ -242,25 +242,13 @@ LogicalResult Importer::importTensorScatter() {
         DenseElementsAttr::get(RankedTensorType::get({batch}, b.getI64Type()),
                                b.getI64IntegerAttr(0)));
   }
-  if (failed(settleOrFloat(*this, past)) ||
-      failed(settleOrFloat(*this, update)))
+  // Codes stay codes on one per-tensor grid (as ScatterND's).
+  auto tables = scatterTables(*this, past, update, "past_cache and update");
+  if (failed(tables))
     return failure();
-  // Codes stay codes on one per-tensor grid (as ScatterND); else f32, or
-  // integers when both hold them.
-  bool codes = past.isQuantized() && update.isQuantized() &&
-               !past.q.perAxis() && past.q == update.q &&
-               past.dtype == update.dtype;
-  if ((past.kind == Kind::Int || update.kind == Kind::Int) &&
-      (past.kind != update.kind || past.dtype != update.dtype))
-    return fail("past_cache and update must have one element type");
-  auto pastTable = elementTable(*this, past, codes);
-  auto updateTable = failed(pastTable) ? FailureOr<Value>(failure())
-                                       : elementTable(*this, update, codes);
-  if (failed(pastTable) || failed(updateTable))
-    return failure();
+  bool codes = tables->codes;
+  Value *pastTable = &tables->data;
   Type elem = cast<RankedTensorType>(pastTable->getType()).getElementType();
-  if (elem != cast<RankedTensorType>(updateTable->getType()).getElementType())
-    return fail("past_cache and update must have one element type");
   // Nothing to write (and nothing to read the update at).
   if (length == 0) {
     setOutput(0, resultLike(*this, past, codes, *pastTable, past.shape));
@@ -272,7 +260,7 @@ LogicalResult Importer::importTensorScatter() {
       AffineMap::getMultiDimIdentityMap(rank, ctx)};
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
   Value init = tensor::EmptyOp::create(b, loc, past.shape, elem);
-  Value updateValues = *updateTable;
+  Value updateValues = tables->updates;
   Value present =
       linalg::GenericOp::create(
           b, loc, TypeRange{init.getType()},
