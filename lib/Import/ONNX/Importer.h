@@ -797,12 +797,16 @@ mlir::FailureOr<mlir::Value> elementTable(Importer &im, ImportedValue &v,
                                           bool codes);
 
 /// The element tables of a scatter's data and updates (ScatterND,
-/// TensorScatter): codes when both are on one per-tensor grid, else f32, or
-/// integers when both hold them (`codes` says which); a diagnostic naming
-/// `what` (the two inputs) when their element types differ.
+/// TensorScatter), which must have one ONNX element type (a diagnostic
+/// naming `what`, the two inputs, if not): floats as codes when both are
+/// one per-tensor grid's dequantization, else f32; QuantizeLinear codes of
+/// one type as codes; other integers (run-time, compile-time, or codes
+/// mixed with them) as integers. `codes` says whether the tables hold
+/// codes; the result is `like`'s kind (resultLike).
 struct ScatterTables {
   mlir::Value data, updates;
   bool codes = false;
+  ImportedValue like;
 };
 mlir::FailureOr<ScatterTables> scatterTables(Importer &im, ImportedValue &data,
                                              ImportedValue &updates,

@@ -327,27 +327,93 @@ LogicalResult Importer::importGatherND() {
   return success();
 }
 
+/// The element type a value has in the ONNX graph: QuantizeLinear's codes
+/// are integers, DequantizeLinear's output and float data are f32 (0).
+static int32_t graphElementType(const ImportedValue &v) {
+  switch (v.kind) {
+  case Kind::Quant:
+    return codeElementType(v.q);
+  case Kind::Int:
+    return v.dtype;
+  case Kind::Const:
+    return v.holdsIntegers() ? v.dtype : 0;
+  default:
+    return 0;
+  }
+}
+
+static std::string elementTypeName(int32_t dtype) {
+  if (dtype == 0)
+    return "float";
+  return onnx::TensorProto::DataType_IsValid(dtype)
+             ? llvm::StringRef(onnx::TensorProto::DataType_Name(
+                                   onnx::TensorProto::DataType(dtype)))
+                   .lower()
+             : "type " + std::to_string(dtype);
+}
+
 FailureOr<ScatterTables> quantopt::onnx_import::detail::scatterTables(
     Importer &im, ImportedValue &data, ImportedValue &updates, StringRef what) {
   if (failed(settleOrFloat(im, data)) || failed(settleOrFloat(im, updates)))
     return failure();
+  int32_t dataType = graphElementType(data),
+          updatesType = graphElementType(updates);
+  if (dataType != updatesType)
+    return im.fail(what + " must have one element type (" +
+                   elementTypeName(dataType) + " vs " +
+                   elementTypeName(updatesType) + ")");
   ScatterTables t;
-  t.codes = data.isQuantized() && updates.isQuantized() && !data.q.perAxis() &&
-            data.q == updates.q && data.dtype == updates.dtype;
-  if ((data.kind == Kind::Int || updates.kind == Kind::Int) &&
-      (data.kind != updates.kind || data.dtype != updates.dtype))
-    return im.fail(what + " must have one element type");
-  auto dataTable = elementTable(im, data, t.codes);
+  t.like = data;
+  if (dataType == 0) {
+    // Floats: codes where both are one per-tensor grid's dequantization,
+    // else f32.
+    t.codes = data.isQuantized() && updates.isQuantized() &&
+              !data.q.perAxis() && data.q == updates.q;
+    auto dataTable = elementTable(im, data, t.codes);
+    if (failed(dataTable))
+      return failure();
+    auto updateTable = elementTable(im, updates, t.codes);
+    if (failed(updateTable))
+      return failure();
+    t.data = *dataTable;
+    t.updates = *updateTable;
+    return t;
+  }
+  if (data.kind == Kind::Quant && updates.kind == Kind::Quant) {
+    // Codes of one type, moved as they are, on the data's parameters (a
+    // DequantizeLinear after relabels them).
+    t.codes = true;
+    auto dataTable = storageInts(im, data, /*nhwc=*/false);
+    if (failed(dataTable))
+      return failure();
+    auto updateTable = storageInts(im, updates, /*nhwc=*/false);
+    if (failed(updateTable))
+      return failure();
+    t.data = *dataTable;
+    t.updates = *updateTable;
+    return t;
+  }
+  // Integers, run-time, compile-time or QuantizeLinear's codes.
+  if (data.kind != Kind::Int && updates.kind != Kind::Int &&
+      data.kind != Kind::Quant && updates.kind != Kind::Quant)
+    return im.fail(im.node->op_type() +
+                   " needs float, quantized or run-time integer data");
+  auto integers = [&](ImportedValue &v) -> FailureOr<Value> {
+    if (v.kind == Kind::Quant)
+      return storageInts(im, v, /*nhwc=*/false);
+    return logicalIntegers(im, v, integerElementType(im, v));
+  };
+  auto dataTable = integers(data);
   if (failed(dataTable))
     return failure();
-  auto updateTable = elementTable(im, updates, t.codes);
+  auto updateTable = integers(updates);
   if (failed(updateTable))
     return failure();
   t.data = *dataTable;
   t.updates = *updateTable;
-  if (cast<RankedTensorType>(t.data.getType()).getElementType() !=
-      cast<RankedTensorType>(t.updates.getType()).getElementType())
-    return im.fail(what + " must have one element type");
+  t.like = ImportedValue();
+  t.like.kind = Kind::Int;
+  t.like.dtype = dataType;
   return t;
 }
 
@@ -496,6 +562,7 @@ LogicalResult Importer::importScatterND() {
     return failure();
   bool codes = tables->codes;
   Value *dataTable = &tables->data, *updateTable = &tables->updates;
+  const ImportedValue &like = tables->like;
   // The updates as [slices, data.shape[k:]...].
   SmallVector<int64_t> flatUpdates = {slices};
   flatUpdates.append(data.shape.begin() + k, data.shape.end());
@@ -504,7 +571,7 @@ LogicalResult Importer::importScatterND() {
     Value tuples = reshape(indices.value, {slices, k});
     Value scattered = scatterInOrder(*this, *dataTable, data.shape, tuples,
                                      flatUpdateTable, slices, k);
-    setOutput(0, resultLike(*this, data, codes, scattered, data.shape));
+    setOutput(0, resultLike(*this, like, codes, scattered, data.shape));
     return success();
   }
   SmallVector<int64_t> tableShape(data.shape.begin(), data.shape.begin() + k);
@@ -545,6 +612,6 @@ LogicalResult Importer::importScatterND() {
                     .getResult());
           })
           .getResult(0);
-  setOutput(0, resultLike(*this, data, codes, scattered, data.shape));
+  setOutput(0, resultLike(*this, like, codes, scattered, data.shape));
   return success();
 }

@@ -242,6 +242,12 @@ LogicalResult Importer::importTensorScatter() {
         DenseElementsAttr::get(RankedTensorType::get({batch}, b.getI64Type()),
                                b.getI64IntegerAttr(0)));
   }
+  // Nothing to write (and nothing to read the update at): the cache as it
+  // is.
+  if (update.numElements() == 0) {
+    setOutput(0, past);
+    return success();
+  }
   // Codes stay codes on one per-tensor grid (as ScatterND's).
   auto tables = scatterTables(*this, past, update, "past_cache and update");
   if (failed(tables))
@@ -249,11 +255,6 @@ LogicalResult Importer::importTensorScatter() {
   bool codes = tables->codes;
   Value *pastTable = &tables->data;
   Type elem = cast<RankedTensorType>(pastTable->getType()).getElementType();
-  // Nothing to write (and nothing to read the update at).
-  if (length == 0) {
-    setOutput(0, resultLike(*this, past, codes, *pastTable, past.shape));
-    return success();
-  }
   SmallVector<AffineMap> maps = {
       AffineMap::getMultiDimIdentityMap(rank, ctx),
       AffineMap::get(rank, 0, {getAffineDimExpr(0, ctx)}, ctx),
@@ -314,7 +315,7 @@ LogicalResult Importer::importTensorScatter() {
                     .getResult());
           })
           .getResult(0);
-  setOutput(0, resultLike(*this, past, codes, present, past.shape));
+  setOutput(0, resultLike(*this, tables->like, codes, present, past.shape));
   return success();
 }
 

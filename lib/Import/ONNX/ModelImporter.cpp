@@ -193,6 +193,20 @@ static void markUnchecked(onnx::GraphProto &g, int64_t checkerOpset,
                           int64_t opset) {
   for (onnx::NodeProto &n : *g.mutable_node()) {
     bool standard = isStandardDomain(n);
+    // An op that appeared after the checker's opsets, in a model older
+    // than that op (the lowered copy would name the checker's opset).
+    if (standard &&
+        !onnx::OpSchemaRegistry::Schema(n.op_type(), checkerOpset, "")) {
+      int64_t first = 0;
+      for (const SchemaChange &c : kSchemaChanges)
+        if (c.op == n.op_type() && (!first || c.opset < first))
+          first = c.opset;
+      if (first > opset)
+        throw std::runtime_error("node '" + n.name() + "' (" + n.op_type() +
+                                 ") needs opset " + std::to_string(first) +
+                                 "; the model imports opset " +
+                                 std::to_string(opset));
+    }
     if (standard && (isRuntimeStandardOp(n.op_type()) ||
                      llvm::any_of(kSchemaChanges, [&](const SchemaChange &c) {
                        return c.op == n.op_type() && c.opset > checkerOpset &&
@@ -366,10 +380,18 @@ quantopt::onnx_import::importModel(MLIRContext *context, StringRef bytes,
   try {
     checkModel(model, opset);
   } catch (const std::exception &e) {
-    std::string what = e.what();
-    // The checker appends its context on extra lines.
-    emitError(loc) << "the ONNX checker rejects the model: "
-                   << StringRef(what).split('\n').first;
+    // The checker appends "==> Context: ..." lines; its message itself may
+    // span lines (the node it names), which join into one.
+    StringRef what(e.what());
+    what = what.substr(0, what.find("==> Context"));
+    SmallVector<StringRef> words;
+    what.split(words, ' ', -1, /*KeepEmpty=*/false);
+    std::string message;
+    for (StringRef word : words)
+      for (StringRef part : llvm::split(word, '\n'))
+        if (!part.trim().empty())
+          message += (message.empty() ? "" : " ") + part.trim().str();
+    emitError(loc) << "the ONNX checker rejects the model: " << message;
     return nullptr;
   } catch (...) {
     emitError(loc) << "the ONNX checker rejects the model";

@@ -3604,6 +3604,78 @@ def case_tensor_scatter():
     return model(nodes, ins, outs, inits, opset=24), inputs, want
 
 
+def case_tensor_scatter_ints():
+    """TensorScatter of integers, as ONNX types them: an int8 cache given as
+    codes (a graph input) with QuantizeLinear's int8 codes as the update, an
+    int64 compile-time cache with a run-time update, two QuantizeLinear
+    results of one type on different grids (codes moved as they are, then
+    read on the DequantizeLinear's grid), and an empty update (the cache
+    as it is)."""
+    r = rng(153)
+    N = helper.make_node
+    c8 = r.integers(-128, 128, (2, 4, 3)).astype(np.int8)
+    u = r.uniform(-1, 1, (2, 2, 3)).astype(F32)
+    w = np.array([3, 1], np.int64)
+    c64 = r.integers(-1000, 1000, (2, 4, 3)).astype(np.int64)
+    u64 = r.integers(-5, 5, (2, 2, 3)).astype(np.int64)
+    p = r.uniform(-1, 1, (2, 4, 3)).astype(F32)
+    nodes = [
+        N("QuantizeLinear", ["u", "s1", "z1"], ["uq"]),
+        N("TensorScatter", ["c8", "uq", "w"], ["i1"], mode="circular"),
+        N("TensorScatter", ["c64", "u64", "w"], ["i2"], mode="circular"),
+        N("QuantizeLinear", ["p", "s2", "z2"], ["pq"]),
+        N("TensorScatter", ["pq", "uq", "w"], ["tq"], mode="circular"),
+        N("DequantizeLinear", ["tq", "s2", "z2"], ["d3"]),
+        N("QuantizeLinear", ["d3", "s2", "z2"], ["d3q"]),
+        N("DequantizeLinear", ["d3q", "s2", "z2"], ["i3"]),
+        N("TensorScatter", ["p", "empty"], ["i4"], axis=1),
+    ]
+    inits = [init("s1", F32(0.02)), init("z1", np.int8(3)), init("s2", F32(0.05)),
+             init("z2", np.int8(-2)), init("c64", c64),
+             init("empty", np.zeros((2, 0, 3), F32))]
+    uq = quantize(u, 0.02, 3, np.int8)
+    pq = quantize(p, 0.05, -2, np.int8)
+    want = {
+        "i1": ("ints", tensor_scatter_model(c8.astype(np.int64), uq, w, 1, True)),
+        "i2": ("ints", tensor_scatter_model(c64, u64, w, 1, True)),
+        "i3": ("codes", tensor_scatter_model(pq, uq, w, 1, True), 0.05, -2),
+        "i4": approx(p.astype(np.float64)),
+    }
+    inputs = {"c8": c8, "u": u, "w": w, "u64": u64, "p": p}
+    types = {np.dtype(np.int8): TensorProto.INT8, np.dtype(np.int64): TensorProto.INT64,
+             np.dtype(F32): TensorProto.FLOAT}
+    ins = [tin(k, list(v.shape), types[v.dtype]) for k, v in inputs.items()]
+    outs = [tin("i1", [2, 4, 3], TensorProto.INT8), tin("i2", [2, 4, 3], TensorProto.INT64),
+            tin("i3", [2, 4, 3]), tin("i4", [2, 4, 3])]
+    return model(nodes, ins, outs, inits, opset=24), inputs, want
+
+
+def case_bad_tensor_scatter_types():
+    """int8 and uint8 codes: ONNX types them apart."""
+    N = helper.make_node
+    return model([N("QuantizeLinear", ["p", "s", "z8"], ["pq"]),
+                  N("QuantizeLinear", ["u", "s", "zu8"], ["uq"]),
+                  N("TensorScatter", ["pq", "uq"], ["y"], name="ts")],
+                 [tin("p", [2, 4, 3]), tin("u", [2, 2, 3])],
+                 [tin("y", [2, 4, 3], TensorProto.INT8)],
+                 [init("s", F32(0.1)), init("z8", np.int8(0)), init("zu8", np.uint8(0))],
+                 opset=24), {}, {}
+
+
+def case_bad_tensor_scatter_opset23():
+    """An op of opset 24 in an opset-23 model."""
+    return model([helper.make_node("TensorScatter", ["p", "u"], ["y"], name="ts")],
+                 [tin("p", [2, 4, 3]), tin("u", [2, 2, 3])], [tin("y", [2, 4, 3])],
+                 [], opset=23), {}, {}
+
+
+def case_bad_undefined_input():
+    """The checker's message names the node on a line of its own (opset 18:
+    the case builder runs no checker there)."""
+    return model([helper.make_node("Relu", ["nosuch"], ["y"], name="r")],
+                 [tin("x", [2])], [tin("y", [2])], [], opset=18), {}, {}
+
+
 def case_bad_tensor_scatter_axis():
     return llm_bad(helper.make_node("TensorScatter", ["p", "u"], ["y"], name="ts",
                                     axis=0),
