@@ -182,6 +182,9 @@ FailureOr<ImportedValue> Importer::readTensor(const onnx::TensorProto &t) {
     // Two elements to a byte, the first in the low nibble: raw_data, or
     // one byte per int32_data element.
     int64_t packedBytes = (n + 1) / 2;
+    if (t.has_raw_data() && t.int32_data_size())
+      return fail("tensor '" + t.name() +
+                  "' holds both raw_data and int32_data");
     std::vector<uint8_t> packed;
     if (raw) {
       if (int64_t(bytes.size()) != packedBytes)

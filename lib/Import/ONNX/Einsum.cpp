@@ -270,9 +270,14 @@ LogicalResult Importer::importEinsum() {
     for (auto [l, d] : llvm::zip(labels, shape)) {
       auto [it, inserted] = size.emplace(l, d);
       if (!inserted && it->second != d)
-        return fail("a label stands for dimensions of sizes " +
-                    Twine(it->second) + " and " + Twine(d) +
-                    (l >= 100 ? " (broadcasting is not supported)" : ""));
+        return l >= 100
+                   ? fail("the ellipsis stands for dimensions of sizes " +
+                          Twine(it->second) + " and " + Twine(d) +
+                          " (aligned to the right; broadcasting a size of 1 "
+                          "is not supported)")
+                   : fail("label '" + Twine(labelLetter(l)) +
+                          "' stands for dimensions of sizes " +
+                          Twine(it->second) + " and " + Twine(d));
     }
   auto sizesOf = [&](ArrayRef<Label> labels) {
     SmallVector<int64_t> s;

@@ -1310,7 +1310,8 @@ FailureOr<Value> Importer::floatConcat(MutableArrayRef<ImportedValue> operands,
       return failure();
     values.push_back(*f);
   }
-  return tensor::ConcatOp::create(b, loc, axis, values).getResult();
+  return tensor::ConcatOp::create(b, loc, axis, nonEmptyParts(values, axis))
+      .getResult();
 }
 
 LogicalResult Importer::importFloatConv(ImportedValue &x,

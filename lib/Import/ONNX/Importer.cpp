@@ -562,6 +562,38 @@ LogicalResult Importer::importNode(const onnx::NodeProto &n) {
   return success();
 }
 
+LogicalResult Importer::checkFourBitUse(const onnx::NodeProto &n) {
+  // 4-bit values are read as 8-bit ones (Constants.cpp): an op may take
+  // them where its result keeps their values (DequantizeLinear, Cast to a
+  // wider type, the ops that move elements); one that computes new 4-bit
+  // values (arithmetic, a Cast to 4 bits) would need to clamp them into 4
+  // bits, which nothing here does.
+  // (QuantizeLinear diagnoses a 4-bit zero point itself.)
+  static const llvm::StringSet<> kReadsFourBit = {
+      "DequantizeLinear", "QuantizeLinear", "Cast",    "CastLike",
+      "Reshape",          "Transpose",      "Squeeze", "Unsqueeze",
+      "Flatten",          "Identity",       "Shape",   "Size"};
+  auto isFourBit = [&](const std::string &name) {
+    auto it = values.find(name);
+    return !name.empty() && it != values.end() &&
+           isFourBitType(it->second.dtype);
+  };
+  bool standard = n.domain().empty() || n.domain() == "ai.onnx";
+  if (!(standard && kReadsFourBit.contains(n.op_type())))
+    for (const std::string &in : n.input())
+      if (isFourBit(in))
+        return fail("input '" + in + "' is int4 / uint4, which only " +
+                    "DequantizeLinear, Cast and the ops that move elements "
+                    "(Reshape, Transpose, ...) take");
+  if (standard && n.op_type() == "Cast")
+    if (std::optional<int64_t> to = attrInt("to"); to && isFourBitType(*to))
+      return fail("Cast to int4 / uint4 is not supported");
+  if (standard && n.op_type() == "CastLike" && n.input_size() > 1 &&
+      isFourBit(n.input(1)))
+    return fail("CastLike to int4 / uint4 is not supported");
+  return success();
+}
+
 LogicalResult Importer::dispatchNode(const onnx::NodeProto &n) {
   node = &n;
   // The ops a node becomes carry its name, so that verifier messages and
@@ -572,6 +604,8 @@ LogicalResult Importer::dispatchNode(const onnx::NodeProto &n) {
   loc = NameLoc::get(b.getStringAttr(name), fileLoc);
   if (n.output_size() == 0)
     return fail("node has no outputs");
+  if (failed(checkFourBitUse(n)))
+    return failure();
   if (n.domain() == "com.microsoft")
     return importMicrosoftNode(n);
   if (!n.domain().empty() && n.domain() != "ai.onnx")
@@ -816,6 +850,12 @@ LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &out,
     return failure();
   }
   const auto &declared = out.type().tensor_type();
+  if (isFourBitType(declared.elem_type()) || isFourBitType(v.dtype)) {
+    emitError(loc) << "graph output '" << out.name()
+                   << "' is int4 / uint4, which is read only as "
+                      "DequantizeLinear's input";
+    return failure();
+  }
   int32_t computed =
       v.kind == Kind::Quant ? codeElementType(v.q)
       : v.kind == Kind::Int || (v.kind == Kind::Const && v.holdsIntegers())

@@ -544,6 +544,8 @@ public:
   mlir::LogicalResult importStandardRotaryEmbedding();
   mlir::LogicalResult importSwish();
   mlir::LogicalResult importTensorScatter();
+  /// Where a node may take opset 21's 4-bit tensors (Importer.cpp).
+  mlir::LogicalResult checkFourBitUse(const onnx::NodeProto &n);
   /// ONNX's Attention (opsets 23, 24), as its reference's nodes.
   mlir::LogicalResult importStandardAttention();
   mlir::LogicalResult importLpPool();
@@ -795,6 +797,18 @@ mlir::FailureOr<mlir::Value> storageInts(Importer &im, ImportedValue &v,
 /// for anything else.
 mlir::FailureOr<mlir::Value> elementTable(Importer &im, ImportedValue &v,
                                           bool codes);
+
+/// The parts of a concatenation along `axis` that have elements along it (all
+/// of them if none has): tensor.concat's lowering places an empty part at
+/// the end of the axis, an offset its slices then reject.
+inline llvm::SmallVector<mlir::Value>
+nonEmptyParts(llvm::ArrayRef<mlir::Value> parts, int64_t axis) {
+  llvm::SmallVector<mlir::Value> kept;
+  for (mlir::Value v : parts)
+    if (llvm::cast<mlir::RankedTensorType>(v.getType()).getDimSize(axis) != 0)
+      kept.push_back(v);
+  return kept.empty() ? llvm::SmallVector<mlir::Value>(parts) : kept;
+}
 
 /// The element tables of a scatter's data and updates (ScatterND,
 /// TensorScatter), which must have one ONNX element type (a diagnostic

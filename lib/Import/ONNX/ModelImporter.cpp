@@ -233,12 +233,11 @@ static void markUnchecked(onnx::GraphProto &g, int64_t checkerOpset,
 
 /// Data ONNX 1.12's checker cannot read: in another file (it opens the
 /// location relative to the current directory, not the model's), or 4-bit
-/// elements in int32_data (its element types end before uint4 / int4; raw
-/// data it does not check by type). The importer reads both itself.
+/// elements (its element types end before uint4 / int4; raw data it does not
+/// check by type). The importer reads both itself.
 static bool hasUncheckableData(const onnx::TensorProto &t) {
   return t.data_location() == onnx::TensorProto::EXTERNAL ||
-         (quantopt::onnx_import::detail::isFourBitType(t.data_type()) &&
-          t.int32_data_size() > 0);
+         quantopt::onnx_import::detail::isFourBitType(t.data_type());
 }
 
 static bool hasUncheckableDataSparse(const onnx::SparseTensorProto &t) {
@@ -267,9 +266,9 @@ static bool usesUncheckableData(const onnx::GraphProto &g) {
 }
 
 /// Gives those tensors of `g` (and of its subgraphs) a one-byte raw_data
-/// (none if empty) in place of their file or int32_data: the checker checks
-/// no size of raw data. The importer reads and checks them itself
-/// (ExternalData.cpp, Constants.cpp).
+/// (none if empty) in place of their file or int32_data, 4-bit ones as
+/// uint8: the checker checks no size of raw data. The importer reads and checks
+/// them itself (ExternalData.cpp, Constants.cpp).
 static void detachUncheckableData(onnx::GraphProto &g) {
   auto detach = [](onnx::TensorProto &t) {
     if (!hasUncheckableData(t))
@@ -277,6 +276,10 @@ static void detachUncheckableData(onnx::GraphProto &g) {
     t.clear_external_data();
     t.clear_data_location();
     t.clear_int32_data();
+    // The checker reads the element type of a tensor without raw data, and
+    // does not know 4 bits: the copy calls it uint8.
+    if (quantopt::onnx_import::detail::isFourBitType(t.data_type()))
+      t.set_data_type(onnx::TensorProto::UINT8);
     if (llvm::any_of(t.dims(), [](int64_t d) { return d == 0; }))
       return;
     // Strings may not be raw data; the importer refuses both anyway.

@@ -900,7 +900,8 @@ static LogicalResult concatIntegers(Importer &im,
   out.kind = Kind::Int;
   out.dtype = typed->dtype;
   out.shape.assign(shape.begin(), shape.end());
-  out.value = tensor::ConcatOp::create(im.b, im.loc, axis, values);
+  out.value =
+      tensor::ConcatOp::create(im.b, im.loc, axis, nonEmptyParts(values, axis));
   im.setOutput(0, std::move(out));
   return success();
 }

@@ -476,7 +476,8 @@ LogicalResult Importer::importBlockDequantizeLinear(const ImportedValue &in) {
   if (axis < 0)
     axis += rank;
   SmallVector<int64_t> blockShape(in.shape);
-  blockShape[axis] = (in.shape[axis] + blockSize - 1) / blockSize;
+  blockShape[axis] =
+      in.shape[axis] / blockSize + (in.shape[axis] % blockSize != 0);
   auto s = input(1);
   if (failed(s))
     return failure();

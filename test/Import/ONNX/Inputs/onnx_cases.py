@@ -3833,6 +3833,61 @@ def case_bad_int4_zero_point_type():
                      init("z", np.int8(0))], out_shape=(3,))
 
 
+def case_bad_int4_cast():
+    """Cast to 4 bits would need a clamp into [-8, 7] (it folded as an 8-bit
+    cast: 100 stayed 100)."""
+    return int4_bad([helper.make_node("Cast", ["c"], ["y"], name="cast", to=22)],
+                    [init("c", np.array([100, -100, 3, 4], np.int64))],
+                    out_shape=(4,))
+
+
+def case_bad_int4_add():
+    """Arithmetic on 4-bit constants (it folded to 8-bit values)."""
+    return int4_bad([helper.make_node("Add", ["w", "w"], ["a"], name="add"),
+                     helper.make_node("DequantizeLinear", ["a", "s"], ["y"])],
+                    [int4_init("w", np.array([7, -8, 3, 4])), init("s", F32(0.5))],
+                    out_shape=(4,))
+
+
+def case_bad_int4_output():
+    m = model([helper.make_node("Identity", ["w"], ["y"])], [tin("x", [2])],
+              [tin("y", [4], 22)], [int4_init("w", np.array([1, 2, 3, 4]))],
+              opset=21)
+    return m, {}, {}
+
+
+def case_bad_int4_both_fields():
+    t = int4_init("w", np.array([1, 2, 3, 4]))
+    t.int32_data.extend([0x21, 0x43])
+    return int4_bad([helper.make_node("DequantizeLinear", ["w", "s"], ["y"],
+                                      name="dq")], [t, init("s", F32(0.5))],
+                    out_shape=(4,))
+
+
+def case_int4_edge_blocks():
+    """A block longer than any int64 sum (block_size 2^63 - 1: one block),
+    and an empty int4 initializer (no data field at all)."""
+    q = np.array([[1, -2, 3, -4], [5, 6, -7, -8]])
+    s = np.array([[0.5, 0.25, 2.0, 1.0]], F32)
+    empty = onnx.TensorProto()
+    empty.name, empty.data_type = "e", 22
+    empty.dims.extend([0, 4])
+    nodes = [helper.make_node("DequantizeLinear", ["q", "s"], ["w"], axis=0,
+                              block_size=(1 << 63) - 1),
+             helper.make_node("MatMul", ["x", "w"], ["y"]),
+             helper.make_node("DequantizeLinear", ["e", "se"], ["ed"], axis=1),
+             helper.make_node("Concat", ["x0", "ed"], ["y2"], axis=0)]
+    inits = [int4_init("q", q), init("s", s), empty,
+             init("se", np.ones(4, F32))]
+    x = np.array([[1.0, -1.0], [0.5, 2.0], [3.0, 0.0]], F32)
+    x0 = np.array([[1.0, 2.0, 3.0, 4.0]], F32)
+    w = (q * s).astype(np.float64)
+    want = {"y": approx(x.astype(np.float64) @ w), "y2": approx(x0.astype(np.float64))}
+    m = model(nodes, [tin("x", [3, 2]), tin("x0", [1, 4])],
+              [tin("y", [3, 4]), tin("y2", [1, 4])], inits, opset=21)
+    return m, {"x": x, "x0": x0}, want
+
+
 def case_bad_block_scale_shape():
     return int4_bad([helper.make_node("DequantizeLinear", ["w", "s"], ["y"],
                                       name="dq", axis=0, block_size=4)],
