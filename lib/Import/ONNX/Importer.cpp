@@ -829,12 +829,21 @@ LogicalResult Importer::dispatchNode(const onnx::NodeProto &n) {
 }
 
 /// The ONNX type name of a TensorProto element type ("float", "int64").
-static std::string elementTypeName(int32_t type) {
+std::string quantopt::onnx_import::detail::elementTypeName(int32_t type) {
   std::string name = onnx::TensorProto::DataType_Name(
       static_cast<onnx::TensorProto::DataType>(type));
   if (name.empty())
     return "type " + std::to_string(type);
   return StringRef(name).lower();
+}
+
+int32_t
+quantopt::onnx_import::detail::graphElementType(const ImportedValue &v) {
+  if (v.kind == Kind::Quant)
+    return codeElementType(v.q);
+  if (v.kind == Kind::Int || (v.kind == Kind::Const && v.holdsIntegers()))
+    return v.dtype;
+  return onnx::TensorProto::FLOAT;
 }
 
 LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &out,
@@ -856,11 +865,7 @@ LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &out,
                       "DequantizeLinear's input";
     return failure();
   }
-  int32_t computed =
-      v.kind == Kind::Quant ? codeElementType(v.q)
-      : v.kind == Kind::Int || (v.kind == Kind::Const && v.holdsIntegers())
-          ? v.dtype
-          : int32_t(onnx::TensorProto::FLOAT);
+  int32_t computed = graphElementType(v);
   if (declared.elem_type() != onnx::TensorProto::UNDEFINED &&
       declared.elem_type() != computed) {
     emitError(loc) << "graph output '" << out.name() << "' is declared as "

@@ -810,6 +810,14 @@ nonEmptyParts(llvm::ArrayRef<mlir::Value> parts, int64_t axis) {
   return kept.empty() ? llvm::SmallVector<mlir::Value>(parts) : kept;
 }
 
+/// The element type `v` has in the ONNX graph: QuantizeLinear's codes are
+/// integers of their type, integer data its type, everything else
+/// (DequantizeLinear's output, float data) FLOAT.
+int32_t graphElementType(const ImportedValue &v);
+
+/// An ONNX element type's name in lower case ("int8"), or "type N".
+std::string elementTypeName(int32_t type);
+
 /// The element tables of a scatter's data and updates (ScatterND,
 /// TensorScatter), which must have one ONNX element type (a diagnostic
 /// naming `what`, the two inputs, if not): floats as codes when both are

@@ -327,31 +327,6 @@ LogicalResult Importer::importGatherND() {
   return success();
 }
 
-/// The element type a value has in the ONNX graph: QuantizeLinear's codes
-/// are integers, DequantizeLinear's output and float data are f32 (0).
-static int32_t graphElementType(const ImportedValue &v) {
-  switch (v.kind) {
-  case Kind::Quant:
-    return codeElementType(v.q);
-  case Kind::Int:
-    return v.dtype;
-  case Kind::Const:
-    return v.holdsIntegers() ? v.dtype : 0;
-  default:
-    return 0;
-  }
-}
-
-static std::string elementTypeName(int32_t dtype) {
-  if (dtype == 0)
-    return "float";
-  return onnx::TensorProto::DataType_IsValid(dtype)
-             ? llvm::StringRef(onnx::TensorProto::DataType_Name(
-                                   onnx::TensorProto::DataType(dtype)))
-                   .lower()
-             : "type " + std::to_string(dtype);
-}
-
 FailureOr<ScatterTables> quantopt::onnx_import::detail::scatterTables(
     Importer &im, ImportedValue &data, ImportedValue &updates, StringRef what) {
   if (failed(settleOrFloat(im, data)) || failed(settleOrFloat(im, updates)))
@@ -364,7 +339,7 @@ FailureOr<ScatterTables> quantopt::onnx_import::detail::scatterTables(
                    elementTypeName(updatesType) + ")");
   ScatterTables t;
   t.like = data;
-  if (dataType == 0) {
+  if (dataType == onnx::TensorProto::FLOAT) {
     // Floats: codes where both are one per-tensor grid's dequantization,
     // else f32.
     t.codes = data.isQuantized() && updates.isQuantized() &&
