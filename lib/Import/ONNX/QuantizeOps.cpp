@@ -53,6 +53,21 @@ FailureOr<QParams> Importer::readQParams(unsigned scaleIdx, unsigned zpIdx,
   if ((*s)->kind != Kind::Const || (*s)->f.empty())
     return fail("the scale (input " + Twine(scaleIdx) +
                 ") must be a compile-time float tensor");
+  // ONNX's scale is float (float16 and bfloat16 from opset 19), a scalar
+  // or a 1-D tensor; ONNX Runtime refuses a double scale and treats a
+  // [1, 1] one as a per-axis scale of the wrong rank.
+  int32_t scaleType = (*s)->dtype;
+  if (scaleType != onnx::TensorProto::FLOAT &&
+      scaleType != onnx::TensorProto::FLOAT16 &&
+      scaleType != onnx::TensorProto::BFLOAT16)
+    return fail("the scale (input " + Twine(scaleIdx) +
+                ") must be float, "
+                "float16 or bfloat16, not " +
+                elementTypeName(scaleType));
+  if ((*s)->shape.size() > 1)
+    return fail("the scale (input " + Twine(scaleIdx) +
+                ") must be a scalar or a 1-D tensor, not of rank " +
+                Twine((*s)->shape.size()));
   QParams q;
   q.scales = (*s)->f;
   for (double x : q.scales) {
@@ -71,6 +86,10 @@ FailureOr<QParams> Importer::readQParams(unsigned scaleIdx, unsigned zpIdx,
     if ((*z)->kind != Kind::Const || !(*z)->f.empty())
       return fail("the zero point (input " + Twine(zpIdx) +
                   ") must be a compile-time integer tensor");
+    if ((*z)->shape.size() > 1)
+      return fail("the zero point (input " + Twine(zpIdx) +
+                  ") must be a scalar or a 1-D tensor, not of rank " +
+                  Twine((*z)->shape.size()));
     zpType = (*z)->dtype;
     q.zeroPoints = (*z)->i;
   } else {

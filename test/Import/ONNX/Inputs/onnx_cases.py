@@ -4858,12 +4858,36 @@ def case_bad_qlinear_conv_bias_overflow():
 
 
 def case_bad_double_scale():
-    """A float64 scale initializer of 1e-300: no f32 scale is that small."""
+    """A float64 scale initializer (1e-300, which no f32 holds): ONNX's scale
+    is float (float16 and bfloat16 from opset 19); ONNX Runtime refuses a
+    double one."""
     nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"],
                               name="q64"),
              helper.make_node("DequantizeLinear", ["xq", "s", "z"], ["y"])]
     inits = [init("s", np.float64(1e-300)), init("z", np.uint8(3))]
     return model(nodes, [tin("x", [1, 2])], [tin("y", [1, 2])], inits), {}, {}
+
+
+def case_bad_scale_rank():
+    """A [1, 1] scale: ONNX's scale is a scalar or 1-D (ONNX Runtime reads a
+    rank-2 one as a per-axis scale of the wrong rank and refuses it)."""
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"],
+                              name="q2d"),
+             helper.make_node("DequantizeLinear", ["xq", "s", "z"], ["y"])]
+    inits = [init("s", np.full([1, 1], 0.5, F32)), init("z", np.uint8(3))]
+    return model(nodes, [tin("x", [1, 2])], [tin("y", [1, 2])], inits), {}, {}
+
+
+def case_bad_zero_point_rank():
+    """A [1, 4] zero point beside a [4] per-axis scale: same element count,
+    but ONNX wants the zero point's shape to be the scale's."""
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"],
+                              axis=1, name="qzp"),
+             helper.make_node("DequantizeLinear", ["xq", "s", "z"], ["y"],
+                              axis=1)]
+    inits = [init("s", np.full([4], 0.5, F32)),
+             init("z", np.full([1, 4], 3, np.uint8))]
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 4])], inits), {}, {}
 
 
 def case_bad_int32_data_range():
