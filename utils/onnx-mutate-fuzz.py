@@ -399,16 +399,33 @@ class SubgraphView:
         self.opset_import = model.opset_import
 
 
+class FunctionBody:
+    """A local function's body seen as a graph: its nodes, and no inputs,
+    outputs or initializers of its own (empty fields of a scratch graph)."""
+
+    def __init__(self, fn):
+        scratch = onnx.GraphProto()
+        self.node = fn.node
+        self.input, self.output = scratch.input, scratch.output
+        self.value_info = scratch.value_info
+        self.initializer = scratch.initializer
+        self.sparse_initializer = scratch.sparse_initializer
+
+
 def mutate(model, rnd):
     m = copy.deepcopy(model)
     applied = []
     inner = list(subgraphs(m.graph))
     for _ in range(rnd.choice([1, 1, 2, 3])):
         f = rnd.choice(MUTATIONS)
-        # Models with control flow: half the mutations go into a subgraph.
+        # Models with control flow: half the mutations go into a subgraph;
+        # with local functions, half into a function's body.
         target, where = m, ""
         if inner and rnd.random() < 0.5:
             target, where = SubgraphView(m, rnd.choice(inner)), "@subgraph"
+        elif m.functions and rnd.random() < 0.5:
+            target = SubgraphView(m, FunctionBody(rnd.choice(m.functions)))
+            where = "@function"
         if f(target, rnd):
             applied.append(f.__name__[4:] + where)
     # A quarter of the mutants keep their declarations, so the check of

@@ -292,6 +292,11 @@ FailureOr<Value> quantopt::onnx_import::detail::elementTable(Importer &im,
     return storageInts(im, v, /*nhwc=*/false);
   if (v.kind == Kind::Int)
     return logicalIntegers(im, v, Type());
+  // A compile-time integer table read at run-time positions: ONNX Runtime's
+  // quantize_dynamic stores an embedding as int8 codes, gathers them, then
+  // dequantizes (its GatherQuant); lookup tables of int64 likewise.
+  if (v.kind == Kind::Const && v.holdsIntegers() && !v.codes)
+    return intConstant(im, v, integerElementType(im, v));
   if (v.isQuantized() || v.kind == Kind::Float ||
       (v.kind == Kind::Const && !v.f.empty()))
     return im.floatValue(v, /*nhwc=*/false);
@@ -310,7 +315,8 @@ ImportedValue quantopt::onnx_import::detail::resultLike(
     out.q = like.q;
     out.value = quant::StorageCastOp::create(im.b, im.loc,
                                              im.quantTensorType(out), value);
-  } else if (like.kind == Kind::Int) {
+  } else if (like.kind == Kind::Int ||
+             (like.kind == Kind::Const && like.holdsIntegers())) {
     out.kind = Kind::Int;
     out.dtype = like.dtype;
     out.value = value;
@@ -511,7 +517,7 @@ LogicalResult Importer::importSlice() {
 
   // Offsets, sizes and strides of the result, ONNX's clamping rules.
   SmallVector<int64_t> offsets(rank, 0), sizes(v->shape), strides(rank, 1);
-  SmallVector<bool> seen(rank, false);
+  SmallVector<bool> seen(rank, false), reversed(rank, false);
   for (size_t n = 0; n < count; ++n) {
     int64_t axis = axisList[n];
     if (axis < -rank || axis >= rank)
@@ -522,8 +528,30 @@ LogicalResult Importer::importSlice() {
       return fail("axis " + Twine(axis) + " is sliced twice");
     seen[axis] = true;
     int64_t dim = v->shape[axis], step = stepList[n];
-    if (step <= 0)
-      return fail("only positive steps are supported");
+    if (step == 0)
+      return fail("a step of 0 (axis " + Twine(axis) + ")");
+    if (step < 0) {
+      // Backward (torch's flip, and the pads list F.pad reverses): start
+      // clamps to [0, dim - 1], end to [-1, dim - 1] (ONNX's rules).
+      auto clampBackward = [&](int64_t x) {
+        if (x < 0)
+          x = x < -dim ? -1 : x + dim;
+        return std::min(x, dim - 1);
+      };
+      int64_t start = std::max<int64_t>(clampBackward((**starts)[n]), 0);
+      int64_t end = clampBackward((**ends)[n]);
+      // |step| without overflow (INT64_MIN).
+      uint64_t magnitude = uint64_t(0) - uint64_t(step);
+      sizes[axis] =
+          start > end ? 1 + int64_t(uint64_t(start - end - 1) / magnitude) : 0;
+      // The elements start, start + step, ...: read upwards from the last
+      // one, then reversed.
+      int64_t stride = sizes[axis] > 1 ? int64_t(magnitude) : 1;
+      offsets[axis] = start - (sizes[axis] - 1) * stride;
+      strides[axis] = stride;
+      reversed[axis] = sizes[axis] > 1;
+      continue;
+    }
     auto clampIndex = [&](int64_t x) {
       if (x < 0)
         x = x < -dim ? 0 : x + dim;
@@ -538,6 +566,7 @@ LogicalResult Importer::importSlice() {
     // the buffer's stride arithmetic. Otherwise step < dim.
     strides[axis] = sizes[axis] == 1 ? 1 : step;
   }
+  bool anyReversed = llvm::is_contained(reversed, true);
   for (int64_t d = 0; d < rank; ++d)
     if (sizes[d] == 0)
       return fail("the slice is empty");
@@ -559,7 +588,8 @@ LogicalResult Importer::importSlice() {
       for (int64_t n = 0; n < total; ++n) {
         int64_t at = 0;
         for (int64_t d = 0; d < rank; ++d)
-          at = at * v->shape[d] + offsets[d] + idx[d] * strides[d];
+          at = at * v->shape[d] + offsets[d] +
+               (reversed[d] ? sizes[d] - 1 - idx[d] : idx[d]) * strides[d];
         result.push_back(data[at]);
         for (int64_t d = rank - 1; d >= 0; --d) {
           if (++idx[d] < sizes[d])
@@ -582,15 +612,29 @@ LogicalResult Importer::importSlice() {
   }
   if (v->isQuantized() && v->q.perAxis())
     return fail("Slice of a per-axis quantized tensor is not supported");
-  auto sliced = logicalValue(*this, *v, "Slice");
+  // Reversed axes move codes as storage integers (a linalg.generic copies
+  // them backwards); the rest of the slice is one extract_slice.
+  auto sliced = anyReversed && v->isQuantized()
+                    ? storageInts(*this, *v, /*nhwc=*/false)
+                    : logicalValue(*this, *v, "Slice");
   if (failed(sliced))
     return failure();
   Value src = *sliced;
-  out.value = tensor::ExtractSliceOp::create(
+  Value value = tensor::ExtractSliceOp::create(
       b, loc,
       RankedTensorType::get(
           sizes, cast<RankedTensorType>(src.getType()).getElementType()),
       src, ValueRange{}, ValueRange{}, ValueRange{}, offsets, sizes, strides);
+  if (anyReversed) {
+    SmallVector<AffineExpr> read;
+    for (int64_t d = 0; d < rank; ++d)
+      read.push_back(reversed[d] ? sizes[d] - 1 - getAffineDimExpr(d, ctx)
+                                 : getAffineDimExpr(d, ctx));
+    value = copyThroughMap(*this, value, sizes, read);
+    if (v->isQuantized())
+      value = quant::StorageCastOp::create(b, loc, quantTensorType(out), value);
+  }
+  out.value = value;
   setOutput(0, std::move(out));
   return success();
 }

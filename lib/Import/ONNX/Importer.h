@@ -818,6 +818,12 @@ int32_t graphElementType(const ImportedValue &v);
 /// An ONNX element type's name in lower case ("int8"), or "type N".
 std::string elementTypeName(int32_t type);
 
+/// Replaces every call of one of `model`'s local functions
+/// (ModelProto.functions) by the function's body (LocalFunctions.cpp);
+/// a diagnostic at `loc` where that cannot be done faithfully.
+mlir::LogicalResult inlineLocalFunctions(onnx::ModelProto &model,
+                                         mlir::Location loc);
+
 /// The element tables of a scatter's data and updates (ScatterND,
 /// TensorScatter), which must have one ONNX element type (a diagnostic
 /// naming `what`, the two inputs, if not): floats as codes when both are

@@ -134,6 +134,8 @@ static constexpr SchemaChange kSchemaChanges[] = {
 
 /// The newest standard opset whose schema changes kSchemaChanges lists.
 static constexpr int kNewestKnownOpset = 24;
+/// The IR version of the ONNX release that brought opset 24 (1.19).
+static constexpr int64_t kNewestKnownIrVersion = 12;
 
 /// The domain the copy checked below gives the nodes whose schema the
 /// checker does not know: the checker verifies no schema for a custom
@@ -316,8 +318,12 @@ static void detachUncheckableData(onnx::GraphProto &g) {
 /// for) moved to a custom domain, whose schema the checker does not verify
 /// (their importers check what they read). A model with external data is
 /// checked as a copy without it, as is one with 4-bit int32_data
-/// (detachUncheckableData). Throws the checker's
-/// errors.
+/// (detachUncheckableData). A model of a newer IR version than the
+/// checker's (onnx >= 1.14 writes IR 9 or later whatever the opset) is
+/// checked as a copy of the checker's IR version: what the newer versions
+/// added (float8 and 4-bit types, function attribute defaults) the checker
+/// refuses, or reads as unknown fields, and the importer handles itself.
+/// Throws the checker's errors.
 static void checkModel(const onnx::ModelProto &model, int64_t opset) {
   int checkerOpset = onnx::OpSchemaRegistry::DomainToVersionRange::Instance()
                          .Map()
@@ -325,19 +331,20 @@ static void checkModel(const onnx::ModelProto &model, int64_t opset) {
                          .second;
   bool uncheckable = usesUncheckableData(model.graph());
   bool lowered = opset > checkerOpset || usesRuntimeStandardOp(model.graph());
-  if (!uncheckable && !lowered) {
+  bool newerIr = model.ir_version() > onnx::Version::IR_VERSION;
+  if (!uncheckable && !lowered && !newerIr) {
     onnx::checker::check_model(model);
     return;
   }
   onnx::ModelProto copy = model;
   if (uncheckable)
     detachUncheckableData(*copy.mutable_graph());
+  if (newerIr)
+    copy.set_ir_version(onnx::Version::IR_VERSION);
   if (!lowered) {
     onnx::checker::check_model(copy);
     return;
   }
-  if (copy.ir_version() > onnx::Version::IR_VERSION)
-    copy.set_ir_version(onnx::Version::IR_VERSION);
   for (onnx::OperatorSetIdProto &imp : *copy.mutable_opset_import())
     if (imp.domain().empty() || imp.domain() == "ai.onnx")
       imp.set_version(checkerOpset);
@@ -373,6 +380,12 @@ quantopt::onnx_import::importModel(MLIRContext *context, StringRef bytes,
     emitError(loc) << "not a valid ONNX model: no graph";
     return nullptr;
   }
+  if (model.ir_version() > kNewestKnownIrVersion) {
+    emitError(loc) << "IR version " << model.ir_version()
+                   << " is newer than the importer knows (at most "
+                   << kNewestKnownIrVersion << ")";
+    return nullptr;
+  }
   int64_t opset = detail::standardOpset(model);
   if (opset > kNewestKnownOpset) {
     emitError(loc) << "opset " << opset
@@ -400,6 +413,8 @@ quantopt::onnx_import::importModel(MLIRContext *context, StringRef bytes,
     emitError(loc) << "the ONNX checker rejects the model";
     return nullptr;
   }
+  if (failed(detail::inlineLocalFunctions(model, loc)))
+    return nullptr;
   detail::Importer importer(context, options, fileName);
   return importer.run(model);
 }

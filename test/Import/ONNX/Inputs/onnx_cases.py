@@ -1060,6 +1060,65 @@ def case_slice():
     return m, {"x": x}, {"y1": ("codes", y1, 0.05, 128), "y2": ("codes", y2, 1.0 / 256, 0)}
 
 
+def case_slice_backward():
+    """Slice with negative steps (torch's flip, and the pads list F.pad
+    reverses on compile-time data): quantized codes flipped along W and
+    every second row backwards from the last, a float value with a step of
+    -3 from a start beyond the end to an end before the beginning, run-time
+    int64 ids flipped, and torch's F.pad(x, (2, 1)) export (Slice -1 of
+    the pads list, then Pad). Python's slices follow the same clamping
+    rules, so numpy's x[start:end:step] is the model."""
+    r = rng(23)
+    x = r.uniform(-3, 3, (1, 3, 6, 8)).astype(F32)
+    ids = r.integers(-100, 100, (2, 5)).astype(np.int64)
+    big = np.iinfo(np.int64)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", 0.05, 128)
+    ints = lambda v: np.array(v, np.int64)
+    nodes += [
+        helper.make_node("Slice", ["xd", "st", "en", "ax", "sp"], ["sl"], name="flip"),
+        helper.make_node("Sigmoid", ["xd"], ["sg"]),
+        helper.make_node("Slice", ["sg", "st2", "en2", "ax2", "sp2"], ["sl2"]),
+        helper.make_node("Slice", ["ids", "st3", "en3", "ax3", "sp3"], ["y3"]),
+        # torch's F.pad(x, (2, 1)): the pads list [2, 1] for the last axis,
+        # padded to [0, 0, 0, 0, 0, 0, 2, 1]... as torch builds it: the
+        # (begin, end) pairs from the last axis, reversed, transposed.
+        helper.make_node("Slice", ["tpads", "st4", "en4", "ax4", "sp4"], ["rev"]),
+        helper.make_node("Transpose", ["rev"], ["revt"], perm=[1, 0]),
+        helper.make_node("Reshape", ["revt", "flat"], ["pads"]),
+        helper.make_node("Pad", ["sg", "pads"], ["padded"]),
+    ]
+    inits += [init("st", ints([-1, big.max])), init("en", ints([big.min, big.min])),
+              init("ax", ints([2, 3])), init("sp", ints([-2, -1])),
+              init("st2", ints([100])), init("en2", ints([-100])),
+              init("ax2", ints([3])), init("sp2", ints([-3])),
+              init("st3", ints([-2])), init("en3", ints([0])),
+              init("ax3", ints([1])), init("sp3", ints([-1])),
+              # rows: (begin, end) of axes 3, 2, 1, 0 as torch lists them
+              # reversed: [[0, 0], [0, 0], [0, 0], [2, 1]] read backwards.
+              init("tpads", ints([[2, 1], [0, 0], [0, 0], [0, 0]])),
+              init("st4", ints([-1])), init("en4", ints([big.min])),
+              init("ax4", ints([0])), init("sp4", ints([-1])),
+              init("flat", ints([-1]))]
+    qdq_out(nodes, inits, "sl", "y1", 0.05, 128)
+    qdq_out(nodes, inits, "sl2", "y2", 1.0 / 256, 0)
+    qdq_out(nodes, inits, "padded", "y4", 1.0 / 256, 0)
+    m = model(nodes, [tin("x", [1, 3, 6, 8]), tin("ids", [2, 5], TensorProto.INT64)],
+              [tin("y1", [1, 3, 3, 8]), tin("y2", [1, 3, 6, 3]),
+               tin("y3", [2, 3], TensorProto.INT64), tin("y4", [1, 3, 6, 11])],
+              inits)
+    xq = quantize(x, 0.05, 128, np.uint8)
+    xd = dequantize(xq, 0.05, 128)
+    sg = (F32(1) / (F32(1) + np.exp(-xd))).astype(F32)
+    y1 = xq[:, :, -1:big.min:-2, big.max:big.min:-1]
+    y2 = quantize(sg[:, :, :, 100:-100:-3], 1.0 / 256, 0, np.uint8)
+    y4 = quantize(np.pad(sg, [(0, 0), (0, 0), (0, 0), (2, 1)]), 1.0 / 256, 0,
+                  np.uint8)
+    return m, {"x": x, "ids": ids}, {
+        "y1": ("codes", y1, 0.05, 128), "y2": ("codes", y2, 1.0 / 256, 0),
+        "y3": ("ints", ids[:, -2:0:-1]), "y4": ("codes", y4, 1.0 / 256, 0)}
+
+
 def softmax_f32(x, axis):
     """ONNX Softmax in f32: exp(x - max) / sum, summed in index order."""
     e = np.exp(x - x.max(axis=axis, keepdims=True)).astype(F32)
@@ -4684,11 +4743,12 @@ def case_bad_shape_division():
 
 
 def case_bad_slice_step():
+    """A step of 0 (ONNX: "cannot be 0")."""
     nodes, inits = [], []
     qdq_input(nodes, inits)
     nodes.append(helper.make_node("Slice", ["xd", "st", "en", "ax", "sp"], ["y"], name="rev"))
     inits += [init("st", np.array([3], np.int64)), init("en", np.array([0], np.int64)),
-              init("ax", np.array([1], np.int64)), init("sp", np.array([-1], np.int64))]
+              init("ax", np.array([1], np.int64)), init("sp", np.array([0], np.int64))]
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 3])], inits), {}, {}
 
 
@@ -4855,6 +4915,251 @@ def case_bad_qlinear_conv_bias_overflow():
              init("B", np.array([2147483647], np.int32))]
     return model(nodes, [tin("x", [1, 1, 1, 1], TensorProto.UINT8)],
                  [tin("y", [1, 1, 1, 1], TensorProto.UINT8)], inits), {}, {}
+
+
+# ---------------------------------------------------------------------------
+# model-local functions (ModelProto.functions: torch's dynamo exporter,
+# onnxscript), inlined at import
+# ---------------------------------------------------------------------------
+LOCAL = "pkg.local"
+
+
+def ref_attr(name, ref, attr_type):
+    """An attribute of a function body's node that refers to the function's
+    attribute `ref`."""
+    a = onnx.AttributeProto()
+    a.name, a.ref_attr_name, a.type = name, ref, attr_type
+    return a
+
+
+def local_model(nodes, inputs, outputs, inits, functions, opset=13):
+    g = helper.make_graph(nodes, "case", inputs, outputs, inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset),
+                                            helper.make_opsetid(LOCAL, 1)],
+                          functions=functions)
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    return m
+
+
+def local_functions():
+    """The functions of case_local_functions: Linear (a QDQ Gemm whose
+    weight scale is a Constant of the body, then Clamp; its second output is
+    its input), Clamp (Clip between Constants whose values are the
+    attributes lo and hi), Act (LeakyRelu, alpha from the call or
+    LeakyRelu's own default) and Pick (an If whose branches read the
+    function's input; its condition a Constant of the attribute flag)."""
+    opsets = [helper.make_opsetid("", 13), helper.make_opsetid(LOCAL, 1)]
+    clamp_lo = helper.make_node("Constant", [], ["lo_t"])
+    clamp_lo.attribute.append(ref_attr("value_float", "lo",
+                                       onnx.AttributeProto.FLOAT))
+    clamp_hi = helper.make_node("Constant", [], ["hi_t"])
+    clamp_hi.attribute.append(ref_attr("value_float", "hi",
+                                       onnx.AttributeProto.FLOAT))
+    clamp = helper.make_function(
+        LOCAL, "Clamp", ["t"], ["u"],
+        [clamp_lo, clamp_hi, helper.make_node("Clip", ["t", "lo_t", "hi_t"], ["u"])],
+        opsets, ["lo", "hi"])
+    call_clamp = helper.make_node("Clamp", ["g"], ["c"], domain=LOCAL)
+    call_clamp.attribute.append(ref_attr("lo", "lo", onnx.AttributeProto.FLOAT))
+    call_clamp.attribute.append(ref_attr("hi", "hi", onnx.AttributeProto.FLOAT))
+    linear = helper.make_function(
+        LOCAL, "Linear", ["x", "w", "b"], ["y", "x"],
+        [helper.make_node("Constant", [], ["w_s"], value=init("w_s", F32(LOCAL_W_S))),
+         helper.make_node("Constant", [], ["w_z"], value=init("w_z", np.int8(0))),
+         helper.make_node("QuantizeLinear", ["w", "w_s", "w_z"], ["wq"]),
+         helper.make_node("DequantizeLinear", ["wq", "w_s", "w_z"], ["wd"]),
+         helper.make_node("Gemm", ["x", "wd", "b"], ["g"], transB=1),
+         call_clamp,
+         helper.make_node("Constant", [], ["y_s"], value=init("y_s", F32(0.01))),
+         helper.make_node("Constant", [], ["y_z"], value=init("y_z", np.int8(5))),
+         helper.make_node("QuantizeLinear", ["c", "y_s", "y_z"], ["yq"]),
+         helper.make_node("DequantizeLinear", ["yq", "y_s", "y_z"], ["y"])],
+        opsets, ["lo", "hi"])
+    leaky = helper.make_node("LeakyRelu", ["t"], ["u"])
+    leaky.attribute.append(ref_attr("alpha", "alpha", onnx.AttributeProto.FLOAT))
+    act = helper.make_function(LOCAL, "Act", ["t"], ["u"], [leaky], opsets,
+                               ["alpha"])
+    flag = helper.make_node("Constant", [], ["flag_i"])
+    flag.attribute.append(ref_attr("value_int", "flag", onnx.AttributeProto.INT))
+    then_g = helper.make_graph([helper.make_node("Neg", ["x"], ["neg"])], "then",
+                               [], [tin("neg", [4, 6])])
+    else_g = helper.make_graph([helper.make_node("Abs", ["x"], ["abs"])], "else",
+                               [], [tin("abs", [4, 6])])
+    pick = helper.make_function(
+        LOCAL, "Pick", ["x"], ["p"],
+        [flag, helper.make_node("Cast", ["flag_i"], ["cond"], to=TensorProto.BOOL),
+         helper.make_node("If", ["cond"], ["p"], then_branch=then_g,
+                          else_branch=else_g)],
+        opsets, ["flag"])
+    # Act with a default for alpha: FunctionProto.attribute_proto (field 11,
+    # IR version 9) is newer than this ONNX, so its bytes are appended.
+    leaky_d = helper.make_node("LeakyRelu", ["t"], ["u"])
+    leaky_d.attribute.append(ref_attr("alpha", "alpha", onnx.AttributeProto.FLOAT))
+    act_d = helper.make_function(LOCAL, "ActD", ["t"], ["u"], [leaky_d], opsets)
+    default = helper.make_attribute("alpha", 0.25).SerializeToString()
+    act_d = onnx.FunctionProto.FromString(
+        act_d.SerializeToString() + bytes([11 << 3 | 2, len(default)]) + default)
+    return [linear, clamp, act, pick, act_d]
+
+
+LOCAL_W_S = 0.6 / 127
+
+
+def case_local_functions():
+    """A QDQ network whose layers are model-local functions, as torch's
+    dynamo exporter writes them: Linear called twice with other clamp
+    bounds (the attributes reach a nested function's Constants), its
+    passthrough output, Act with and without its attribute, Pick with an
+    If in its body."""
+    r = rng(4)
+    x = r.uniform(-1, 1, (4, 6)).astype(F32)
+    wf = r.uniform(-0.6, 0.6, (5, 6)).astype(F32)
+    bf = r.uniform(-0.3, 0.3, (5,)).astype(F32)
+    x_s, x_z = 1.0 / 127, -3
+    y_s, y_z = 0.01, 5
+    lin1 = helper.make_node("Linear", ["xd", "w", "b"], ["y1", "xo"],
+                            domain=LOCAL, name="lin1", lo=-1.0, hi=1.0)
+    lin2 = helper.make_node("Linear", ["xd", "w", "b"], ["y2"],
+                            domain=LOCAL, name="lin2", lo=-0.5, hi=0.25)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "x_s", "x_z"], ["xd"]),
+        lin1, lin2,
+        helper.make_node("Act", ["xd"], ["a1"], domain=LOCAL, alpha=0.5),
+        helper.make_node("Act", ["xd"], ["a2"], domain=LOCAL),
+        helper.make_node("Pick", ["xd"], ["p1"], domain=LOCAL, flag=1),
+        helper.make_node("Pick", ["xd"], ["p0"], domain=LOCAL, flag=0),
+        helper.make_node("ActD", ["xd"], ["d1"], domain=LOCAL),
+        helper.make_node("ActD", ["xd"], ["d2"], domain=LOCAL, alpha=0.5),
+    ]
+    inits = [init("x_s", F32(x_s)), init("x_z", np.int8(x_z)), init("w", wf),
+             init("b", bf)]
+    outs = [("y1", [4, 5]), ("xo", [4, 6]), ("y2", [4, 5]), ("a1", [4, 6]),
+            ("a2", [4, 6]), ("p1", [4, 6]), ("p0", [4, 6]), ("d1", [4, 6]),
+            ("d2", [4, 6])]
+    m = local_model(nodes, [tin("x", [4, 6])], [tin(n, s) for n, s in outs],
+                    inits, local_functions())
+    # What onnx >= 1.14 writes (the importer checks it as IR 8).
+    m.ir_version = 9
+    xq = quantize(x, x_s, x_z, np.int8)
+    xd = dequantize(xq, x_s, x_z)
+    wq = quantize(wf, LOCAL_W_S, 0, np.int8)
+    acc = (xq - x_z) @ wq.T + bias_codes(bf, x_s, LOCAL_W_S)
+
+    def clamped(lo, hi):
+        qlo = int(np.round(F32(lo) / F32(y_s))) + y_z
+        qhi = int(np.round(F32(hi) / F32(y_s))) + y_z
+        return requantize(acc, F32(x_s) * F32(LOCAL_W_S), y_s, y_z, np.int8,
+                          lo=qlo, hi=qhi)
+
+    def leaky(alpha):
+        return np.where(xd < 0, xd * F32(alpha), xd).astype(F32)
+
+    def printed(want):  # f32 values, printed with 6 digits
+        want = np.asarray(want, np.float64)
+        return ("approx", want, 1e-5 * np.abs(want))
+
+    return m, {"x": x}, {
+        "y1": ("codes", clamped(-1.0, 1.0), y_s, y_z), "xo": printed(xd),
+        "y2": ("codes", clamped(-0.5, 0.25), y_s, y_z),
+        "a1": printed(leaky(0.5)), "a2": printed(leaky(0.01)),
+        "p1": printed(-xd), "p0": printed(np.abs(xd)),
+        "d1": printed(leaky(0.25)), "d2": printed(leaky(0.5))}
+
+
+def case_bad_local_recursion():
+    """A local function that calls itself."""
+    f = helper.make_function(LOCAL, "Loopy", ["t"], ["u"],
+                             [helper.make_node("Loopy", ["t"], ["u"], domain=LOCAL)],
+                             [helper.make_opsetid("", 13), helper.make_opsetid(LOCAL, 1)])
+    return local_model([helper.make_node("Loopy", ["x"], ["y"], domain=LOCAL,
+                                         name="rec")],
+                       [tin("x", [2])], [tin("y", [2])], [], [f]), {}, {}
+
+
+def case_bad_local_attribute():
+    """A call with an attribute the function does not declare."""
+    f = helper.make_function(LOCAL, "Act", ["t"], ["u"],
+                             [helper.make_node("Relu", ["t"], ["u"])],
+                             [helper.make_opsetid("", 13)], [])
+    return local_model([helper.make_node("Act", ["x"], ["y"], domain=LOCAL,
+                                         name="act", alpha=0.5)],
+                       [tin("x", [2])], [tin("y", [2])], [], [f]), {}, {}
+
+
+def case_bad_local_opset():
+    """A function importing opset 14 of the standard domain in a model of
+    opset 13 (the checker lets it pass: Abs is the same in both), whose
+    body the importer would read as opset 13."""
+    f = helper.make_function(LOCAL, "Act", ["t"], ["u"],
+                             [helper.make_node("Abs", ["t"], ["u"])],
+                             [helper.make_opsetid("", 14)], [])
+    m = helper.make_model(
+        helper.make_graph([helper.make_node("Act", ["x"], ["y"], domain=LOCAL)],
+                          "case", [tin("x", [2])], [tin("y", [2])]),
+        opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid(LOCAL, 1)],
+        functions=[f])
+    m.ir_version = 8
+    return m, {}, {}
+
+
+def case_bad_local_fanout():
+    """Functions that call the next one twice, 24 levels deep: 2^24 nodes
+    after inlining."""
+    fs = []
+    for k in range(24):
+        body = ([helper.make_node("F%d" % (k + 1), ["t"], ["a"], domain=LOCAL),
+                 helper.make_node("F%d" % (k + 1), ["a"], ["u"], domain=LOCAL)]
+                if k < 23 else [helper.make_node("Neg", ["t"], ["u"])])
+        fs.append(helper.make_function(LOCAL, "F%d" % k, ["t"], ["u"], body,
+                                       [helper.make_opsetid("", 13),
+                                        helper.make_opsetid(LOCAL, 1)]))
+    return local_model([helper.make_node("F0", ["x"], ["y"], domain=LOCAL)],
+                       [tin("x", [2])], [tin("y", [2])], [], fs), {}, {}
+
+
+def case_ir_version_10():
+    """case_qdq_gemm_clip saved as onnx 1.16 saves it (IR version 10 for
+    opset 13), newer than Debian 12's checker."""
+    m, inputs, expected = case_qdq_gemm_clip()
+    m.ir_version = 10
+    return m, inputs, expected
+
+
+def case_bad_ir_version():
+    """IR version 13 (onnx 1.20's): newer than the importer knows."""
+    m, _, _ = case_qdq_gemm_clip()
+    m.ir_version = 13
+    return m, {}, {}
+
+
+def case_bad_local_body():
+    """A bad node inside a function (a [1, 1] scale): the diagnostic names
+    it by the call and its own name."""
+    f = helper.make_function(
+        LOCAL, "Quant", ["t"], ["u"],
+        [helper.make_node("Constant", [], ["s"],
+                          value=init("s", np.full([1, 1], 0.5, F32))),
+         helper.make_node("Constant", [], ["z"], value=init("z", np.uint8(3))),
+         helper.make_node("QuantizeLinear", ["t", "s", "z"], ["q"], name="q2d"),
+         helper.make_node("DequantizeLinear", ["q", "s", "z"], ["u"])],
+        [helper.make_opsetid("", 13)])
+    return local_model([helper.make_node("Quant", ["x"], ["y"], domain=LOCAL,
+                                         name="blk")],
+                       [tin("x", [2])], [tin("y", [2])], [], [f]), {}, {}
+
+
+def case_bad_local_depth():
+    """300 local functions, each calling the next."""
+    fs = [helper.make_function(
+        LOCAL, "F%d" % k, ["t"], ["u"],
+        [helper.make_node("F%d" % (k + 1), ["t"], ["u"], domain=LOCAL)
+         if k < 299 else helper.make_node("Neg", ["t"], ["u"])],
+        [helper.make_opsetid("", 13), helper.make_opsetid(LOCAL, 1)])
+        for k in range(300)]
+    return local_model([helper.make_node("F0", ["x"], ["y"], domain=LOCAL)],
+                       [tin("x", [2])], [tin("y", [2])], [], fs), {}, {}
 
 
 def case_bad_double_scale():
@@ -5922,7 +6227,10 @@ def case_gather():
     a float table (int64 ids, negative ones counting from the end, out of
     range ones clamped), from
     int8 codes through DequantizeLinear (the codes gathered, still on their
-    grid), and along axis 1 of a run-time tensor (int32 indices)."""
+    grid), and along axis 1 of a run-time tensor (int32 indices). The
+    codes gathered first and dequantized after, as ONNX Runtime's
+    quantize_dynamic writes an embedding (GatherQuant: uint8 codes with a
+    zero point), and an int64 lookup table gathered by run-time ids."""
     r = rng(52)
     table = (r.integers(-32, 32, (10, 4)) / 16.0).astype(F32)
     codes = r.integers(-127, 128, (10, 4)).astype(np.int8)
@@ -5939,21 +6247,31 @@ def case_gather():
         helper.make_node("QuantizeLinear", ["e2", "c_s", "c_z"], ["e2q"]),
         helper.make_node("DequantizeLinear", ["e2q", "c_s", "c_z"], ["y2"]),
         helper.make_node("Gather", ["x", "cols"], ["e3"], axis=1, name="pick"),
+        helper.make_node("Gather", ["ucodes", "ids"], ["g4"], name="embed_gq"),
+        helper.make_node("DequantizeLinear", ["g4", "u_s", "u_z"], ["y4"]),
+        helper.make_node("Gather", ["lut", "ids"], ["y5"], name="lookup"),
     ]
+    ucodes = r.integers(0, 256, (10, 4)).astype(np.uint8)
+    lut = r.integers(-2**40, 2**40, (10,)).astype(np.int64)
     inits = [init("table", table), init("codes", codes), init("c_s", F32(0.05)),
-             init("c_z", np.int8(0))]
+             init("c_z", np.int8(0)), init("ucodes", ucodes),
+             init("u_s", F32(1.0 / 16)), init("u_z", np.uint8(128)),
+             init("lut", lut)]
     qdq_out(nodes, inits, "e1", "y1", 1.0 / 16, 0, np.int8)
     qdq_out(nodes, inits, "e3", "y3", 1.0 / 16, 0, np.int8)
     m = model(nodes, [tin("ids", [2, 3], TensorProto.INT64),
                       tin("cols", [2], TensorProto.INT32), tin("x", [3, 5])],
-              [tin("y1", [2, 3, 4]), tin("y2", [2, 3, 4]), tin("y3", [3, 2])],
+              [tin("y1", [2, 3, 4]), tin("y2", [2, 3, 4]), tin("y3", [3, 2]),
+               tin("y4", [2, 3, 4]), tin("y5", [2, 3], TensorProto.INT64)],
               inits)
     y1 = quantize(table[at], 1.0 / 16, 0, np.int8)
     y3 = quantize(x[:, cols], 1.0 / 16, 0, np.int8)
     return m, {"ids": ids, "cols": cols, "x": x}, {
         "y1": ("codes", y1, 1.0 / 16, 0),
         "y2": ("codes", codes[at].astype(np.int64), 0.05, 0),
-        "y3": ("codes", y3, 1.0 / 16, 0)}
+        "y3": ("codes", y3, 1.0 / 16, 0),
+        "y4": ("codes", ucodes[at].astype(np.int64), 1.0 / 16, 128),
+        "y5": ("ints", lut[at])}
 
 
 def case_float_concat():
