@@ -593,6 +593,14 @@ quantopt::onnx_import::detail::requireConstWeight(Importer &im,
   return success();
 }
 
+/// Whether quantized `v` can feed qnt.conv2d / qnt.matmul, which take 8-bit
+/// codes. 16-bit activations or weights (ONNX Runtime's A16W8 and A16W16
+/// QDQ models) make the contraction run in f32 on the dequantized values
+/// instead: the QDQ graph's own definition.
+static bool eightBitCodes(const ImportedValue &v) {
+  return !v.isQuantized() || v.q.width == 8;
+}
+
 LogicalResult Importer::importConv() {
   auto xin = input(0);
   auto win = failed(xin) ? FailureOr<ImportedValue *>(failure()) : input(1);
@@ -601,7 +609,8 @@ LogicalResult Importer::importConv() {
   // A float input or float weights (a layer left out of quantization, e.g.
   // ONNX Runtime's nodes_to_exclude): the conv runs in f32.
   bool floatWeights = (*win)->kind == Kind::Const && !(*win)->f.empty();
-  if (floatWeights || !isQuantizable(**xin)) {
+  if (floatWeights || !isQuantizable(**xin) || !eightBitCodes(**xin) ||
+      !eightBitCodes(**win)) {
     PendingInfo p;
     ImportedValue x = **xin, w = **win;
     if (failed(readConvWindow(p, x, w)))
@@ -674,7 +683,11 @@ LogicalResult Importer::importGemm() {
   auto ain = input(0);
   if (failed(ain))
     return failure();
-  if (!isQuantizable(**ain)) {
+  auto weights = input(1);
+  if (failed(weights))
+    return failure();
+  if (!isQuantizable(**ain) || !eightBitCodes(**ain) ||
+      !eightBitCodes(**weights)) {
     // Float A (e.g. torch's GlobalAveragePool -> Flatten -> Gemm): keep it
     // float, with the weights' real values.
     auto win = input(1);
@@ -732,7 +745,7 @@ LogicalResult Importer::importMatMul() {
       (*win)->codes || ((*win)->kind == Kind::Const && !(*win)->f.empty());
   if (!constantB)
     return importFloatBatchMatmul(**ain, **win);
-  if (!isQuantizable(**ain)) {
+  if (!isQuantizable(**ain) || !eightBitCodes(**ain) || !eightBitCodes(**win)) {
     // A float A: the 2-D contraction of a float island (its bias fuses), or
     // any other shape as a batched f32 matmul.
     if ((*win)->shape.size() == 2 && (*ain)->shape.size() == 2)

@@ -36,7 +36,8 @@ MS = "com.microsoft"
 # numpy models of the ONNX operators
 # ---------------------------------------------------------------------------
 def qrange(dtype):
-    return (-128, 127) if dtype == np.int8 else (0, 255)
+    info = np.iinfo(dtype)
+    return int(info.min), int(info.max)
 
 
 def quantize(x, s, z, dtype, axis=None):
@@ -1117,6 +1118,54 @@ def case_slice_backward():
     return m, {"x": x, "ids": ids}, {
         "y1": ("codes", y1, 0.05, 128), "y2": ("codes", y2, 1.0 / 256, 0),
         "y3": ("ints", ids[:, -2:0:-1]), "y4": ("codes", y4, 1.0 / 256, 0)}
+
+
+def case_a16w8():
+    """ONNX Runtime's 16-bit activations (A16W8 QDQ: com.microsoft int16
+    Q / DQ) into Conv (int8 per-channel weights), MatMul and Gemm (int8
+    weights): qnt.conv2d / qnt.matmul take 8-bit codes, so these run in
+    f32 on the dequantized values, the QDQ graph's definition. Dyadic
+    values keep every f32 sum exact."""
+    r = rng(24)
+    x = (r.integers(-128, 128, (1, 2, 4, 4)) / 64.0).astype(F32)
+    a = (r.integers(-128, 128, (3, 8)) / 64.0).astype(F32)
+    w = r.integers(-127, 128, (3, 2, 3, 3)).astype(np.int8)
+    w_s = np.array([1 / 64, 1 / 32, 1 / 128], F32)
+    m8 = r.integers(-127, 128, (8, 4)).astype(np.int8)
+    x_s, y_s = 1.0 / 1024, 1.0 / 64
+    q16 = lambda inp, out, s, z: [
+        helper.make_node("QuantizeLinear", [inp, s, z], [out + "q"], domain=MS),
+        helper.make_node("DequantizeLinear", [out + "q", s, z], [out], domain=MS)]
+    nodes = (q16("x", "xd", "x_s", "x_z") + q16("a", "ad", "x_s", "x_z") + [
+        helper.make_node("DequantizeLinear", ["w", "w_s", "w_z"], ["wd"], axis=0),
+        helper.make_node("Conv", ["xd", "wd"], ["c"], pads=[1, 1, 1, 1], name="conv16"),
+        helper.make_node("DequantizeLinear", ["m8", "m_s"], ["md"]),
+        helper.make_node("MatMul", ["ad", "md"], ["mm"], name="matmul16"),
+        helper.make_node("DequantizeLinear", ["m8t", "m_s"], ["mdt"]),
+        helper.make_node("Gemm", ["ad", "mdt"], ["gm"], transB=1, name="gemm16")] +
+        q16("c", "y1", "y_s", "y_z") + q16("mm", "y2", "y_s", "y_z") +
+        q16("gm", "y3", "y_s", "y_z"))
+    inits = [init("x_s", F32(x_s)), init("x_z", np.int16(0)), init("w", w),
+             init("w_s", w_s), init("w_z", np.zeros(3, np.int8)), init("m8", m8),
+             init("m8t", m8.T.copy()), init("m_s", F32(1 / 64)),
+             init("y_s", F32(y_s)), init("y_z", np.int16(0))]
+    m = model(nodes, [tin("x", [1, 2, 4, 4]), tin("a", [3, 8])],
+              [tin("y1", [1, 3, 4, 4]), tin("y2", [3, 4]), tin("y3", [3, 4])],
+              inits, microsoft=True)
+    xd = dequantize(quantize(x, x_s, 0, np.int16), x_s, 0).astype(np.float64)
+    ad = dequantize(quantize(a, x_s, 0, np.int16), x_s, 0).astype(np.float64)
+    wd = w.astype(np.float64) * w_s.astype(np.float64).reshape(3, 1, 1, 1)
+    xp = np.pad(xd, [(0, 0), (0, 0), (1, 1), (1, 1)])
+    c = np.zeros((1, 3, 4, 4))
+    for f in range(3):
+        for i in range(4):
+            for j in range(4):
+                c[0, f, i, j] = (xp[0, :, i:i + 3, j:j + 3] * wd[f]).sum()
+    mm = ad @ (m8.astype(np.float64) / 64)
+    q = lambda v: quantize(v.astype(F32), y_s, 0, np.int16)
+    return m, {"x": x, "a": a}, {"y1": ("codes", q(c), y_s, 0),
+                                 "y2": ("codes", q(mm), y_s, 0),
+                                 "y3": ("codes", q(mm), y_s, 0)}
 
 
 def softmax_f32(x, axis):
