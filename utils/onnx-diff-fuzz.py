@@ -110,10 +110,8 @@ DOCUMENTED_LIMITS = [
     # max(q, 0), opset 14+); the generator writes it to catch the importer
     # reading codes as reals where it does not diagnose it.
     r"Relu / Clip of an integer tensor",
-    # docs/ONNXImport.md, AveragePool: int16 codes onto another scale (the
-    # exact sum is an 8-bit conv), and Concat of int8 / uint8 codes on two
-    # grids (ONNX copies codes that then share no scale).
-    r"average pooling of 16-bit codes onto another scale",
+    # docs/ONNXImport.md: Concat of int8 / uint8 codes on two grids (ONNX
+    # copies codes that then share no scale).
     r"code tensors quantized with different parameters",
 ]
 
@@ -1277,8 +1275,10 @@ class Case:
                 val = ((sums.astype(F32) * F32(v.s)).astype(F32) / counts.astype(F32)).astype(F32)
                 return self.float_out(fname, val, desc)
         # Output grid: mostly the input's scale (torch's export), often
-        # another zero point or storage type.
-        if r.random() < 0.5:
+        # another zero point or storage type. int16 codes onto another
+        # scale average in f32 (docs/ONNXImport.md, "16-bit activations"),
+        # whose summation order this model does not follow: not drawn.
+        if r.random() < 0.5 or (v.dt == "i16" and not qop):
             so = v.s
             dto = v.dt if r.random() < 0.8 else self.act_dt(not qop)
             zo = v.z if (dto == v.dt and r.random() < 0.6) else self.pick_zp(

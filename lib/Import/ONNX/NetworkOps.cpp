@@ -651,12 +651,24 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
     // the other way. Instead sum exactly, as a depthwise conv with weights
     // 1 at scale 1 / count, and requantize the sum once:
     // M = S_x / (count * S_y).
-    // The conv takes 8-bit codes (qnt.conv2d's contract).
-    if (x.q.width != 8)
-      return fail("average pooling of " + Twine(x.q.width) +
-                  "-bit codes onto another scale is not supported (the "
-                  "exact sum is an 8-bit conv); pool on the input's scale "
-                  "and requantize after it");
+    // The conv takes 8-bit codes (qnt.conv2d's contract): 16-bit ones
+    // (ONNX Runtime's A16W8 models) are averaged in f32, as the QDQ graph
+    // defines it, and quantized once.
+    if (x.q.width != 8) {
+      PoolWindow w{p.kernel, p.strides, {1, 1}, p.padding, p.countIncludePad};
+      auto pooled = floatPool(*this, x, w, /*isMax=*/false);
+      if (failed(pooled))
+        return failure();
+      ImportedValue res = *pooled;
+      res.kind = Kind::Quant;
+      res.q = out;
+      res.dtype = codeElementType(out);
+      RankedTensorType type = quantTensorType(res);
+      res.value = qnt::QuantizeOp::create(b, loc, type, pooled->value);
+      if (lo != out.qmin() || hi != out.qmax())
+        res.value = requantize(res.value, type, lo, hi, out);
+      return res;
+    }
     int64_t channels = x.shape[1];
     // The weights are a compile-time constant of count x channels ones;
     // activation shapes are not bounded by the model's data (checked in

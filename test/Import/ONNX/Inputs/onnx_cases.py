@@ -542,9 +542,9 @@ def case_concat_codes_two_grids():
 
 def case_bad_int16_avgpool_rescale():
     """int16 codes (ONNX Runtime's com.microsoft Q / DQ) -> GlobalAveragePool
-    -> QuantizeLinear onto another scale: the exact sum is an 8-bit conv,
-    and the importer wrote a module that did not verify; diagnosed at the
-    node (found by a differential fuzzer)."""
+    -> QuantizeLinear onto another scale: the exact sum would be a conv of
+    16-bit codes, and the importer wrote a module that did not verify
+    (found by a differential fuzzer); now the mean runs in f32."""
     nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"],
                               domain=MS),
              helper.make_node("DequantizeLinear", ["q", "s", "z"], ["d"],
@@ -1123,8 +1123,9 @@ def case_slice_backward():
 def case_a16w8():
     """ONNX Runtime's 16-bit activations (A16W8 QDQ: com.microsoft int16
     Q / DQ) into Conv (int8 per-channel weights), MatMul and Gemm (int8
-    weights): qnt.conv2d / qnt.matmul take 8-bit codes, so these run in
-    f32 on the dequantized values, the QDQ graph's definition. Dyadic
+    weights), and a GlobalAveragePool onto another scale: qnt.conv2d /
+    qnt.matmul take 8-bit codes, so these run in f32 on the dequantized
+    values, the QDQ graph's definition. Dyadic
     values keep every f32 sum exact."""
     r = rng(24)
     x = (r.integers(-128, 128, (1, 2, 4, 4)) / 64.0).astype(F32)
@@ -1142,15 +1143,17 @@ def case_a16w8():
         helper.make_node("DequantizeLinear", ["m8", "m_s"], ["md"]),
         helper.make_node("MatMul", ["ad", "md"], ["mm"], name="matmul16"),
         helper.make_node("DequantizeLinear", ["m8t", "m_s"], ["mdt"]),
-        helper.make_node("Gemm", ["ad", "mdt"], ["gm"], transB=1, name="gemm16")] +
+        helper.make_node("Gemm", ["ad", "mdt"], ["gm"], transB=1, name="gemm16"),
+        helper.make_node("GlobalAveragePool", ["xd"], ["gap"])] +
         q16("c", "y1", "y_s", "y_z") + q16("mm", "y2", "y_s", "y_z") +
-        q16("gm", "y3", "y_s", "y_z"))
+        q16("gm", "y3", "y_s", "y_z") + q16("gap", "y4", "y_s", "y_z"))
     inits = [init("x_s", F32(x_s)), init("x_z", np.int16(0)), init("w", w),
              init("w_s", w_s), init("w_z", np.zeros(3, np.int8)), init("m8", m8),
              init("m8t", m8.T.copy()), init("m_s", F32(1 / 64)),
              init("y_s", F32(y_s)), init("y_z", np.int16(0))]
     m = model(nodes, [tin("x", [1, 2, 4, 4]), tin("a", [3, 8])],
-              [tin("y1", [1, 3, 4, 4]), tin("y2", [3, 4]), tin("y3", [3, 4])],
+              [tin("y1", [1, 3, 4, 4]), tin("y2", [3, 4]), tin("y3", [3, 4]),
+               tin("y4", [1, 2, 1, 1])],
               inits, microsoft=True)
     xd = dequantize(quantize(x, x_s, 0, np.int16), x_s, 0).astype(np.float64)
     ad = dequantize(quantize(a, x_s, 0, np.int16), x_s, 0).astype(np.float64)
@@ -1165,7 +1168,9 @@ def case_a16w8():
     q = lambda v: quantize(v.astype(F32), y_s, 0, np.int16)
     return m, {"x": x, "a": a}, {"y1": ("codes", q(c), y_s, 0),
                                  "y2": ("codes", q(mm), y_s, 0),
-                                 "y3": ("codes", q(mm), y_s, 0)}
+                                 "y3": ("codes", q(mm), y_s, 0),
+                                 "y4": ("codes", q(xd.mean(axis=(2, 3), keepdims=True)),
+                                        y_s, 0)}
 
 
 def softmax_f32(x, axis):
