@@ -1153,7 +1153,7 @@ def case_a16w8():
              init("y_s", F32(y_s)), init("y_z", np.int16(0))]
     m = model(nodes, [tin("x", [1, 2, 4, 4]), tin("a", [3, 8])],
               [tin("y1", [1, 3, 4, 4]), tin("y2", [3, 4]), tin("y3", [3, 4]),
-               tin("y4", [1, 2, 1, 1])],
+               tin("y4", [1, 2, 1, 1]), tin("y2q", [3, 4], TensorProto.INT16)],
               inits, microsoft=True)
     xd = dequantize(quantize(x, x_s, 0, np.int16), x_s, 0).astype(np.float64)
     ad = dequantize(quantize(a, x_s, 0, np.int16), x_s, 0).astype(np.float64)
@@ -1170,7 +1170,8 @@ def case_a16w8():
                                  "y2": ("codes", q(mm), y_s, 0),
                                  "y3": ("codes", q(mm), y_s, 0),
                                  "y4": ("codes", q(xd.mean(axis=(2, 3), keepdims=True)),
-                                        y_s, 0)}
+                                        y_s, 0),
+                                 "y2q": ("ints", q(mm))}
 
 
 def softmax_f32(x, axis):
@@ -9128,6 +9129,7 @@ def driver(prefix):
     lines = ["  func.func private @printMemrefF32(memref<*xf32>)",
              "  func.func private @printMemrefI32(memref<*xi32>)",
              "  func.func private @printMemrefI8(memref<*xi8>)",
+             "  func.func private @printMemrefI16(memref<*xi16>)",
              "  func.func private @printMemrefI64(memref<*xi64>)",
              "  func.func @main() {"]
     args = []
@@ -9141,7 +9143,8 @@ def driver(prefix):
     for i, ty in enumerate(res_types):
         m = re.match(r"tensor<((?:[0-9]+x)*)(\w+)>", ty)
         shape, elem = m.group(1), m.group(2)  # shape: "2x3x" or "" (rank 0)
-        fn = {"f32": "F32", "i32": "I32", "i8": "I8", "i64": "I64"}[elem]
+        fn = {"f32": "F32", "i32": "I32", "i8": "I8", "i16": "I16",
+              "i64": "I64"}[elem]
         lines.append("    %%m%d = bufferization.to_buffer %%r%d : %s to memref<%s%s>" %
                      (i, i, ty, shape, elem))
         lines.append("    %%u%d = memref.cast %%m%d : memref<%s%s> to memref<*x%s>" %
