@@ -683,16 +683,12 @@ LogicalResult Importer::importGemm() {
   auto ain = input(0);
   if (failed(ain))
     return failure();
-  auto weights = input(1);
-  if (failed(weights))
+  auto win = input(1);
+  if (failed(win))
     return failure();
-  if (!isQuantizable(**ain) || !eightBitCodes(**ain) ||
-      !eightBitCodes(**weights)) {
+  if (!isQuantizable(**ain) || !eightBitCodes(**ain) || !eightBitCodes(**win)) {
     // Float A (e.g. torch's GlobalAveragePool -> Flatten -> Gemm): keep it
     // float, with the weights' real values.
-    auto win = input(1);
-    if (failed(win))
-      return failure();
     ImportedValue w = **win;
     if (w.shape.size() != 2 ||
         (!w.codes && (w.kind != Kind::Const || w.f.empty())))

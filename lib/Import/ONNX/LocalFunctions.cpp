@@ -29,6 +29,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
@@ -66,6 +67,33 @@ std::string displayName(const onnx::FunctionProto &fn) {
   return fn.domain().empty() ? fn.name() : fn.domain() + "." + fn.name();
 }
 
+/// Calls `fn` on each graph attribute of `node` (If / Loop / Scan bodies),
+/// up to the first failure.
+LogicalResult forEachSubgraph(
+    const onnx::NodeProto &node,
+    llvm::function_ref<LogicalResult(const onnx::GraphProto &)> fn) {
+  for (const onnx::AttributeProto &a : node.attribute()) {
+    if (a.has_g() && failed(fn(a.g())))
+      return failure();
+    for (const onnx::GraphProto &sub : a.graphs())
+      if (failed(fn(sub)))
+        return failure();
+  }
+  return success();
+}
+
+/// The same over the graphs of one attribute, to change them.
+LogicalResult
+forEachSubgraph(onnx::AttributeProto &a,
+                llvm::function_ref<LogicalResult(onnx::GraphProto &)> fn) {
+  if (a.has_g() && failed(fn(*a.mutable_g())))
+    return failure();
+  for (onnx::GraphProto &sub : *a.mutable_graphs())
+    if (failed(fn(sub)))
+      return failure();
+  return success();
+}
+
 /// Every name a graph (and its subgraphs) uses for a value or a node.
 void collectNames(const onnx::GraphProto &g, llvm::StringSet<> &names) {
   auto addInfos = [&](const auto &infos) {
@@ -85,12 +113,10 @@ void collectNames(const onnx::GraphProto &g, llvm::StringSet<> &names) {
       names.insert(s);
     for (const std::string &s : n.output())
       names.insert(s);
-    for (const onnx::AttributeProto &a : n.attribute()) {
-      if (a.has_g())
-        collectNames(a.g(), names);
-      for (const onnx::GraphProto &sub : a.graphs())
-        collectNames(sub, names);
-    }
+    (void)forEachSubgraph(n, [&](const onnx::GraphProto &sub) {
+      collectNames(sub, names);
+      return success();
+    });
   }
 }
 
@@ -172,20 +198,15 @@ private:
         continue;
       }
       add(1);
-      for (const onnx::AttributeProto &a : n.attribute()) {
-        auto addGraph = [&](const onnx::GraphProto &g) -> LogicalResult {
-          auto size = countNodes(g.node());
-          if (failed(size))
-            return failure();
-          add(*size);
-          return success();
-        };
-        if (a.has_g() && failed(addGraph(a.g())))
+      auto addGraph = [&](const onnx::GraphProto &g) -> LogicalResult {
+        auto size = countNodes(g.node());
+        if (failed(size))
           return failure();
-        for (const onnx::GraphProto &sub : a.graphs())
-          if (failed(addGraph(sub)))
-            return failure();
-      }
+        add(*size);
+        return success();
+      };
+      if (failed(forEachSubgraph(n, addGraph)))
+        return failure();
     }
     return total;
   }
@@ -227,7 +248,11 @@ private:
   }
 
   LogicalResult inlineGraph(onnx::GraphProto &g) {
-    std::vector<onnx::NodeProto> nodes(g.node().begin(), g.node().end());
+    // Moved out and back: a Constant node may hold a large tensor.
+    std::vector<onnx::NodeProto> nodes;
+    nodes.reserve(g.node_size());
+    for (onnx::NodeProto &n : *g.mutable_node())
+      nodes.push_back(std::move(n));
     std::vector<onnx::NodeProto> out;
     if (failed(expand(nodes, out)))
       return failure();
@@ -243,13 +268,10 @@ private:
     for (onnx::NodeProto &n : nodes) {
       const onnx::FunctionProto *fn = lookup(n);
       if (!fn) {
-        for (onnx::AttributeProto &a : *n.mutable_attribute()) {
-          if (a.has_g() && failed(inlineGraph(*a.mutable_g())))
+        for (onnx::AttributeProto &a : *n.mutable_attribute())
+          if (failed(forEachSubgraph(
+                  a, [&](onnx::GraphProto &g) { return inlineGraph(g); })))
             return failure();
-          for (onnx::GraphProto &sub : *a.mutable_graphs())
-            if (failed(inlineGraph(sub)))
-              return failure();
-        }
         out.push_back(std::move(n));
         continue;
       }
@@ -394,11 +416,9 @@ private:
           a = *it->second;
           a.set_name(name);
         }
-        if (a.has_g() && failed(rewriteGraph(*a.mutable_g())))
+        if (failed(forEachSubgraph(
+                a, [&](onnx::GraphProto &g) { return rewriteGraph(g); })))
           return failure();
-        for (onnx::GraphProto &sub : *a.mutable_graphs())
-          if (failed(rewriteGraph(sub)))
-            return failure();
         ++i;
       }
       return failure(failed(status));

@@ -61,8 +61,7 @@ FailureOr<QParams> Importer::readQParams(unsigned scaleIdx, unsigned zpIdx,
       scaleType != onnx::TensorProto::FLOAT16 &&
       scaleType != onnx::TensorProto::BFLOAT16)
     return fail("the scale (input " + Twine(scaleIdx) +
-                ") must be float, "
-                "float16 or bfloat16, not " +
+                ") must be float, float16 or bfloat16, not " +
                 elementTypeName(scaleType));
   if ((*s)->shape.size() > 1)
     return fail("the scale (input " + Twine(scaleIdx) +
