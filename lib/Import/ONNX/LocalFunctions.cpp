@@ -12,7 +12,9 @@
 // - attribute references (`ref_attr_name`, in nested subgraphs too)
 //   replaced by the call's attribute of that name, else the function's
 //   default (`attribute_proto`, IR version 9), else left out, as ONNX's
-//   function semantics say;
+//   function semantics say; a graph the call passes this way reads the
+//   caller's names, so only the names it defines are renamed (a default
+//   graph belongs to the body and is renamed with it);
 // - body nodes named `<call>/<node>`, so that diagnostics say where they
 //   came from.
 // Calls in the body, and in subgraphs of If / Loop / Scan, are inlined in
@@ -247,6 +249,49 @@ private:
     return name;
   }
 
+  /// Gives every name `g` (or a subgraph of it) defines a fresh one, in
+  /// its definitions and its reads; reads of outer names stay. `renamed`
+  /// holds the enclosing graphs' renaming (nodes are in topological order,
+  /// so a read follows its definition).
+  void freshenDefinitions(onnx::GraphProto &g,
+                          std::map<std::string, std::string> renamed = {}) {
+    auto define = [&](std::string &name) {
+      if (name.empty())
+        return;
+      std::string unique = fresh(name);
+      renamed[name] = unique;
+      name = std::move(unique);
+    };
+    auto read = [&](std::string &name) {
+      auto it = renamed.find(name);
+      if (it != renamed.end())
+        name = it->second;
+    };
+    for (onnx::ValueInfoProto &v : *g.mutable_input())
+      define(*v.mutable_name());
+    for (onnx::TensorProto &t : *g.mutable_initializer())
+      define(*t.mutable_name());
+    for (onnx::SparseTensorProto &t : *g.mutable_sparse_initializer())
+      define(*t.mutable_values()->mutable_name());
+    for (onnx::NodeProto &n : *g.mutable_node()) {
+      if (!n.name().empty())
+        n.set_name(fresh(n.name()));
+      for (std::string &s : *n.mutable_input())
+        read(s);
+      for (onnx::AttributeProto &a : *n.mutable_attribute())
+        (void)forEachSubgraph(a, [&](onnx::GraphProto &sub) {
+          freshenDefinitions(sub, renamed);
+          return success();
+        });
+      for (std::string &s : *n.mutable_output())
+        define(s);
+    }
+    for (onnx::ValueInfoProto &v : *g.mutable_output())
+      read(*v.mutable_name());
+    for (onnx::ValueInfoProto &v : *g.mutable_value_info())
+      read(*v.mutable_name());
+  }
+
   LogicalResult inlineGraph(onnx::GraphProto &g) {
     // Moved out and back: a Constant node may hold a large tensor.
     std::vector<onnx::NodeProto> nodes;
@@ -310,6 +355,7 @@ private:
                               "' is not an attribute of local function '" +
                               displayName(fn) + "'");
         given[a.name()] = &a;
+        callGiven.insert(a.name());
       }
       for (const onnx::AttributeProto &a : defaultStorage)
         if (!given.count(a.name()))
@@ -413,8 +459,20 @@ private:
             continue;
           }
           std::string name = a.name();
+          bool fromCall = callGiven.contains(a.ref_attr_name());
           a = *it->second;
           a.set_name(name);
+          if (fromCall) {
+            // The caller's graph reads the caller's scope, where the
+            // inlined node lands: only the names it defines are renamed,
+            // so that two copies of it do not define them twice.
+            (void)forEachSubgraph(a, [&](onnx::GraphProto &g) {
+              inliner.freshenDefinitions(g);
+              return success();
+            });
+            ++i;
+            continue;
+          }
         }
         if (failed(forEachSubgraph(
                 a, [&](onnx::GraphProto &g) { return rewriteGraph(g); })))
@@ -451,6 +509,8 @@ private:
     llvm::StringSet<> inputs;
     std::map<std::string, std::string> rename;
     std::map<std::string, const onnx::AttributeProto *> given;
+    /// The attributes of `given` that the call sets (the rest are defaults).
+    llvm::StringSet<> callGiven;
     std::vector<onnx::AttributeProto> defaultStorage;
     bool defaultsRead = false;
     LogicalResult status = success();

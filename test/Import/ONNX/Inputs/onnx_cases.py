@@ -5055,7 +5055,28 @@ def local_functions():
     default = helper.make_attribute("alpha", 0.25).SerializeToString()
     act_d = onnx.FunctionProto.FromString(
         act_d.SerializeToString() + bytes([11 << 3 | 2, len(default)]) + default)
-    return [linear, clamp, act, pick, act_d]
+    # Choose: an If whose branches are graphs the call passes (attribute
+    # references of type GRAPH). Its input "xd" is the name the caller's
+    # graphs read in the caller's scope, and r0 a name they define.
+    choose = helper.make_function(
+        LOCAL, "Choose", ["c", "xd"], ["r"],
+        [helper.make_node("If", ["c"], ["r0"]),
+         helper.make_node("Add", ["r0", "xd"], ["r"])],
+        opsets, ["on_true", "on_false"])
+    choose.node[0].attribute.extend([
+        ref_attr("then_branch", "on_true", onnx.AttributeProto.GRAPH),
+        ref_attr("else_branch", "on_false", onnx.AttributeProto.GRAPH)])
+    return [linear, clamp, act, pick, act_d, choose]
+
+
+def choose_branches():
+    """The graphs case_local_functions passes to Choose: -xd and |xd| of the
+    caller's xd, each defining r0."""
+    neg = helper.make_graph([helper.make_node("Neg", ["xd"], ["r0"])], "neg",
+                            [], [tin("r0", [4, 6])])
+    mag = helper.make_graph([helper.make_node("Abs", ["xd"], ["r0"])], "mag",
+                            [], [tin("r0", [4, 6])])
+    return neg, mag
 
 
 LOCAL_W_S = 0.6 / 127
@@ -5073,6 +5094,7 @@ def case_local_functions():
     bf = r.uniform(-0.3, 0.3, (5,)).astype(F32)
     x_s, x_z = 1.0 / 127, -3
     y_s, y_z = 0.01, 5
+    neg, mag = choose_branches()
     lin1 = helper.make_node("Linear", ["xd", "w", "b"], ["y1", "xo"],
                             domain=LOCAL, name="lin1", lo=-1.0, hi=1.0)
     lin2 = helper.make_node("Linear", ["xd", "w", "b"], ["y2"],
@@ -5087,12 +5109,19 @@ def case_local_functions():
         helper.make_node("Pick", ["xd"], ["p0"], domain=LOCAL, flag=0),
         helper.make_node("ActD", ["xd"], ["d1"], domain=LOCAL),
         helper.make_node("ActD", ["xd"], ["d2"], domain=LOCAL, alpha=0.5),
+        # Choose's input xd is |xd| here; its branches read the caller's xd.
+        helper.make_node("Abs", ["xd"], ["xa"]),
+        helper.make_node("Choose", ["yes", "xa"], ["r1"], domain=LOCAL,
+                         on_true=neg, on_false=mag),
+        helper.make_node("Choose", ["no", "xa"], ["r2"], domain=LOCAL,
+                         on_true=neg, on_false=mag),
     ]
     inits = [init("x_s", F32(x_s)), init("x_z", np.int8(x_z)), init("w", wf),
-             init("b", bf)]
+             init("b", bf), init("yes", np.array(True)),
+             init("no", np.array(False))]
     outs = [("y1", [4, 5]), ("xo", [4, 6]), ("y2", [4, 5]), ("a1", [4, 6]),
             ("a2", [4, 6]), ("p1", [4, 6]), ("p0", [4, 6]), ("d1", [4, 6]),
-            ("d2", [4, 6])]
+            ("d2", [4, 6]), ("r1", [4, 6]), ("r2", [4, 6])]
     m = local_model(nodes, [tin("x", [4, 6])], [tin(n, s) for n, s in outs],
                     inits, local_functions())
     # What onnx >= 1.14 writes (the importer checks it as IR 8).
@@ -5120,7 +5149,8 @@ def case_local_functions():
         "y2": ("codes", clamped(-0.5, 0.25), y_s, y_z),
         "a1": printed(leaky(0.5)), "a2": printed(leaky(0.01)),
         "p1": printed(-xd), "p0": printed(np.abs(xd)),
-        "d1": printed(leaky(0.25)), "d2": printed(leaky(0.5))}
+        "d1": printed(leaky(0.25)), "d2": printed(leaky(0.5)),
+        "r1": printed(-xd + np.abs(xd)), "r2": printed(2 * np.abs(xd))}
 
 
 def case_bad_local_recursion():
