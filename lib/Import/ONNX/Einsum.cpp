@@ -181,7 +181,8 @@ static std::string termOf(ArrayRef<Label> labels) {
 /// (each step is written as a lettered equation; the labels already align
 /// them across the operands).
 static LogicalResult expandPairwise(Importer &im, const onnx::NodeProto &n,
-                                    Equation eq, Expansion &e) {
+                                    ArrayRef<std::string> operands, Equation eq,
+                                    Expansion &e) {
   std::map<Label, Label> letterOf;
   Label next = 0;
   auto isUsed = [&](Label l) {
@@ -212,9 +213,9 @@ static LogicalResult expandPairwise(Importer &im, const onnx::NodeProto &n,
   for (Label &l : eq.output)
     if (failed(rename(l)))
       return failure();
-  std::string current = n.input(0);
+  std::string current = operands[0];
   SmallVector<Label> have = eq.inputs[0];
-  int count = n.input_size();
+  int count = operands.size();
   for (int i = 1; i < count; ++i) {
     bool last = i == count - 1;
     SmallVector<Label> keep;
@@ -234,7 +235,7 @@ static LogicalResult expandPairwise(Importer &im, const onnx::NodeProto &n,
           keep.push_back(l);
     }
     std::string out = last ? n.output(0) : e.fresh("pair");
-    onnx::NodeProto &step = e.add("Einsum", {current, n.input(i)}, out);
+    onnx::NodeProto &step = e.add("Einsum", {current, operands[i]}, out);
     Expansion::setString(step, "equation",
                          termOf(have) + "," + termOf(eq.inputs[i]) + "->" +
                              termOf(keep));
@@ -269,15 +270,20 @@ LogicalResult Importer::importEinsum() {
   for (auto [labels, shape] : llvm::zip(eq->inputs, shapes))
     for (auto [l, d] : llvm::zip(labels, shape)) {
       auto [it, inserted] = size.emplace(l, d);
-      if (!inserted && it->second != d)
-        return l >= 100
-                   ? fail("the ellipsis stands for dimensions of sizes " +
-                          Twine(it->second) + " and " + Twine(d) +
-                          " (aligned to the right; broadcasting a size of 1 "
-                          "is not supported)")
-                   : fail("label '" + Twine(labelLetter(l)) +
-                          "' stands for dimensions of sizes " +
-                          Twine(it->second) + " and " + Twine(d));
+      if (inserted || it->second == d)
+        continue;
+      // Ellipsis dimensions broadcast as numpy's do: a size of 1 stretches.
+      if (l >= 100 && (it->second == 1 || d == 1)) {
+        if (it->second == 1)
+          it->second = d;
+        continue;
+      }
+      return l >= 100 ? fail("the ellipsis stands for dimensions of sizes " +
+                             Twine(it->second) + " and " + Twine(d) +
+                             " (aligned to the right), which do not broadcast")
+                      : fail("label '" + Twine(labelLetter(l)) +
+                             "' stands for dimensions of sizes " +
+                             Twine(it->second) + " and " + Twine(d));
     }
   auto sizesOf = [&](ArrayRef<Label> labels) {
     SmallVector<int64_t> s;
@@ -288,8 +294,29 @@ LogicalResult Importer::importEinsum() {
   auto inOutput = [&](Label l) { return llvm::is_contained(eq->output, l); };
 
   Expansion e(*this, n);
+  // An operand's broadcast ellipsis dimension (size 1 where another
+  // operand's is larger) is reshaped away: the label is then the other
+  // operands' alone, and nothing is copied to stretch it.
+  SmallVector<std::string> operands;
+  for (size_t i = 0; i < eq->inputs.size(); ++i) {
+    SmallVector<Label> &labels = eq->inputs[i];
+    operands.push_back(n.input(i));
+    SmallVector<Label> kept;
+    SmallVector<int64_t> keptShape;
+    for (auto [l, d] : llvm::zip(labels, shapes[i]))
+      if (!(l >= 100 && d == 1 && size[l] != 1)) {
+        kept.push_back(l);
+        keptShape.push_back(d);
+      }
+    if (kept.size() == labels.size())
+      continue;
+    operands.back() = e.fresh("unbroadcast");
+    e.add("Reshape", {n.input(i), e.constInts("shape", keptShape)},
+          operands.back());
+    labels = kept;
+  }
   if (n.input_size() > 2)
-    return expandPairwise(*this, n, *eq, e);
+    return expandPairwise(*this, n, operands, *eq, e);
   // The value named `value` with labels `have`, moved to the order `want`.
   auto permuteTo = [&](std::string value, ArrayRef<Label> have,
                        ArrayRef<Label> want, std::string out = "") {
@@ -338,7 +365,7 @@ LogicalResult Importer::importEinsum() {
 
   SmallVector<Label> a = eq->inputs[0];
   if (n.input_size() == 1) {
-    std::string summed = sumOver(n.input(0), a, inOutput);
+    std::string summed = sumOver(operands[0], a, inOutput);
     permuteTo(summed, a, eq->output, n.output(0));
     return importExpansion(n, e.nodes);
   }
@@ -347,9 +374,9 @@ LogicalResult Importer::importEinsum() {
   auto inB = [&](Label l) { return llvm::is_contained(b, l); };
   // Labels of one operand only, and not in the output, are summed first.
   std::string aSummed =
-      sumOver(n.input(0), a, [&](Label l) { return inOutput(l) || inB(l); });
+      sumOver(operands[0], a, [&](Label l) { return inOutput(l) || inB(l); });
   std::string bSummed =
-      sumOver(n.input(1), b, [&](Label l) { return inOutput(l) || inA(l); });
+      sumOver(operands[1], b, [&](Label l) { return inOutput(l) || inA(l); });
   SmallVector<Label> batch, m, k, nn;
   for (Label l : eq->output) {
     if (inA(l) && inB(l))

@@ -1973,7 +1973,9 @@ def case_einsum():
     product, an output order that interleaves the operands' labels and a
     chain of three operands (ij,jk,k->i, two at a time from the left), and
     chains of three with ellipses (of one or two dimensions, right-aligned:
-    ...ij,jk,...k->...i and ...ij,...jk,k->...i). The
+    ...ij,jk,...k->...i and ...ij,...jk,k->...i), and ellipses that
+    broadcast as numpy's do (a dimension of 1 against 3, of two operands
+    and of three, and against a dimension the other operand lacks). The
     float operands are codes on a grid of 1/8 below 4 in magnitude, so
     every product and partial sum is exact in f32 and numpy's float64
     einsum is the exact result; the weight's results are the integer
@@ -1983,7 +1985,9 @@ def case_einsum():
     shapes = {"q": (2, 3, 4, 5), "k": (2, 3, 6, 5), "a": (4, 5),
               "e1": (2, 4, 5), "e2": (2, 5, 3), "u": (4,), "v": (3,),
               "t": (3, 4, 5), "b2": (5, 3), "m3": (2, 4, 5), "v2": (2, 5),
-              "t3": (2, 3, 4), "r": (4, 5), "e3": (2, 3), "m4": (3, 2, 4, 5)}
+              "t3": (2, 3, 4), "r": (4, 5), "e3": (2, 3), "m4": (3, 2, 4, 5),
+              "f1": (1, 4, 5), "f2": (3, 5, 2), "f3": (2, 1, 4, 5),
+              "f5": (3, 1, 5)}
     xs = {n: r.uniform(-4, 4, sh).astype(F32) for n, sh in shapes.items()}
     nodes, inits = [], []
     d = {}
@@ -1999,7 +2003,11 @@ def case_einsum():
                  ("mixed", "abc,cd->dba", ["t3", "r"]),
                  ("chain", "ij,jk,k->i", ["a", "b2", "v"]),
                  ("chain_ellipsis", "...ij,jk,...k->...i", ["e1", "b2", "e3"]),
-                 ("chain_ellipsis2", "...ij,...jk,k->...i", ["m4", "e2", "v"])]
+                 ("chain_ellipsis2", "...ij,...jk,k->...i", ["m4", "e2", "v"]),
+                 ("bcast", "...ij,...jk->...ik", ["f1", "f2"]),
+                 ("bcast2", "...ij,...jk->...ik", ["f3", "f2"]),
+                 ("bcast_chain", "...ij,jk,...k->...i", ["f1", "b2", "e3"]),
+                 ("bcast_implicit", "...j,...j", ["f3", "f5"])]
     expected, outs = {}, []
     for name, eq, operands in equations:
         nodes.append(helper.make_node("Einsum", [o + "d" for o in operands],
@@ -4704,6 +4712,13 @@ def case_bad_einsum_diagonal():
 
 def case_bad_einsum_sizes():
     return bad_op17("Einsum", ("xd", "xd"), x_shape=(2, 4), equation="ij,jk->ik")
+
+
+def case_bad_einsum_ellipsis():
+    # The ellipses stand for (2) and (4): neither is 1, so they do not
+    # broadcast.
+    return bad_op17("Einsum", ("xd", "xd"), x_shape=(2, 4),
+                    equation="...j,k...->...")
 
 
 def case_bad_range_huge():
