@@ -87,7 +87,7 @@ def einsum_case(seed, build, work):
     letters = "abcde"
     size = {l: r.randint(1, 3) for l in letters}
     nops = r.choice([1, 2, 2, 2, 3, 4])
-    ellipsis = nops <= 2 and r.random() < 0.25
+    ellipsis = r.random() < 0.3
     edims = [r.randint(1, 3) for _ in range(2)]
     terms, shapes = [], []
     for _ in range(nops):
@@ -97,7 +97,9 @@ def einsum_case(seed, build, work):
         if ellipsis:
             pos, e = r.randint(0, len(labels)), r.randint(0, 2)
             term = term[:pos] + "..." + term[pos:]
-            shape = shape[:pos] + edims[len(edims) - e:] + shape[pos:]
+            # Some dimensions 1: numpy broadcasts them against the others.
+            dims = [1 if r.random() < 0.3 else d for d in edims[len(edims) - e:]]
+            shape = shape[:pos] + dims + shape[pos:]
         terms.append(term)
         shapes.append(shape)
     equation = ",".join(terms)
