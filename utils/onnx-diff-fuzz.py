@@ -1747,22 +1747,36 @@ class Case:
 
     def op_pad(self, v, last):
         """Pad of dequantized floats with a value on the grid (0 is the zero
-        point): padded positions hold that real value's code."""
+        point): padded positions hold that real value's code. Now and then
+        reflect or edge instead (codes move as codes; reflect pads at most
+        the axis's length - 1), drawn from a stream of its own after the
+        constant pad's draws, so that the graphs of earlier seeds are
+        unchanged."""
         x = self.dq(v)
         pads = self.pad_spec(v)
         lo, hi = QRANGE[v.dt]
         u = self.r.random()
-        ins = [x.name, self.init(np.array(pads, np.int64), "pads")]
-        if u < 0.4:
-            code = v.z
-        elif u < 0.6:
-            code = v.z
-            ins.append(self.init(F32(0), "pad_value"))
-        else:
-            code = self.r.randint(lo, hi)
-            ins.append(self.init(dequantize_linear(np.int64(code), v.s, v.z), "pad_value"))
-        name = self.node("Pad", ins, "pad", mode="constant" if self.chance(0.3) else None)
+        code = v.z if u < 0.6 else self.r.randint(lo, hi)
+        explicit_mode = self.chance(0.3)
+        mode_r = random.Random("pad-mode:%d:%d:%d" % (self.seed, self.index,
+                                                      len(self.nodes)))
+        mode = mode_r.choice(["constant", "constant", "reflect", "edge"])
+        if mode == "reflect":
+            pads = [min(p, v.codes.shape[a % v.rank] - 1)
+                    for a, p in enumerate(pads)]
         width = [(pads[a], pads[a + v.rank]) for a in range(v.rank)]
+        ins = [x.name, self.init(np.array(pads, np.int64), "pads")]
+        if mode != "constant":
+            name = self.node("Pad", ins, "pad", mode=mode)
+            y = np.pad(v.codes, width, mode=mode)
+            self.log.append("Pad %s mode %s on floats -> %s" % (
+                pads, mode, list(y.shape)))
+            return Val(name, "d", y, v.dt, v.s, v.z)
+        if 0.4 <= u < 0.6:
+            ins.append(self.init(F32(0), "pad_value"))
+        elif u >= 0.6:
+            ins.append(self.init(dequantize_linear(np.int64(code), v.s, v.z), "pad_value"))
+        name = self.node("Pad", ins, "pad", mode="constant" if explicit_mode else None)
         y = np.pad(v.codes, width, constant_values=code)
         self.log.append("Pad %s value code %d on floats -> %s" % (pads, code, list(y.shape)))
         return Val(name, "d", y, v.dt, v.s, v.z)

@@ -5879,6 +5879,136 @@ def case_pad():
                                  "y3": ("codes", y3, 1.0 / 16, 0)}
 
 
+def case_pad_modes():
+    """Pad's other modes (opset 19) against numpy's np.pad, which is ONNX's
+    reference: reflect on dequantized codes (NCHW) and on a conv result
+    (NHWC, then into a conv), edge (also of a one-element axis), reflect
+    and wrap as long as the axis allows, the axes input (opset 18,
+    negative axes), negative pads (a crop, as ONNX Runtime applies them
+    before padding) in constant and reflect modes, and HiFi-GAN's
+    ReflectionPad1d on N x C x L. Codes move as codes; the float tensors
+    are multiples of 1/16, exact on the output grid."""
+    r = rng(173)
+    x = r.uniform(-1, 1, (1, 2, 3, 4)).astype(F32)
+    w = r.integers(-127, 128, (3, 2, 1, 1)).astype(np.int8)
+    x_s, x_z, c_s, c_z, w_s = 0.01, 120, 0.02, 10, 0.005
+    conv_nodes, conv_inits = qdq_conv(w, w_s, c_s, c_z)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    w2 = r.integers(-127, 128, (2, 3, 2, 2)).astype(np.int8)
+    f = (r.integers(-32, 32, (2, 3)) / 16.0).astype(F32)
+    g = (r.integers(-32, 32, (3, 1)) / 16.0).astype(F32)
+    a = (r.integers(-32, 32, (1, 2, 8)) / 16.0).astype(F32)
+    P = lambda *v: np.array(v, np.int64)
+    pad = lambda name, ins, out, mode: helper.make_node(
+        "Pad", ins, [out], name=name, mode=mode)
+    nodes += [
+        pad("reflect_x", ["xd", "pads1"], "p1", "reflect"),
+        *conv_nodes,
+        pad("reflect_c", ["cd", "pads2"], "p2", "reflect"),
+        helper.make_node("DequantizeLinear", ["w2q", "w2_s"], ["wd2"]),
+        helper.make_node("Conv", ["p2", "wd2"], ["c2"]),
+        pad("edge_x", ["xd", "pads3"], "p3", "edge"),
+        pad("reflect_long", ["f", "pads4"], "p4", "reflect"),
+        pad("one_edge", ["g", "pads5"], "p6", "edge"),
+        pad("wrap", ["f", "pads7"], "p7", "wrap"),
+        pad("wrap_axes", ["f", "pads8", "", "axes8"], "p8", "wrap"),
+        pad("crop", ["f", "pads9", "v9"], "p9", "constant"),
+        pad("crop_reflect", ["xd", "pads10", "", "axes10"], "p10", "reflect"),
+        pad("reflect_1d", ["a", "pads11"], "p11", "reflect"),
+    ]
+    inits += [init("pads1", P(0, 0, 2, 1, 0, 0, 1, 3)), *conv_inits,
+              init("pads2", P(0, 0, 1, 0, 0, 0, 0, 2)),
+              init("w2q", w2), init("w2_s", F32(0.01)),
+              init("pads3", P(0, 1, 2, 0, 0, 0, 1, 3)),
+              init("pads4", P(1, 2, 0, 1)), init("pads5", P(0, 2, 0, 3)),
+              init("pads7", P(1, 2, 0, 3)),
+              init("pads8", P(2, 1)), init("axes8", P(-2)),
+              init("pads9", P(0, -1, 0, 2)), init("v9", F32(1.5)),
+              init("pads10", P(-1, 1, 1, -2)), init("axes10", P(2, 3)),
+              init("pads11", P(0, 0, 3, 0, 0, 3))]
+    xq = quantize(x, x_s, x_z, np.uint8)
+    cq = conv_codes(xq, w, x_s, x_z, w_s, c_s, c_z)
+    p2 = np.pad(cq, ((0, 0), (0, 0), (1, 0), (0, 2)), mode="reflect")
+    want = {
+        "p1": ("x", np.pad(xq, ((0, 0), (0, 0), (2, 1), (1, 3)), mode="reflect")),
+        "c2": ("y2", requantize(conv_int(p2, w2, c_z, 0), F32(c_s) * F32(0.01),
+                                0.05, 128, np.uint8)),
+        "p3": ("x", np.pad(xq, ((0, 0), (1, 0), (2, 1), (0, 3)), mode="edge")),
+        "p4": ("f", np.pad(f, ((1, 0), (2, 1)), mode="reflect")),
+        "p6": ("f", np.pad(g, ((0, 0), (2, 3)), mode="edge")),
+        "p7": ("f", np.pad(f, ((1, 0), (2, 3)), mode="wrap")),
+        "p8": ("f", np.pad(f, ((2, 1), (0, 0)), mode="wrap")),
+        "p9": ("f", np.pad(f[:, 1:], ((0, 0), (0, 2)), constant_values=1.5)),
+        "p10": ("x", np.pad(xq[:, :, 1:, :2], ((0, 0), (0, 0), (0, 1), (1, 0)),
+                            mode="reflect")),
+        "p11": ("f", np.pad(a, ((0, 0), (0, 0), (3, 3)), mode="reflect")),
+    }
+    expected, outs = {}, []
+    for src, (grid, y) in want.items():
+        name = "y_" + src
+        if grid == "x":
+            qdq_out(nodes, inits, src, name, x_s, x_z)
+            expected[name] = ("codes", y, x_s, x_z)
+        elif grid == "y2":
+            qdq_out(nodes, inits, src, name, 0.05, 128)
+            expected[name] = ("codes", y, 0.05, 128)
+        else:
+            qdq_out(nodes, inits, src, name, 1.0 / 16, 0, np.int8)
+            expected[name] = ("codes", quantize(y, 1.0 / 16, 0, np.int8),
+                              1.0 / 16, 0)
+        outs.append(tin(name, list(y.shape)))
+    m = model(nodes, [tin("x", [1, 2, 3, 4]), tin("f", [2, 3]), tin("g", [3, 1]),
+                      tin("a", [1, 2, 8])], outs, inits, opset=19)
+    return m, {"x": x, "f": f, "g": g, "a": a}, expected
+
+
+def case_bad_pad_wrap_opset18():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad",
+                                  mode="wrap"))
+    inits.append(init("pads", np.array([0, 1, 0, 1], np.int64)))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 6])], inits,
+                 opset=18), {}, {}
+
+
+def case_bad_pad_crop():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad"))
+    inits.append(init("pads", np.array([0, -3, 0, -2], np.int64)))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 1])], inits), {}, {}
+
+
+def case_bad_pad_reflect_long():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad",
+                                  mode="reflect"))
+    inits.append(init("pads", np.array([0, 1, 0, 4], np.int64)))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 9])], inits), {}, {}
+
+
+def case_bad_pad_wrap_long():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad",
+                                  mode="wrap"))
+    inits.append(init("pads", np.array([0, 5, 0, 0], np.int64)))
+    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 9])], inits,
+                 opset=19), {}, {}
+
+
+def case_bad_pad_reflect_empty():
+    nodes, inits = [], []
+    qdq_input(nodes, inits)
+    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad",
+                                  mode="reflect"))
+    inits.append(init("pads", np.array([0, -2, 0, 1], np.int64)))
+    return model(nodes, [tin("x", [1, 2])], [tin("y", [1, 1])], inits), {}, {}
+
+
 def case_bad_pad_value():
     nodes, inits = [], []
     qdq_input(nodes, inits)
@@ -5891,7 +6021,7 @@ def case_bad_pad_mode():
     nodes, inits = [], []
     qdq_input(nodes, inits)
     nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad",
-                                  mode="reflect"))
+                                  mode="circular"))
     inits.append(init("pads", np.array([0, 1, 0, 1], np.int64)))
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 6])], inits), {}, {}
 
