@@ -362,6 +362,56 @@ static Value copyThroughMap(Importer &im, Value src, ArrayRef<int64_t> shape,
       .getResult(0);
 }
 
+/// A new tensor of `shape` whose element at index d reads `src` at
+/// (sources[0][d0], sources[1][d1], ...): a nearest Resize by any factor.
+/// An axis that keeps its length and reads itself needs no table.
+static Value gatherThroughTables(Importer &im, Value src,
+                                 ArrayRef<int64_t> shape,
+                                 ArrayRef<SmallVector<int32_t>> sources) {
+  OpBuilder &b = im.b;
+  Location loc = im.loc;
+  int64_t rank = shape.size();
+  auto srcType = cast<RankedTensorType>(src.getType());
+  SmallVector<Value> tables;
+  SmallVector<int64_t> tableAxes;
+  SmallVector<AffineMap> maps;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool identity = shape[d] == srcType.getDimSize(d) &&
+                    llvm::all_of(llvm::enumerate(sources[d]), [](auto e) {
+                      return int64_t(e.value()) == int64_t(e.index());
+                    });
+    if (identity)
+      continue;
+    auto type = RankedTensorType::get({shape[d]}, b.getIntegerType(32));
+    tables.push_back(arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, ArrayRef(sources[d]))));
+    tableAxes.push_back(d);
+    maps.push_back(AffineMap::get(rank, 0, getAffineDimExpr(d, im.ctx)));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, im.ctx));
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  Value init = tensor::EmptyOp::create(b, loc, shape, srcType.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, tables, ValueRange{init}, maps,
+             iters,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               SmallVector<Value> at;
+               for (int64_t d = 0; d < rank; ++d) {
+                 auto it = llvm::find(tableAxes, d);
+                 if (it == tableAxes.end()) {
+                   at.push_back(linalg::IndexOp::create(nb, l, d));
+                   continue;
+                 }
+                 at.push_back(arith::IndexCastOp::create(
+                     nb, l, nb.getIndexType(), args[it - tableAxes.begin()]));
+               }
+               linalg::YieldOp::create(
+                   nb, l,
+                   tensor::ExtractOp::create(nb, l, src, at).getResult());
+             })
+      .getResult(0);
+}
+
 LogicalResult Importer::importSqueeze() {
   // axes: an input since opset 13, an attribute before; none: every
   // dimension of size 1.
@@ -641,37 +691,37 @@ LogicalResult Importer::importSlice() {
 
 /// The input index that ONNX Resize (mode "nearest") reads for output index
 /// `x` along an axis: the coordinate transform, then the nearest mode, then
-/// the clamp to the input (onnx/reference/ops/op_resize.py).
-static std::optional<int64_t> nearestSource(int64_t x, double scale,
+/// the clamp to the input, in f32 as ONNX Runtime computes them (its
+/// upsample kernel: the scale of `sizes` is float(out) / float(in)).
+static std::optional<int64_t> nearestSource(int64_t x, float scale,
                                             int64_t outLen, int64_t inLen,
                                             StringRef transform,
                                             StringRef rounding) {
-  double xo;
+  float xr = float(x), xo;
   if (transform == "half_pixel")
-    xo = (x + 0.5) / scale - 0.5;
+    xo = (xr + 0.5f) / scale - 0.5f;
   else if (transform == "pytorch_half_pixel")
-    xo = outLen > 1 ? (x + 0.5) / scale - 0.5 : 0;
+    xo = outLen > 1 ? (xr + 0.5f) / scale - 0.5f : 0.0f;
   else if (transform == "asymmetric")
-    xo = x / scale;
+    xo = xr / scale;
   else if (transform == "tf_half_pixel_for_nn")
-    xo = (x + 0.5) / scale;
+    xo = (xr + 0.5f) / scale;
   else if (transform == "align_corners")
-    xo = outLen > 1 ? double(x) * (inLen - 1) / (outLen - 1) : 0;
+    xo = outLen > 1 ? xr * float(inLen - 1) / float(outLen - 1) : 0.0f;
   else
     return std::nullopt;
-  double fl = std::floor(xo);
-  int64_t src;
+  float src;
   if (rounding == "floor")
-    src = int64_t(fl);
+    src = std::floor(xo);
   else if (rounding == "ceil")
-    src = int64_t(std::ceil(xo));
+    src = std::ceil(xo);
   else if (rounding == "round_prefer_floor")
-    src = int64_t(xo - fl == 0.5 ? fl : std::round(xo));
+    src = xo == float(int64_t(xo)) + 0.5f ? std::floor(xo) : std::round(xo);
   else if (rounding == "round_prefer_ceil")
-    src = int64_t(xo - fl == 0.5 ? fl + 1 : std::round(xo));
+    src = std::round(xo);
   else
     return std::nullopt;
-  return std::clamp<int64_t>(src, 0, inLen - 1);
+  return std::clamp<int64_t>(int64_t(src), 0, inLen - 1);
 }
 
 LogicalResult Importer::importUpsample() {
@@ -741,6 +791,8 @@ LogicalResult Importer::importResize() {
   unsigned scalesIdx = opset >= 11 ? 2 : 1;
   SmallVector<int64_t> outShape(v->shape);
   SmallVector<double> scales(rank, 1.0);
+  // The f32 scale ONNX Runtime's nearest mode divides by.
+  SmallVector<float> nearestScales(rank, 1.0f);
   if (opset >= 11 && hasInput(3)) {
     auto sizes = constInts(3);
     if (failed(sizes))
@@ -752,6 +804,7 @@ LogicalResult Importer::importResize() {
         return fail("sizes must be positive");
       outShape[d] = (*sizes)[d];
       scales[d] = double(outShape[d]) / double(v->shape[d]);
+      nearestScales[d] = float(outShape[d]) / float(v->shape[d]);
     }
   } else if (hasInput(scalesIdx)) {
     auto sc = input(scalesIdx);
@@ -771,6 +824,7 @@ LogicalResult Importer::importResize() {
         return fail("the resized dimension " + Twine(d) +
                     " is empty or too large");
       scales[d] = scale;
+      nearestScales[d] = float(scale);
       outShape[d] = int64_t(len);
     }
   } else {
@@ -790,28 +844,22 @@ LogicalResult Importer::importResize() {
   if (mode == "linear")
     return importResizeLinear(*v, outShape, scales, transform);
 
-  // Supported: each output index reads input index floor(x / f) for an
-  // integer factor f per axis (an affine floordiv map), which is what the
-  // usual nearest upsampling by 2, 3, ... computes. Checked index by index
-  // against ONNX's formula.
+  // Each output index x along axis d reads input index src[d][x]. Where
+  // that is floor(x / f) for an integer factor f (the usual upsampling by
+  // 2, 3, ...), the read is an affine floordiv map; otherwise (FPN's 13 ->
+  // 25, a downsampling) it comes from a compile-time table per axis.
+  SmallVector<SmallVector<int32_t>> sources(rank);
+  bool repeats = true;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t inLen = v->shape[d], outLen = outShape[d];
-    if (outLen % inLen != 0)
-      return fail("Resize by a non-integer factor (" + Twine(inLen) + " -> " +
-                  Twine(outLen) + " along dimension " + Twine(d) +
-                  ") is not supported");
-    int64_t factor = outLen / inLen;
     for (int64_t x = 0; x < outLen; ++x) {
-      std::optional<int64_t> src =
-          nearestSource(x, scales[d], outLen, inLen, transform, rounding);
+      std::optional<int64_t> src = nearestSource(x, nearestScales[d], outLen,
+                                                 inLen, transform, rounding);
       if (!src)
         return fail("unknown coordinate_transformation_mode '" + transform +
                     "' or nearest_mode '" + rounding + "'");
-      if (*src != x / factor)
-        return fail("Resize with coordinate_transformation_mode '" + transform +
-                    "' and nearest_mode '" + rounding +
-                    "' does not repeat each element " + Twine(factor) +
-                    " times along dimension " + Twine(d) + "; not supported");
+      sources[d].push_back(int32_t(*src));
+      repeats &= outLen % inLen == 0 && *src == x / (outLen / inLen);
     }
   }
 
@@ -842,16 +890,23 @@ LogicalResult Importer::importResize() {
   } else {
     return fail("unsupported input to Resize");
   }
-  // Each physical dimension repeats by its output / input length.
   SmallVector<int64_t> physicalOut = physicalShape(out);
   ArrayRef<int64_t> physicalIn = cast<RankedTensorType>(src.getType()).getShape();
-  SmallVector<AffineExpr> exprs;
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t factor = physicalOut[d] / physicalIn[d];
-    AffineExpr e = getAffineDimExpr(d, ctx);
-    exprs.push_back(factor == 1 ? e : e.floorDiv(factor));
+  if (out.nhwc)
+    sources = {sources[0], sources[2], sources[3], sources[1]};
+  Value result;
+  if (repeats) {
+    // Each physical dimension repeats by its output / input length.
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t factor = physicalOut[d] / physicalIn[d];
+      AffineExpr e = getAffineDimExpr(d, ctx);
+      exprs.push_back(factor == 1 ? e : e.floorDiv(factor));
+    }
+    result = copyThroughMap(*this, src, physicalOut, exprs);
+  } else {
+    result = gatherThroughTables(*this, src, physicalOut, sources);
   }
-  Value result = copyThroughMap(*this, src, physicalOut, exprs);
   out.value = v->isQuantized() ? quant::StorageCastOp::create(
                                       b, loc, quantTensorType(out), result)
                                 : result;

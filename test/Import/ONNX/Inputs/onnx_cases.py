@@ -1278,6 +1278,100 @@ def case_resize():
     return m, {"x": x}, {"y1": ("codes", y1, 0.05, 128), "y2": ("codes", y2, 1.0 / 256, 0)}
 
 
+def ort_nearest_sources(in_len, out_len, scale, transform, rounding):
+    """The input index ONNX Runtime's nearest Resize reads per output index
+    along an axis, in f32 as its upsample kernel computes: the coordinate
+    transform, the nearest mode (round_prefer_floor: a .5 goes down; the
+    others as C's floor, ceil, round), the clamp to the input. `scale` is
+    the f32 scale (sizes: float(out) / float(in))."""
+    f = np.float32
+    scale = f(scale)
+    out = []
+    for x in range(out_len):
+        xr = f(x)
+        if transform == "half_pixel":
+            xo = (xr + f(0.5)) / scale - f(0.5)
+        elif transform == "pytorch_half_pixel":
+            xo = (xr + f(0.5)) / scale - f(0.5) if out_len > 1 else f(0)
+        elif transform == "asymmetric":
+            xo = xr / scale
+        elif transform == "align_corners":
+            xo = xr * f(in_len - 1) / f(out_len - 1) if out_len > 1 else f(0)
+        else:
+            raise ValueError(transform)
+        xo = f(xo)
+        if rounding == "floor":
+            src = math.floor(xo)
+        elif rounding == "ceil":
+            src = math.ceil(xo)
+        elif rounding == "round_prefer_floor":
+            src = math.floor(xo) if xo - math.floor(xo) == 0.5 else math.floor(xo + 0.5)
+        else:  # round_prefer_ceil: C's round, halves away from zero
+            src = int(math.copysign(math.floor(abs(xo) + 0.5), xo))
+        out.append(min(max(src, 0), in_len - 1))
+    return np.array(out)
+
+
+def case_resize_nearest_any():
+    """Nearest Resize by factors that do not repeat each element: FPN's
+    top-down path at odd sizes (torch's F.interpolate(size=...):
+    asymmetric / floor, 13 x 7 -> 25 x 13) on a conv result (NHWC), ONNX's
+    defaults (half_pixel / round_prefer_floor) by 1.5 on codes, a
+    downsampling by 0.5 with align_corners / round_prefer_ceil, and
+    asymmetric / round_prefer_ceil by 3 (which reads the next element).
+    Against a loop-by-loop f32 model of ONNX Runtime's index mapping."""
+    r = rng(174)
+    x = r.uniform(-1, 1, (1, 2, 13, 7)).astype(F32)
+    w = r.integers(-127, 128, (3, 2, 1, 1)).astype(np.int8)
+    x_s, x_z, c_s, c_z, w_s = 0.01, 120, 0.02, 10, 0.005
+    conv_nodes, conv_inits = qdq_conv(w, w_s, c_s, c_z)
+    nodes, inits = [], []
+    qdq(nodes, inits, "x", x_s, x_z)
+    nodes += conv_nodes + [
+        helper.make_node("Resize", ["cd", "", "", "sizes1"], ["r1"], name="fpn",
+                         mode="nearest", coordinate_transformation_mode="asymmetric",
+                         nearest_mode="floor"),
+        helper.make_node("Resize", ["xd", "", "scales2"], ["r2"], name="by1_5",
+                         mode="nearest"),
+        helper.make_node("Resize", ["xd", "", "scales3"], ["r3"], name="down",
+                         mode="nearest", coordinate_transformation_mode="align_corners",
+                         nearest_mode="round_prefer_ceil"),
+        helper.make_node("Resize", ["xd", "", "scales4"], ["r4"], name="ceil3",
+                         mode="nearest", coordinate_transformation_mode="asymmetric",
+                         nearest_mode="round_prefer_ceil")]
+    inits += conv_inits + [
+        init("sizes1", np.array([1, 3, 25, 13], np.int64)),
+        init("scales2", np.array([1, 1, 1.5, 1.5], F32)),
+        init("scales3", np.array([1, 1, 0.5, 0.5], F32)),
+        init("scales4", np.array([1, 1, 1, 3], F32))]
+    xq = quantize(x, x_s, x_z, np.uint8)
+    cq = conv_codes(xq, w, x_s, x_z, w_s, c_s, c_z)
+
+    def resized(codes, out_hw, scales, transform, rounding):
+        rows = ort_nearest_sources(codes.shape[2], out_hw[0], scales[0], transform, rounding)
+        cols = ort_nearest_sources(codes.shape[3], out_hw[1], scales[1], transform, rounding)
+        return codes[:, :, rows][:, :, :, cols]
+
+    f = np.float32
+    want = {
+        "r1": (resized(cq, (25, 13), (f(25) / f(13), f(13) / f(7)), "asymmetric", "floor"),
+               c_s, c_z),
+        "r2": (resized(xq, (19, 10), (1.5, 1.5), "half_pixel", "round_prefer_floor"),
+               x_s, x_z),
+        "r3": (resized(xq, (6, 3), (0.5, 0.5), "align_corners", "round_prefer_ceil"),
+               x_s, x_z),
+        "r4": (resized(xq, (13, 21), (1, 3), "asymmetric", "round_prefer_ceil"),
+               x_s, x_z),
+    }
+    expected, outs = {}, []
+    for src, (y, s, z) in want.items():
+        qdq_out(nodes, inits, src, "y_" + src, s, z)
+        expected["y_" + src] = ("codes", y, s, z)
+        outs.append(tin("y_" + src, list(y.shape)))
+    m = model(nodes, [tin("x", [1, 2, 13, 7])], outs, inits)
+    return m, {"x": x}, expected
+
+
 def case_conv_resize():
     """case_qdq_conv_relu's conv, then nearest Resize by 2 of its NHWC codes
     and a Q on the same grid: the codes repeat, no transpose."""
@@ -1919,16 +2013,6 @@ def case_bad_resize_huge():
                                   mode="nearest"))
     inits.append(init("sizes", np.array([1, 2000000000], np.int64)))
     return model(nodes, [tin("x", [1, 4])], [tin("y", ["n", "m"])], inits), {}, {}
-
-
-def case_bad_resize_mapping():
-    nodes, inits = [], []
-    qdq_input(nodes, inits)
-    nodes.append(helper.make_node("Resize", ["xd", "", "scales"], ["y"], name="ceil3",
-                                  mode="nearest", coordinate_transformation_mode="asymmetric",
-                                  nearest_mode="round_prefer_ceil"))
-    inits.append(init("scales", np.array([1, 3], F32)))
-    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 12])], inits), {}, {}
 
 
 def case_reduce_mean():
