@@ -841,6 +841,9 @@ LogicalResult Importer::importResize() {
                   " is not supported (at most " + Twine(kMaxResizedLength) +
                   ")");
 
+  if (mode == "linear" && (rank == 3 || rank == 5) &&
+      outShape[0] == v->shape[0] && outShape[1] == v->shape[1])
+    return importResizeLinearByPlanes(*v, outShape, scales);
   if (mode == "linear")
     return importResizeLinear(*v, outShape, scales, transform);
 
@@ -1188,14 +1191,64 @@ static std::optional<double> sourceCoordinate(int64_t x, double scale,
   return std::nullopt;
 }
 
+/// Linear Resize of N x C x L (torch's `interpolate(mode="linear")`) and
+/// of N x C x D x H x W (trilinear) as the rank-4 one over planes, which
+/// is separable: L as the W of N x C x 1 x L; H and W of N x (C D) x H x W,
+/// then D as the H of N x C x D x (H' W'). Each inner Resize keeps the
+/// node's attributes and gets the scales (or sizes) of its axes.
+LogicalResult Importer::importResizeLinearByPlanes(ImportedValue &v,
+                                                   ArrayRef<int64_t> outShape,
+                                                   ArrayRef<double> scales) {
+  const onnx::NodeProto &n = *node;
+  Expansion e(*this, n);
+  bool bySizes = opset >= 11 && hasInput(3);
+  // A rank-4 Resize of `x` to `to`, with scales `by` (or sizes `to`).
+  auto resize = [&](const std::string &x, ArrayRef<int64_t> to,
+                    ArrayRef<double> by) {
+    std::string out = e.fresh("resized");
+    std::vector<std::string> inputs = {x};
+    if (opset >= 11)
+      inputs.push_back("");
+    if (bySizes) {
+      inputs.push_back("");
+      inputs.push_back(e.constInts("sizes", to));
+    } else {
+      inputs.push_back(e.constFloats("scales", by));
+    }
+    onnx::NodeProto &r = e.add("Resize", inputs, out);
+    for (const onnx::AttributeProto &a : n.attribute())
+      *r.add_attribute() = a;
+    return out;
+  };
+  ArrayRef<int64_t> in = v.shape;
+  int64_t batch = in[0], c = in[1];
+  if (in.size() == 3) {
+    std::string planes = e.reshape(n.input(0), {batch, c, 1, in[2]});
+    std::string r =
+        resize(planes, {batch, c, 1, outShape[2]}, {1.0, 1.0, 1.0, scales[2]});
+    e.op("Reshape", {r, e.constInts("shape", outShape)}, n.output(0));
+    return importExpansion(n, e.nodes);
+  }
+  std::string planes = e.reshape(n.input(0), {batch, c * in[2], in[3], in[4]});
+  std::string hw = resize(planes, {batch, c * in[2], outShape[3], outShape[4]},
+                          {1.0, 1.0, scales[3], scales[4]});
+  std::string rows =
+      e.reshape(hw, {batch, c, in[2], outShape[3] * outShape[4]});
+  std::string d =
+      resize(rows, {batch, c, outShape[2], outShape[3] * outShape[4]},
+             {1.0, 1.0, scales[2], 1.0});
+  e.op("Reshape", {d, e.constInts("shape", outShape)}, n.output(0));
+  return importExpansion(n, e.nodes);
+}
+
 LogicalResult Importer::importResizeLinear(ImportedValue &v,
                                            ArrayRef<int64_t> outShape,
                                            ArrayRef<double> scales,
                                            StringRef transform) {
   int64_t rank = v.shape.size();
   if (rank != 4 || outShape[0] != v.shape[0] || outShape[1] != v.shape[1])
-    return fail("linear Resize is supported over H and W of a rank-4 tensor "
-                "only");
+    return fail("linear Resize is supported over L of N x C x L, H and W of "
+                "N x C x H x W and D, H and W of N x C x D x H x W only");
   // One table entry per output row and column.
   constexpr int64_t kMaxLinearLength = int64_t(1) << 16;
   if (outShape[2] > kMaxLinearLength || outShape[3] > kMaxLinearLength)

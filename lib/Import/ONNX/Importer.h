@@ -485,13 +485,18 @@ public:
   mlir::LogicalResult importGridSample();
   /// Upsample (opsets 7-9) as the Resize it equals.
   mlir::LogicalResult importUpsample();
+  /// Resize, mode "linear" of N x C x L and N x C x D x H x W: the
+  /// rank-4 one over planes.
+  mlir::LogicalResult
+  importResizeLinearByPlanes(ImportedValue &v, llvm::ArrayRef<int64_t> outShape,
+                             llvm::ArrayRef<double> scales);
   /// Resize, mode "linear" (bilinear over H and W) in f32.
   mlir::LogicalResult importResizeLinear(ImportedValue &v,
                                          llvm::ArrayRef<int64_t> outShape,
                                          llvm::ArrayRef<double> scales,
                                          llvm::StringRef transform);
-  /// Pad, mode "constant": tensor.pad of the codes with the code of the pad
-  /// value (which must lie on the grid), or of the f32 value.
+  /// Pad (Pad.cpp): constant, reflect, edge and wrap, on the codes or the
+  /// f32 value.
   mlir::LogicalResult importPad();
   /// Trilu: the upper or lower triangle of the last two dimensions, the
   /// rest zero (code 0 of raw codes, the zero point of dequantized ones);

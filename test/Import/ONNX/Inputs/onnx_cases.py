@@ -6980,6 +6980,74 @@ def case_resize_linear():
                          for k, v in outs.items()}
 
 
+def linear_resize_f64(x, axis, out_len, transform, scale=None):
+    """ONNX's linear Resize along one axis in float64: the source coordinate
+    of each output index (the transform with the given scale, else out /
+    in), clamped to the input, the two neighbours weighted by distance.
+    Multilinear resizes are this along each axis in turn (exactly, in real
+    arithmetic)."""
+    in_len = x.shape[axis]
+    scale = scale or out_len / in_len
+    x = np.moveaxis(x.astype(np.float64), axis, -1)
+    out = np.empty(x.shape[:-1] + (out_len,))
+    for o in range(out_len):
+        if transform == "half_pixel":
+            c = (o + 0.5) / scale - 0.5
+        elif transform == "align_corners":
+            c = o * (in_len - 1) / (out_len - 1) if out_len > 1 else 0.0
+        else:  # asymmetric
+            c = o / scale
+        c = min(max(c, 0.0), in_len - 1)
+        lo = int(np.floor(c))
+        hi = min(lo + 1, in_len - 1)
+        out[..., o] = x[..., lo] * (1 - (c - lo)) + x[..., hi] * (c - lo)
+    return np.moveaxis(out, -1, axis)
+
+
+def case_resize_linear_nd():
+    """Linear Resize of N x C x L (torch's interpolate(mode="linear"): by 2
+    with half_pixel on a float input, to 12 with align_corners on
+    dequantized codes) and trilinear of N x C x D x H x W (by 2 with
+    half_pixel; to sizes with asymmetric, H shrinking), imported as the
+    rank-4 resize over planes. Against ONNX's definition in float64, to the
+    six digits the driver prints."""
+    r = rng(175)
+    a = r.uniform(-2, 2, (1, 2, 9)).astype(F32)
+    b = r.uniform(-1, 1, (1, 3, 7)).astype(F32)
+    v = r.uniform(-2, 2, (1, 2, 3, 4, 5)).astype(F32)
+    b_s, b_z = 1.0 / 128, 3
+    nodes, inits = [], []
+    qdq(nodes, inits, "b", b_s, b_z, np.int8)
+    qdq(nodes, inits, "v", 1.0 / 64, 0, np.int8)
+    nodes += [
+        helper.make_node("Resize", ["a", "", "sa"], ["ya"], mode="linear"),
+        helper.make_node("Resize", ["bd", "", "", "sizes_b"], ["yb"], mode="linear",
+                         coordinate_transformation_mode="align_corners"),
+        helper.make_node("Resize", ["v", "", "sv"], ["yv"], mode="linear"),
+        helper.make_node("Resize", ["vd", "", "", "sizes_v"], ["yw"], mode="linear",
+                         coordinate_transformation_mode="asymmetric")]
+    inits += [init("sa", np.array([1, 1, 2], F32)),
+              init("sizes_b", np.array([1, 3, 12], np.int64)),
+              init("sv", np.array([1, 1, 2, 2, 2], F32)),
+              init("sizes_v", np.array([1, 2, 5, 3, 7], np.int64))]
+    bd = dequantize(quantize(b, b_s, b_z, np.int8), b_s, b_z)
+    vd = dequantize(quantize(v, 1.0 / 64, 0, np.int8), 1.0 / 64, 0)
+    want = {"ya": linear_resize_f64(a, 2, 18, "half_pixel", 2.0),
+            "yb": linear_resize_f64(bd, 2, 12, "align_corners")}
+    yv = v
+    for axis, n in ((2, 6), (3, 8), (4, 10)):
+        yv = linear_resize_f64(yv, axis, n, "half_pixel", 2.0)
+    yw = vd
+    for axis, n in ((2, 5), (3, 3), (4, 7)):
+        yw = linear_resize_f64(yw, axis, n, "asymmetric")
+    want.update(yv=yv, yw=yw)
+    m = model(nodes, [tin("a", [1, 2, 9]), tin("b", [1, 3, 7]),
+                      tin("v", [1, 2, 3, 4, 5])],
+              [tin(k, list(y.shape)) for k, y in want.items()], inits)
+    return m, {"a": a, "b": b, "v": v}, {
+        k: ("approx", y, 1e-5 * (1 + np.abs(y))) for k, y in want.items()}
+
+
 def case_upsample():
     """Upsample at opset 9 (older exports: YOLOv3), the Resize of
     asymmetric / floor coordinates: nearest by (2, 3) on codes (ONNX
