@@ -774,9 +774,10 @@ LogicalResult Importer::importResize() {
   std::string rounding =
       attrString("nearest_mode")
           .value_or(opset >= 11 ? "round_prefer_floor" : "floor");
-  if (mode != "nearest" && mode != "linear")
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
     return fail("Resize mode '" + mode +
-                "' is not supported (nearest and linear only)");
+                "' is not one of nearest, linear and "
+                "cubic");
   if (attrInt("antialias").value_or(0) != 0)
     return fail("Resize with antialias is not supported");
   if (attrString("keep_aspect_ratio_policy").value_or("stretch") != "stretch")
@@ -841,11 +842,11 @@ LogicalResult Importer::importResize() {
                   " is not supported (at most " + Twine(kMaxResizedLength) +
                   ")");
 
-  if (mode == "linear" && (rank == 3 || rank == 5) &&
+  if (mode != "nearest" && (rank == 3 || rank == 5) &&
       outShape[0] == v->shape[0] && outShape[1] == v->shape[1])
     return importResizeLinearByPlanes(*v, outShape, scales);
-  if (mode == "linear")
-    return importResizeLinear(*v, outShape, scales, transform);
+  if (mode != "nearest")
+    return importResizeInterpolated(*v, outShape, scales, transform, mode);
 
   // Each output index x along axis d reads input index src[d][x]. Where
   // that is floor(x / f) for an integer factor f (the usual upsampling by
@@ -1241,28 +1242,50 @@ LogicalResult Importer::importResizeLinearByPlanes(ImportedValue &v,
   return importExpansion(n, e.nodes);
 }
 
-LogicalResult Importer::importResizeLinear(ImportedValue &v,
-                                           ArrayRef<int64_t> outShape,
-                                           ArrayRef<double> scales,
-                                           StringRef transform) {
+/// Keys' cubic convolution kernel with coefficient `a` at distance `t`, as
+/// ONNX's Resize weighs the four neighbours.
+static double cubicWeight(double t, double a) {
+  t = std::abs(t);
+  if (t <= 1)
+    return ((a + 2) * t - (a + 3)) * t * t + 1;
+  if (t < 2)
+    return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+  return 0;
+}
+
+LogicalResult Importer::importResizeInterpolated(ImportedValue &v,
+                                                 ArrayRef<int64_t> outShape,
+                                                 ArrayRef<double> scales,
+                                                 StringRef transform,
+                                                 StringRef mode) {
   int64_t rank = v.shape.size();
   if (rank != 4 || outShape[0] != v.shape[0] || outShape[1] != v.shape[1])
-    return fail("linear Resize is supported over L of N x C x L, H and W of "
+    return fail(mode +
+                " Resize is supported over L of N x C x L, H and W of "
                 "N x C x H x W and D, H and W of N x C x D x H x W only");
   // One table entry per output row and column.
   constexpr int64_t kMaxLinearLength = int64_t(1) << 16;
   if (outShape[2] > kMaxLinearLength || outShape[3] > kMaxLinearLength)
-    return fail("linear Resize to more than " + Twine(kMaxLinearLength) +
+    return fail(mode + " Resize to more than " + Twine(kMaxLinearLength) +
                 " rows or columns is not supported");
   if (failed(settleOrFloat(*this, v)))
     return failure();
   if (v.holdsIntegers())
     return fail("Resize of an integer tensor");
-  // Per output row / column: the two source indices (clamped to the input,
-  // which is ONNX's edge padding) and their f32 weights.
+  bool cubic = mode == "cubic";
+  int numTaps = cubic ? 4 : 2;
+  double coeffA = attrFloat("cubic_coeff_a").value_or(-0.75f);
+  bool excludeOutside = attrInt("exclude_outside").value_or(0) != 0;
+  if (!std::isfinite(coeffA))
+    return fail("cubic_coeff_a must be finite");
+  // Per output row / column: the source indices (clamped to the input,
+  // which is ONNX's edge padding) and their f32 weights. Linear: the two
+  // neighbours of the clamped coordinate. Cubic: the four around the
+  // coordinate, weighted by Keys' kernel; with exclude_outside, those
+  // outside the input get 0 and the others are renormalized.
   struct Taps {
-    SmallVector<int32_t> lo, hi;
-    SmallVector<float> wLo, wHi;
+    SmallVector<int32_t> at[4];
+    SmallVector<float> weight[4];
   };
   Taps taps[2];
   for (int axis = 0; axis < 2; ++axis) {
@@ -1272,13 +1295,31 @@ LogicalResult Importer::importResizeLinear(ImportedValue &v,
           sourceCoordinate(x, scales[2 + axis], outLen, inLen, transform);
       if (!c)
         return fail("coordinate_transformation_mode '" + transform +
-                    "' is not supported for linear Resize");
-      double clamped = std::clamp(*c, 0.0, double(inLen - 1));
-      double lo = std::floor(clamped);
-      taps[axis].lo.push_back(int32_t(lo));
-      taps[axis].hi.push_back(int32_t(std::min<double>(lo + 1, inLen - 1)));
-      taps[axis].wHi.push_back(float(clamped - lo));
-      taps[axis].wLo.push_back(float(1.0 - (clamped - lo)));
+                    "' is not supported for " + mode + " Resize");
+      if (!cubic) {
+        double clamped = std::clamp(*c, 0.0, double(inLen - 1));
+        double lo = std::floor(clamped);
+        taps[axis].at[0].push_back(int32_t(lo));
+        taps[axis].at[1].push_back(
+            int32_t(std::min<double>(lo + 1, inLen - 1)));
+        taps[axis].weight[0].push_back(float(1.0 - (clamped - lo)));
+        taps[axis].weight[1].push_back(float(clamped - lo));
+        continue;
+      }
+      double lo = std::floor(*c), ratio = *c - lo;
+      double w[4], total = 0;
+      for (int k = 0; k < 4; ++k) {
+        double at = lo - 1 + k;
+        bool outside = at < 0 || at > double(inLen - 1);
+        w[k] = excludeOutside && outside ? 0.0
+                                         : cubicWeight(ratio + 1 - k, coeffA);
+        total += w[k];
+        taps[axis].at[k].push_back(
+            int32_t(std::clamp(at, 0.0, double(inLen - 1))));
+      }
+      for (int k = 0; k < 4; ++k)
+        taps[axis].weight[k].push_back(
+            float(excludeOutside && total != 0 ? w[k] / total : w[k]));
     }
   }
   // In the value's own layout: an NHWC conv result stays NHWC.
@@ -1300,13 +1341,12 @@ LogicalResult Importer::importResizeLinear(ImportedValue &v,
     return arith::ConstantOp::create(
         b, loc, type, DenseElementsAttr::get(type, ArrayRef<T>(data)));
   };
-  Value tables[2][4];
-  for (int axis = 0; axis < 2; ++axis) {
-    tables[axis][0] = table(taps[axis].lo);
-    tables[axis][1] = table(taps[axis].hi);
-    tables[axis][2] = table(taps[axis].wLo);
-    tables[axis][3] = table(taps[axis].wHi);
-  }
+  Value atTables[2][4], weightTables[2][4];
+  for (int axis = 0; axis < 2; ++axis)
+    for (int k = 0; k < numTaps; ++k) {
+      atTables[axis][k] = table(taps[axis].at[k]);
+      weightTables[axis][k] = table(taps[axis].weight[k]);
+    }
   Value init = tensor::EmptyOp::create(b, loc, physical, Float32Type::get(ctx));
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(4, ctx)};
   SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
@@ -1318,14 +1358,17 @@ LogicalResult Importer::importResizeLinear(ImportedValue &v,
             SmallVector<Value> idx;
             for (int64_t d = 0; d < 4; ++d)
               idx.push_back(linalg::IndexOp::create(nb, l, d));
-            // lo / hi source index and weights of this output row, column.
-            auto tap = [&](int axis, int k) -> Value {
+            // Source index and weight k of this output row (axis 0) or
+            // column (axis 1).
+            auto sourceAt = [&](int axis, int k) -> Value {
               Value at = idx[axis == 0 ? hDim : wDim];
-              Value t = tensor::ExtractOp::create(nb, l, tables[axis][k], at);
-              return k < 2 ? arith::IndexCastOp::create(nb, l,
-                                                        nb.getIndexType(), t)
-                                 .getResult()
-                           : t;
+              Value t = tensor::ExtractOp::create(nb, l, atTables[axis][k], at);
+              return arith::IndexCastOp::create(nb, l, nb.getIndexType(), t);
+            };
+            auto weight = [&](int axis, int k) -> Value {
+              Value at = idx[axis == 0 ? hDim : wDim];
+              return tensor::ExtractOp::create(nb, l, weightTables[axis][k],
+                                               at);
             };
             auto read = [&](Value h, Value w) -> Value {
               SmallVector<Value> at(idx);
@@ -1333,19 +1376,31 @@ LogicalResult Importer::importResizeLinear(ImportedValue &v,
               at[wDim] = w;
               return tensor::ExtractOp::create(nb, l, *x, at);
             };
-            auto lerp = [&](Value a, Value wa, Value c, Value wc) -> Value {
-              return arith::AddFOp::create(nb, l,
-                                           arith::MulFOp::create(nb, l, a, wa),
-                                           arith::MulFOp::create(nb, l, c, wc));
+            // sum_k values[k] * weights[k], in order.
+            auto weighted = [&](ArrayRef<Value> values,
+                                ArrayRef<Value> weights) -> Value {
+              Value sum = arith::MulFOp::create(nb, l, values[0], weights[0]);
+              for (size_t k = 1; k < values.size(); ++k)
+                sum = arith::AddFOp::create(
+                    nb, l, sum,
+                    arith::MulFOp::create(nb, l, values[k], weights[k]));
+              return sum;
             };
-            Value h0 = tap(0, 0), h1 = tap(0, 1), w0 = tap(1, 0),
-                  w1 = tap(1, 1);
-            Value wx0 = tap(1, 2), wx1 = tap(1, 3);
-            // Along W in each of the two rows, then along H.
-            Value top = lerp(read(h0, w0), wx0, read(h0, w1), wx1);
-            Value bottom = lerp(read(h1, w0), wx0, read(h1, w1), wx1);
-            linalg::YieldOp::create(nb, l,
-                                    lerp(top, tap(0, 2), bottom, tap(0, 3)));
+            SmallVector<Value> cols, wx, wy, rows;
+            for (int k = 0; k < numTaps; ++k) {
+              cols.push_back(sourceAt(1, k));
+              wx.push_back(weight(1, k));
+              wy.push_back(weight(0, k));
+            }
+            // Along W in each source row, then along H.
+            for (int j = 0; j < numTaps; ++j) {
+              Value row = sourceAt(0, j);
+              SmallVector<Value> values;
+              for (int k = 0; k < numTaps; ++k)
+                values.push_back(read(row, cols[k]));
+              rows.push_back(weighted(values, wx));
+            }
+            linalg::YieldOp::create(nb, l, weighted(rows, wy));
           })
           .getResult(0);
   setOutput(0, std::move(out));

@@ -485,16 +485,17 @@ public:
   mlir::LogicalResult importGridSample();
   /// Upsample (opsets 7-9) as the Resize it equals.
   mlir::LogicalResult importUpsample();
-  /// Resize, mode "linear" of N x C x L and N x C x D x H x W: the
-  /// rank-4 one over planes.
+  /// Resize, mode "linear" or "cubic" of N x C x L and N x C x D x H x W:
+  /// the rank-4 one over planes.
   mlir::LogicalResult
   importResizeLinearByPlanes(ImportedValue &v, llvm::ArrayRef<int64_t> outShape,
                              llvm::ArrayRef<double> scales);
-  /// Resize, mode "linear" (bilinear over H and W) in f32.
-  mlir::LogicalResult importResizeLinear(ImportedValue &v,
-                                         llvm::ArrayRef<int64_t> outShape,
-                                         llvm::ArrayRef<double> scales,
-                                         llvm::StringRef transform);
+  /// Resize, mode "linear" or "cubic" (over H and W) in f32.
+  mlir::LogicalResult importResizeInterpolated(ImportedValue &v,
+                                               llvm::ArrayRef<int64_t> outShape,
+                                               llvm::ArrayRef<double> scales,
+                                               llvm::StringRef transform,
+                                               llvm::StringRef mode);
   /// Pad (Pad.cpp): constant, reflect, edge and wrap, on the codes or the
   /// f32 value.
   mlir::LogicalResult importPad();

@@ -7048,6 +7048,84 @@ def case_resize_linear_nd():
         k: ("approx", y, 1e-5 * (1 + np.abs(y))) for k, y in want.items()}
 
 
+def cubic_resize_f64(x, axis, out_len, transform, scale=None, a=-0.75,
+                     exclude_outside=False):
+    """ONNX's cubic Resize along one axis in float64, as its reference
+    (onnx/reference/ops/op_resize.py) computes it: the source coordinate,
+    the four nearest indices of the input padded with its edge values by
+    two (ties to the lower index), Keys' coefficients of the fractional
+    part (1 for an integer coordinate), with exclude_outside those outside
+    the input set to 0 and the rest renormalized."""
+    in_len = x.shape[axis]
+    scale = scale or out_len / in_len
+    x = np.moveaxis(x.astype(np.float64), axis, -1)
+    padded = np.concatenate([x[..., :1], x[..., :1], x, x[..., -1:], x[..., -1:]],
+                            axis=-1)
+    out = np.empty(x.shape[:-1] + (out_len,))
+    A = a
+    for o in range(out_len):
+        if transform == "half_pixel":
+            c = (o + 0.5) / scale - 0.5
+        elif transform == "pytorch_half_pixel":
+            c = (o + 0.5) / scale - 0.5 if out_len > 1 else 0.0
+        elif transform == "align_corners":
+            c = o * (in_len - 1) / (out_len - 1) if out_len > 1 else 0.0
+        else:  # asymmetric
+            c = o / scale
+        r = 1.0 if c == int(np.floor(c)) else c - np.floor(c)
+        coeffs = np.array([
+            ((A * (r + 1) - 5 * A) * (r + 1) + 8 * A) * (r + 1) - 4 * A,
+            ((A + 2) * r - (A + 3)) * r * r + 1,
+            ((A + 2) * (1 - r) - (A + 3)) * (1 - r) * (1 - r) + 1,
+            ((A * ((1 - r) + 1) - 5 * A) * ((1 - r) + 1) + 8 * A) * ((1 - r) + 1) - 4 * A])
+        cp = c + 2
+        idx = sorted(sorted(range(in_len + 4), key=lambda i: (abs(cp - i), i))[:4])
+        src = np.array(idx) - 2
+        if exclude_outside:
+            coeffs = np.where((src < 0) | (src >= in_len), 0.0, coeffs)
+            coeffs = coeffs / coeffs.sum()
+        out[..., o] = padded[..., idx] @ coeffs
+    return np.moveaxis(out, -1, axis)
+
+
+def case_resize_cubic():
+    """Cubic Resize (torch's bicubic interpolate: cubic_coeff_a -0.75,
+    pytorch_half_pixel, by 2 on a float input; TensorFlow's: -0.5 with
+    exclude_outside, half_pixel, to sizes that shrink W, on dequantized
+    codes; align_corners over the L of N x C x L). Against ONNX's reference
+    algorithm in float64, to the six digits the driver prints."""
+    r = rng(176)
+    a = r.uniform(-2, 2, (1, 2, 4, 5)).astype(F32)
+    b = r.uniform(-1, 1, (1, 3, 5, 6)).astype(F32)
+    c = r.uniform(-2, 2, (1, 2, 6)).astype(F32)
+    b_s, b_z = 1.0 / 128, -5
+    nodes, inits = [], []
+    qdq(nodes, inits, "b", b_s, b_z, np.int8)
+    nodes += [
+        helper.make_node("Resize", ["a", "", "sa"], ["ya"], mode="cubic",
+                         cubic_coeff_a=-0.75,
+                         coordinate_transformation_mode="pytorch_half_pixel"),
+        helper.make_node("Resize", ["bd", "", "", "sizes_b"], ["yb"], mode="cubic",
+                         cubic_coeff_a=-0.5, exclude_outside=1),
+        helper.make_node("Resize", ["c", "", "", "sizes_c"], ["yc"], mode="cubic",
+                         coordinate_transformation_mode="align_corners")]
+    inits += [init("sa", np.array([1, 1, 2, 2], F32)),
+              init("sizes_b", np.array([1, 3, 7, 4], np.int64)),
+              init("sizes_c", np.array([1, 2, 11], np.int64))]
+    bd = dequantize(quantize(b, b_s, b_z, np.int8), b_s, b_z)
+    ya = cubic_resize_f64(a, 2, 8, "pytorch_half_pixel", 2.0)
+    ya = cubic_resize_f64(ya, 3, 10, "pytorch_half_pixel", 2.0)
+    yb = cubic_resize_f64(bd, 2, 7, "half_pixel", a=-0.5, exclude_outside=True)
+    yb = cubic_resize_f64(yb, 3, 4, "half_pixel", a=-0.5, exclude_outside=True)
+    yc = cubic_resize_f64(c, 2, 11, "align_corners")
+    want = {"ya": ya, "yb": yb, "yc": yc}
+    m = model(nodes, [tin("a", [1, 2, 4, 5]), tin("b", [1, 3, 5, 6]),
+                      tin("c", [1, 2, 6])],
+              [tin(k, list(y.shape)) for k, y in want.items()], inits)
+    return m, {"a": a, "b": b, "c": c}, {
+        k: ("approx", y, 1e-5 * (1 + np.abs(y))) for k, y in want.items()}
+
+
 def case_upsample():
     """Upsample at opset 9 (older exports: YOLOv3), the Resize of
     asymmetric / floor coordinates: nearest by (2, 3) on codes (ONNX
