@@ -124,7 +124,12 @@ static FailureOr<TransposedWindow> readTransposedWindow(Importer &im,
 static FailureOr<bool> transposedOperands(Importer &im, ImportedValue &x,
                                           ImportedValue &w) {
   bool floatWeights = w.kind == Kind::Const && !w.f.empty();
-  if (floatWeights || !im.isQuantizable(**im.input(0))) {
+  // 16-bit activations or weights (ONNX Runtime's A16W8 models) run in f32
+  // on the dequantized values, as Conv's do: qnt.conv2d takes 8-bit codes.
+  auto wide = [](const ImportedValue &v) {
+    return v.isQuantized() && v.q.width != 8;
+  };
+  if (floatWeights || !im.isQuantizable(**im.input(0)) || wide(x) || wide(w)) {
     if (x.holdsIntegers())
       return im.fail("ConvTranspose of an integer tensor");
     return false;

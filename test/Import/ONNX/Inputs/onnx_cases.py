@@ -1122,8 +1122,9 @@ def case_slice_backward():
 
 def case_a16w8():
     """ONNX Runtime's 16-bit activations (A16W8 QDQ: com.microsoft int16
-    Q / DQ) into Conv (int8 per-channel weights), MatMul and Gemm (int8
-    weights), and a GlobalAveragePool onto another scale: qnt.conv2d /
+    Q / DQ) into Conv (int8 per-channel weights), MatMul, Gemm and
+    ConvTranspose (int8 weights), and a GlobalAveragePool onto another
+    scale: qnt.conv2d /
     qnt.matmul take 8-bit codes, so these run in f32 on the dequantized
     values, the QDQ graph's definition. Dyadic
     values keep every f32 sum exact."""
@@ -1133,6 +1134,7 @@ def case_a16w8():
     w = r.integers(-127, 128, (3, 2, 3, 3)).astype(np.int8)
     w_s = np.array([1 / 64, 1 / 32, 1 / 128], F32)
     m8 = r.integers(-127, 128, (8, 4)).astype(np.int8)
+    wt = r.integers(-127, 128, (2, 3, 2, 2)).astype(np.int8)
     x_s, y_s = 1.0 / 1024, 1.0 / 64
     q16 = lambda inp, out, s, z: [
         helper.make_node("QuantizeLinear", [inp, s, z], [out + "q"], domain=MS),
@@ -1144,16 +1146,21 @@ def case_a16w8():
         helper.make_node("MatMul", ["ad", "md"], ["mm"], name="matmul16"),
         helper.make_node("DequantizeLinear", ["m8t", "m_s"], ["mdt"]),
         helper.make_node("Gemm", ["ad", "mdt"], ["gm"], transB=1, name="gemm16"),
-        helper.make_node("GlobalAveragePool", ["xd"], ["gap"])] +
+        helper.make_node("GlobalAveragePool", ["xd"], ["gap"]),
+        helper.make_node("DequantizeLinear", ["wt", "m_s"], ["wtd"]),
+        helper.make_node("ConvTranspose", ["xd", "wtd"], ["ct"], strides=[2, 2],
+                         name="convtranspose16")] +
         q16("c", "y1", "y_s", "y_z") + q16("mm", "y2", "y_s", "y_z") +
-        q16("gm", "y3", "y_s", "y_z") + q16("gap", "y4", "y_s", "y_z"))
+        q16("gm", "y3", "y_s", "y_z") + q16("gap", "y4", "y_s", "y_z") +
+        q16("ct", "y5", "y_s", "y_z"))
     inits = [init("x_s", F32(x_s)), init("x_z", np.int16(0)), init("w", w),
              init("w_s", w_s), init("w_z", np.zeros(3, np.int8)), init("m8", m8),
              init("m8t", m8.T.copy()), init("m_s", F32(1 / 64)),
-             init("y_s", F32(y_s)), init("y_z", np.int16(0))]
+             init("y_s", F32(y_s)), init("y_z", np.int16(0)), init("wt", wt)]
     m = model(nodes, [tin("x", [1, 2, 4, 4]), tin("a", [3, 8])],
               [tin("y1", [1, 3, 4, 4]), tin("y2", [3, 4]), tin("y3", [3, 4]),
-               tin("y4", [1, 2, 1, 1]), tin("y2q", [3, 4], TensorProto.INT16)],
+               tin("y4", [1, 2, 1, 1]), tin("y2q", [3, 4], TensorProto.INT16),
+               tin("y5", [1, 3, 8, 8])],
               inits, microsoft=True)
     xd = dequantize(quantize(x, x_s, 0, np.int16), x_s, 0).astype(np.float64)
     ad = dequantize(quantize(a, x_s, 0, np.int16), x_s, 0).astype(np.float64)
@@ -1171,7 +1178,10 @@ def case_a16w8():
                                  "y3": ("codes", q(mm), y_s, 0),
                                  "y4": ("codes", q(xd.mean(axis=(2, 3), keepdims=True)),
                                         y_s, 0),
-                                 "y2q": ("ints", q(mm))}
+                                 "y2q": ("ints", q(mm)),
+                                 "y5": ("codes", q(conv_transpose(
+                                     xd, wt.astype(np.float64) / 64, strides=(2, 2))),
+                                        y_s, 0)}
 
 
 def softmax_f32(x, axis):
