@@ -686,9 +686,13 @@ LogicalResult Importer::importGemm() {
   auto win = input(1);
   if (failed(win))
     return failure();
-  if (!isQuantizable(**ain) || !eightBitCodes(**ain) || !eightBitCodes(**win)) {
-    // Float A (e.g. torch's GlobalAveragePool -> Flatten -> Gemm): keep it
-    // float, with the weights' real values.
+  bool floatB =
+      (*win)->kind == Kind::Const && !(*win)->f.empty() && !(*win)->codes;
+  if (floatB || !isQuantizable(**ain) || !eightBitCodes(**ain) ||
+      !eightBitCodes(**win)) {
+    // Float A (e.g. torch's GlobalAveragePool -> Flatten -> Gemm) or float
+    // weights beside a quantized A (nodes_to_exclude): keep it float, with
+    // the weights' real values.
     ImportedValue w = **win;
     if (w.shape.size() != 2 ||
         (!w.codes && (w.kind != Kind::Const || w.f.empty())))
@@ -741,7 +745,12 @@ LogicalResult Importer::importMatMul() {
       (*win)->codes || ((*win)->kind == Kind::Const && !(*win)->f.empty());
   if (!constantB)
     return importFloatBatchMatmul(**ain, **win);
-  if (!isQuantizable(**ain) || !eightBitCodes(**ain) || !eightBitCodes(**win)) {
+  // A float constant B beside a quantized A (a layer left out of
+  // quantization, ONNX Runtime's nodes_to_exclude) runs in f32 too.
+  bool floatB =
+      (*win)->kind == Kind::Const && !(*win)->f.empty() && !(*win)->codes;
+  if (floatB || !isQuantizable(**ain) || !eightBitCodes(**ain) ||
+      !eightBitCodes(**win)) {
     // A float A: the 2-D contraction of a float island (its bias fuses), or
     // any other shape as a batched f32 matmul.
     if ((*win)->shape.size() == 2 && (*ain)->shape.size() == 2)

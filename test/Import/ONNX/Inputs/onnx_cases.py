@@ -5541,7 +5541,8 @@ def case_bad_float_conv():
 def case_float_conv():
     """Conv in f32: a layer left out of quantization (float weights on
     dequantized codes, grouped, strided, padded, with a bias) and a conv on
-    a float graph input with int8 weights through DequantizeLinear. Values
+    a float graph input with int8 weights through DequantizeLinear; MatMul,
+    Gemm (a bias) and Einsum of dequantized codes by float constants. Values
     are dyadic, so the f32 sums are exact in any order."""
     r = rng(56)
     x = (r.integers(-16, 16, (1, 4, 5, 5)) / 16.0).astype(F32)
@@ -5558,9 +5559,26 @@ def case_float_conv():
               init("w_s", F32(1.0 / 64))]
     qdq_out(nodes, inits, "c1", "y1", 1.0 / 4, 0, np.int8)
     qdq_out(nodes, inits, "c2", "y2", 1.0 / 4, 0, np.int8)
+    # MatMul, Gemm and Einsum of dequantized codes by float constant
+    # weights (a MoE router or head left out of quantization).
+    m_a = (r.integers(-16, 16, (2, 3, 4)) / 16.0).astype(F32)
+    mb = (r.integers(-8, 8, (4, 5)) / 8.0).astype(F32)
+    gb = (r.integers(-8, 8, (3,)) / 4.0).astype(F32)
+    qdq(nodes, inits, "ma", 1.0 / 16, 0, np.int8)
+    nodes += [helper.make_node("MatMul", ["mad", "mb"], ["mm"]),
+              helper.make_node("Flatten", ["mad"], ["maf"], axis=1),
+              helper.make_node("Gemm", ["maf", "gw", "gb"], ["gm"], transB=1),
+              helper.make_node("Einsum", ["mad", "mb"], ["es"], equation="bij,jk->bik")]
+    gw = (r.integers(-8, 8, (3, 12)) / 8.0).astype(F32)
+    inits += [init("mb", mb), init("gw", gw), init("gb", gb)]
+    for src, name in (("mm", "y3"), ("gm", "y4"), ("es", "y5")):
+        qdq_out(nodes, inits, src, name, 1.0 / 4, 0, np.int8)
     f = (r.integers(-16, 16, (1, 4, 2, 3)) / 16.0).astype(F32)
-    m = model(nodes, [tin("x", [1, 4, 5, 5]), tin("f", [1, 4, 2, 3])],
-              [tin("y1", [1, 6, 3, 5]), tin("y2", [1, 3, 2, 3])], inits)
+    m = model(nodes, [tin("x", [1, 4, 5, 5]), tin("f", [1, 4, 2, 3]),
+                      tin("ma", [2, 3, 4])],
+              [tin("y1", [1, 6, 3, 5]), tin("y2", [1, 3, 2, 3]),
+               tin("y3", [2, 3, 5]), tin("y4", [2, 3]), tin("y5", [2, 3, 5])],
+              inits)
     xd = dequantize(quantize(x, 1.0 / 16, 0, np.int8), 1.0 / 16, 0)
 
     def conv_f64(x, w, strides=(1, 1), pads=(0, 0, 0, 0), group=1):
@@ -5584,9 +5602,12 @@ def case_float_conv():
     c1 = conv_f64(xd.astype(np.float64), wf.astype(np.float64), (2, 1),
                   (1, 0, 1, 2), 2) + bf.reshape(1, 6, 1, 1)
     c2 = conv_f64(f.astype(np.float64), wq.astype(np.float64) / 64)
-    return m, {"x": x, "f": f}, {
-        "y1": ("codes", quantize(c1.astype(F32), 1.0 / 4, 0, np.int8), 1.0 / 4, 0),
-        "y2": ("codes", quantize(c2.astype(F32), 1.0 / 4, 0, np.int8), 1.0 / 4, 0)}
+    mad = dequantize(quantize(m_a, 1.0 / 16, 0, np.int8), 1.0 / 16, 0).astype(np.float64)
+    mm = mad @ mb.astype(np.float64)
+    gm = mad.reshape(2, 12) @ gw.astype(np.float64).T + gb
+    q4 = lambda v: ("codes", quantize(v.astype(F32), 1.0 / 4, 0, np.int8), 1.0 / 4, 0)
+    return m, {"x": x, "f": f, "ma": m_a}, {
+        "y1": q4(c1), "y2": q4(c2), "y3": q4(mm), "y4": q4(gm), "y5": q4(mm)}
 
 
 def case_bad_dynamic():
