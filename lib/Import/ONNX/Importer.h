@@ -842,9 +842,12 @@ struct ScatterTables {
   bool codes = false;
   ImportedValue like;
 };
+/// `keepCodes` false: dequantized floats as f32 even on one grid (a
+/// reduction computes on the values).
 mlir::FailureOr<ScatterTables> scatterTables(Importer &im, ImportedValue &data,
                                              ImportedValue &updates,
-                                             llvm::StringRef what);
+                                             llvm::StringRef what,
+                                             bool keepCodes = true);
 
 /// The result of such an op: `value` (of `shape`, read from `like`'s
 /// table) as codes on `like`'s grid, `like`'s integers, or f32.
@@ -984,9 +987,13 @@ reductionOver(mlir::MLIRContext *ctx, int64_t rank, int64_t axis);
 /// them). A tuple outside the data (after negative indices count from the
 /// end) writes nothing: ONNX calls it an error, which cannot be diagnosed
 /// before the values exist.
+/// `reduction` (ONNX's: add, mul, max, min; none writes) combines each
+/// update with the data it lands on, unsigned integers compared as such.
 mlir::Value scatterInOrder(Importer &im, mlir::Value data,
                            llvm::ArrayRef<int64_t> shape, mlir::Value tuples,
-                           mlir::Value updates, int64_t slices, int64_t k);
+                           mlir::Value updates, int64_t slices, int64_t k,
+                           llvm::StringRef reduction = "none",
+                           bool isUnsigned = false);
 
 /// numpy broadcasting of two shapes (ranks aligned on the right); nullopt
 /// when they do not broadcast.

@@ -327,8 +327,10 @@ LogicalResult Importer::importGatherND() {
   return success();
 }
 
-FailureOr<ScatterTables> quantopt::onnx_import::detail::scatterTables(
-    Importer &im, ImportedValue &data, ImportedValue &updates, StringRef what) {
+FailureOr<ScatterTables>
+quantopt::onnx_import::detail::scatterTables(Importer &im, ImportedValue &data,
+                                             ImportedValue &updates,
+                                             StringRef what, bool keepCodes) {
   if (failed(settleOrFloat(im, data)) || failed(settleOrFloat(im, updates)))
     return failure();
   int32_t dataType = graphElementType(data),
@@ -342,7 +344,7 @@ FailureOr<ScatterTables> quantopt::onnx_import::detail::scatterTables(
   if (dataType == onnx::TensorProto::FLOAT) {
     // Floats: codes where both are one per-tensor grid's dequantization,
     // else f32.
-    t.codes = data.isQuantized() && updates.isQuantized() &&
+    t.codes = keepCodes && data.isQuantized() && updates.isQuantized() &&
               !data.q.perAxis() && data.q == updates.q;
     auto dataTable = elementTable(im, data, t.codes);
     if (failed(dataTable))
@@ -392,10 +394,52 @@ FailureOr<ScatterTables> quantopt::onnx_import::detail::scatterTables(
   return t;
 }
 
+/// `current` combined element by element with `update` by ONNX's scatter
+/// reduction.
+static Value combineSlices(OpBuilder &b, Location loc, Value current,
+                           Value update, StringRef reduction, bool isUnsigned) {
+  auto type = cast<RankedTensorType>(current.getType());
+  int64_t rank = type.getRank();
+  bool isFloat = isa<FloatType>(type.getElementType());
+  SmallVector<AffineMap> maps(
+      3, AffineMap::getMultiDimIdentityMap(rank, b.getContext()));
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{current, update},
+             ValueRange{init}, maps, iters,
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value x = a[0], u = a[1], r;
+               if (reduction == "add")
+                 r = isFloat ? arith::AddFOp::create(nb, l, x, u).getResult()
+                             : arith::AddIOp::create(nb, l, x, u).getResult();
+               else if (reduction == "mul")
+                 r = isFloat ? arith::MulFOp::create(nb, l, x, u).getResult()
+                             : arith::MulIOp::create(nb, l, x, u).getResult();
+               else if (reduction == "max")
+                 r = isFloat
+                         ? arith::MaximumFOp::create(nb, l, x, u).getResult()
+                     : isUnsigned
+                         ? arith::MaxUIOp::create(nb, l, x, u).getResult()
+                         : arith::MaxSIOp::create(nb, l, x, u).getResult();
+               else
+                 r = isFloat
+                         ? arith::MinimumFOp::create(nb, l, x, u).getResult()
+                     : isUnsigned
+                         ? arith::MinUIOp::create(nb, l, x, u).getResult()
+                         : arith::MinSIOp::create(nb, l, x, u).getResult();
+               linalg::YieldOp::create(nb, l, r);
+             })
+      .getResult(0);
+}
+
 Value quantopt::onnx_import::detail::scatterInOrder(Importer &im, Value data,
                                                     ArrayRef<int64_t> shape,
                                                     Value tuples, Value updates,
-                                                    int64_t slices, int64_t k) {
+                                                    int64_t slices, int64_t k,
+                                                    StringRef reduction,
+                                                    bool isUnsigned) {
   OpBuilder &b = im.b;
   Location loc = im.loc;
   int64_t rank = shape.size();
@@ -452,6 +496,13 @@ Value quantopt::onnx_import::detail::scatterInOrder(Importer &im, Value data,
               SmallVector<OpFoldResult> dstStrides(rank, tb.getIndexAttr(1));
               Value slice = tensor::ExtractSliceOp::create(
                   tb, tl, sliceType, updates, srcOffsets, srcSizes, srcStrides);
+              if (reduction != "none") {
+                Value current = tensor::ExtractSliceOp::create(
+                    tb, tl, sliceType, carried[0], dstOffsets, dstSizes,
+                    dstStrides);
+                slice = combineSlices(tb, tl, current, slice, reduction,
+                                      isUnsigned);
+              }
               Value next = tensor::InsertSliceOp::create(
                   tb, tl, slice, carried[0], dstOffsets, dstSizes, dstStrides);
               scf::YieldOp::create(tb, tl, next);
@@ -467,9 +518,13 @@ Value quantopt::onnx_import::detail::scatterInOrder(Importer &im, Value data,
 LogicalResult Importer::importScatterND() {
   if (failed(checkAttrs({"reduction"})))
     return failure();
-  if (attrString("reduction").value_or("none") != "none")
-    return fail("reduction '" + *attrString("reduction") +
-                "' is not supported (only 'none')");
+  // add and mul since opset 16, max and min since 18.
+  std::string reduction = attrString("reduction").value_or("none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul" &&
+      ((reduction != "max" && reduction != "min") || opset < 18))
+    return fail("reduction '" + reduction + "' is not one of opset " +
+                Twine(opset) + "'s: none, add, mul" +
+                (opset >= 18 ? ", max, min" : ""));
   ImportedValue *in[3];
   for (unsigned n = 0; n < 3; ++n) {
     auto v = input(n);
@@ -532,7 +587,10 @@ LogicalResult Importer::importScatterND() {
       source[flat] = int32_t(p);
     }
   }
-  auto tables = scatterTables(*this, data, updates, "data and updates");
+  // A reduction computes on the values: dequantized data as f32.
+  bool reduce = reduction != "none";
+  auto tables = scatterTables(*this, data, updates, "data and updates",
+                              /*keepCodes=*/!reduce);
   if (failed(tables))
     return failure();
   bool codes = tables->codes;
@@ -542,10 +600,25 @@ LogicalResult Importer::importScatterND() {
   SmallVector<int64_t> flatUpdates = {slices};
   flatUpdates.append(data.shape.begin() + k, data.shape.end());
   Value flatUpdateTable = reshape(*updateTable, flatUpdates);
-  if (runTime) {
-    Value tuples = reshape(indices.value, {slices, k});
-    Value scattered = scatterInOrder(*this, *dataTable, data.shape, tuples,
-                                     flatUpdateTable, slices, k);
+  if (runTime || reduce) {
+    // In order, one update after the other (compile-time tuples as a
+    // constant): each reduction combines with what the earlier ones left.
+    Value tuples =
+        runTime ? reshape(indices.value, {slices, k})
+                : arith::ConstantOp::create(
+                      b, loc,
+                      DenseElementsAttr::get(
+                          RankedTensorType::get({slices, k}, b.getI64Type()),
+                          ArrayRef<int64_t>(indices.i)))
+                      .getResult();
+    int32_t dtype = graphElementType(data);
+    bool isUnsigned = dtype == onnx::TensorProto::UINT8 ||
+                      dtype == onnx::TensorProto::UINT16 ||
+                      dtype == onnx::TensorProto::UINT32 ||
+                      dtype == onnx::TensorProto::UINT64;
+    Value scattered =
+        scatterInOrder(*this, *dataTable, data.shape, tuples, flatUpdateTable,
+                       slices, k, reduction, isUnsigned);
     setOutput(0, resultLike(*this, like, codes, scattered, data.shape));
     return success();
   }

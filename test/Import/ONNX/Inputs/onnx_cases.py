@@ -3247,6 +3247,73 @@ def scatter_elements_ref(data, indices, updates, axis):
     return out
 
 
+def scatter_reduce_ref(data, indices, updates, axis, reduction):
+    """ONNX's ScatterElements with a reduction, element by element in index
+    order (each update combined with what the earlier ones left)."""
+    out = data.copy()
+    combine = {"add": lambda a, b: a + b, "mul": lambda a, b: a * b,
+               "max": max, "min": min}[reduction]
+    for pos in np.ndindex(*indices.shape):
+        target = list(pos)
+        target[axis] = indices[pos] % data.shape[axis]
+        out[tuple(target)] = combine(out[tuple(target)], updates[pos])
+    return out
+
+
+def case_scatter_reductions():
+    """ScatterElements and ScatterND with reduction add, mul (opset 16),
+    max and min (opset 18): a GNN's scatter_add of messages into nodes
+    (duplicate indices accumulate), on f32, on dequantized codes (computed
+    on the values) and on int64 counts; ScatterND add with run-time
+    indices. Dyadic values keep every f32 result exact."""
+    r = rng(177)
+    x = (r.integers(-8, 8, (4, 3)) / 4).astype(F32)
+    u = (r.integers(-8, 8, (5, 3)) / 4).astype(F32)
+    idx = np.array([[1, 0, 2], [3, 1, 1], [1, 0, 2], [0, 3, 1], [1, 1, 0]], np.int64)
+    cnt = r.integers(0, 5, (4, 3)).astype(np.int64)
+    ones = np.ones((5, 3), np.int64)
+    nd_idx = np.array([[2], [0], [2]], np.int64)
+    nodes, inits = [], []
+    qdq(nodes, inits, "q", 1.0 / 4, 0, np.int8)
+    se = lambda data, upd, out, red: helper.make_node(
+        "ScatterElements", [data, "idx", upd], [out], axis=0, reduction=red)
+    nodes += [se("x", "u", "y_add", "add"), se("x", "u", "y_mul", "mul"),
+              se("x", "u", "y_max", "max"), se("x", "u", "y_min", "min"),
+              se("qd", "u", "qs", "add"), se("cnt", "ones", "y_cnt", "add"),
+              helper.make_node("ScatterND", ["x", "nd_idx", "nd_u"], ["y_nd"],
+                               reduction="add")]
+    qdq_out(nodes, inits, "qs", "y_q", 1.0 / 4, 0, np.int8)
+    nd_u = (r.integers(-8, 8, (3, 3)) / 4).astype(F32)
+    inits += [init("idx", idx), init("u", u), init("ones", ones)]
+    want = {k: scatter_reduce_ref(x.astype(np.float64), idx, u, 0, k[2:])
+            for k in ("y_add", "y_mul", "y_max", "y_min")}
+    qd = dequantize(quantize(x, 1.0 / 4, 0, np.int8), 1.0 / 4, 0)
+    y_q = quantize(scatter_reduce_ref(qd.astype(np.float64), idx, u, 0, "add").astype(F32),
+                   1.0 / 4, 0, np.int8)
+    nd = x.astype(np.float64).copy()
+    for i, row in zip(nd_idx[:, 0], nd_u):
+        nd[i] += row
+    expected = {k: ("approx", v, np.zeros_like(v)) for k, v in want.items()}
+    expected["y_q"] = ("codes", y_q, 1.0 / 4, 0)
+    expected["y_cnt"] = ("ints", scatter_reduce_ref(cnt, idx, ones, 0, "add"))
+    expected["y_nd"] = ("approx", nd, np.zeros_like(nd))
+    outs = [tin(k, [4, 3]) for k in want] + [
+        tin("y_q", [4, 3]), tin("y_cnt", [4, 3], TensorProto.INT64), tin("y_nd", [4, 3])]
+    m = model(nodes, [tin("x", [4, 3]), tin("q", [4, 3]),
+                      tin("nd_idx", [3, 1], TensorProto.INT64), tin("nd_u", [3, 3]),
+                      tin("cnt", [4, 3], TensorProto.INT64)],
+              outs, inits, opset=18)
+    return m, {"x": x, "q": x, "nd_idx": nd_idx, "nd_u": nd_u, "cnt": cnt}, expected
+
+
+def case_bad_scatter_max_opset16():
+    nodes = [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter",
+                              reduction="max")]
+    inits = [init("i", np.array([[1]], np.int64)), init("u", np.ones((1, 2), F32))]
+    return model(nodes, [tin("x", [3, 2])], [tin("y", [3, 2])], inits,
+                 opset=16), {}, {}
+
+
 def case_selection_ops():
     """Ops whose result depends on which elements are set, over
     compile-time masks and indices: ScatterElements along axis 0 (run-time
