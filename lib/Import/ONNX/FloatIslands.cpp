@@ -330,9 +330,9 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
   // small results: a broadcast of two large constants runs at run time.
   std::optional<int64_t> count = foldableCount(*shape);
   bool floats = !a.f.empty() && !c.f.empty();
-  bool ints =
-      !a.i.empty() && !c.i.empty() &&
-      (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Mod");
+  bool ints = !a.i.empty() && !c.i.empty() &&
+              (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
+               op == "Mod" || op == "Max" || op == "Min");
   if (a.kind == Kind::Const && c.kind == Kind::Const && (floats || ints) &&
       count) {
     out.kind = Kind::Const;
@@ -347,6 +347,12 @@ LogicalResult Importer::importFloatBinary(ImportedValue &a, ImportedValue &c,
         continue;
       }
       int64_t x = a.i[at(a, n)], y = c.i[at(c, n)], r;
+      if (op == "Max" || op == "Min") {
+        // T5's bucketing clamps relative positions; uint64 constants are
+        // not read (ModelImporter), so signed order is the values' order.
+        out.i.push_back(op == "Max" ? std::max(x, y) : std::min(x, y));
+        continue;
+      }
       if (op == "Div") {
         // Shape arithmetic (ShuffleNet's channels / groups): ONNX divides
         // integers truncating toward zero, as C++ does.
@@ -421,7 +427,8 @@ LogicalResult Importer::importIntegerBinary(ImportedValue &a, ImportedValue &c,
   // ONNX Runtime's C++ arithmetic does). Div and Mod need a compile-time
   // divisor without zeros: a zero has no defined result.
   bool division = op == "Div" || op == "Mod";
-  if (op != "Add" && op != "Sub" && op != "Mul" && !division)
+  bool extremum = op == "Max" || op == "Min";
+  if (op != "Add" && op != "Sub" && op != "Mul" && !division && !extremum)
     return fail(op + " of run-time integer tensors is not supported");
   if (division &&
       (c.kind != Kind::Const || llvm::is_contained(c.i, int64_t(0))))
@@ -457,6 +464,18 @@ LogicalResult Importer::importIntegerBinary(ImportedValue &a, ImportedValue &c,
           return arith::SubIOp::create(nb, l, v[0], v[1]);
         if (op == "Mul")
           return arith::MulIOp::create(nb, l, v[0], v[1]);
+        if (extremum) {
+          bool isUnsigned = out.dtype == onnx::TensorProto::UINT8 ||
+                            out.dtype == onnx::TensorProto::UINT16 ||
+                            out.dtype == onnx::TensorProto::UINT32;
+          if (op == "Max")
+            return isUnsigned
+                       ? arith::MaxUIOp::create(nb, l, v[0], v[1]).getResult()
+                       : arith::MaxSIOp::create(nb, l, v[0], v[1]).getResult();
+          return isUnsigned
+                     ? arith::MinUIOp::create(nb, l, v[0], v[1]).getResult()
+                     : arith::MinSIOp::create(nb, l, v[0], v[1]).getResult();
+        }
         // Toward zero (Div) and C's remainder, with the minimum divided by
         // -1 (undefined in C) defined by wrap-around: x / -1 = 0 - x,
         // x % -1 = 0.
@@ -535,9 +554,87 @@ LogicalResult Importer::importFloatArithmetic() {
 
 /// Output 0 of the current node: `body` applied elementwise in f32 to the
 /// (dequantized) value `v`, in the layout `v` has.
+/// Abs, Neg and Sign of integers (T5's relative-position buckets): folded
+/// for constants, elementwise for run-time tensors; Abs and Neg wrap
+/// around as ONNX Runtime's C++ does (|INT_MIN| is INT_MIN).
+static LogicalResult setIntegerUnary(Importer &im, ImportedValue &v,
+                                     StringRef op) {
+  bool isUnsigned = v.dtype == onnx::TensorProto::UINT8 ||
+                    v.dtype == onnx::TensorProto::UINT16 ||
+                    v.dtype == onnx::TensorProto::UINT32;
+  if (v.kind == Kind::Const) {
+    ImportedValue out = v;
+    for (int64_t &x : out.i) {
+      if (op == "Sign") {
+        x = x > 0 ? 1 : x < 0 ? -1 : 0;
+        continue;
+      }
+      if (isUnsigned && op == "Abs")
+        continue;
+      if (x == std::numeric_limits<int64_t>::min() ||
+          (op == "Neg" && isUnsigned && x != 0))
+        return im.fail(op + " of integer constants overflows their type");
+      x = op == "Neg" ? -x : std::abs(x);
+    }
+    if (v.dtype == onnx::TensorProto::INT8 ||
+        v.dtype == onnx::TensorProto::INT16 ||
+        v.dtype == onnx::TensorProto::INT32) {
+      int bits = v.dtype == onnx::TensorProto::INT8    ? 8
+                 : v.dtype == onnx::TensorProto::INT16 ? 16
+                                                       : 32;
+      for (int64_t x : out.i)
+        if (x >= (int64_t(1) << (bits - 1)))
+          return im.fail(op + " of integer constants overflows their type");
+    }
+    im.setOutput(0, std::move(out));
+    return success();
+  }
+  Value x = logicalIntegers(im, v, integerElementType(im, v));
+  if (!x)
+    return failure();
+  Type elem = cast<RankedTensorType>(x.getType()).getElementType();
+  ImportedValue out;
+  out.kind = Kind::Int;
+  out.dtype = v.dtype;
+  out.shape = v.shape;
+  out.value = elementwise(
+      im, {x}, v.shape,
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        auto constant = [&](int64_t c) -> Value {
+          return arith::ConstantOp::create(nb, l, nb.getIntegerAttr(elem, c));
+        };
+        Value zero = constant(0), value = a[0];
+        Value negated = arith::SubIOp::create(nb, l, zero, value);
+        if (op == "Neg")
+          return negated;
+        Value positive = arith::CmpIOp::create(
+            nb, l,
+            isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt,
+            value, zero);
+        Value negative =
+            isUnsigned ? arith::ConstantOp::create(nb, l, nb.getBoolAttr(false))
+                             .getResult()
+                       : arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                               value, zero)
+                             .getResult();
+        if (op == "Abs")
+          return arith::SelectOp::create(nb, l, negative, negated, value);
+        return arith::SelectOp::create(
+            nb, l, positive, constant(1),
+            arith::SelectOp::create(nb, l, negative, constant(-1), zero));
+      },
+      elem);
+  im.setOutput(0, std::move(out));
+  return success();
+}
+
 static LogicalResult
 setFloatUnary(Importer &im, ImportedValue &v, StringRef op,
               function_ref<Value(OpBuilder &, Location, Value)> body) {
+  if (v.holdsIntegers() && (op == "Abs" || op == "Neg" || op == "Sign") &&
+      (v.kind == Kind::Int || v.kind == Kind::Const) &&
+      v.dtype != onnx::TensorProto::BOOL)
+    return setIntegerUnary(im, v, op);
   if (v.holdsIntegers())
     return im.fail(op + " of an integer tensor");
   bool nhwc = v.nhwc && v.shape.size() == 4;

@@ -3314,6 +3314,47 @@ def case_bad_scatter_max_opset16():
                  opset=16), {}, {}
 
 
+def case_integer_unary():
+    """Integer Abs, Neg, Sign, Min and Max (T5's relative-position buckets:
+    |memory - context| clamped with Min; DeBERTa's clamps): on run-time
+    int64 and int32 tensors (Abs and Neg wrap around at the type's minimum,
+    as ONNX Runtime's C++ does), and folded at import on compile-time
+    int64 data (a Range's positions) feeding a run-time Add."""
+    r = rng(178)
+    t = r.integers(-50, 50, (3, 5)).astype(np.int64)
+    t[0, 0] = np.iinfo(np.int64).min
+    s32 = r.integers(-9, 9, (3, 5)).astype(np.int32)
+    u = r.integers(-50, 50, (3, 5)).astype(np.int64)
+    pos = np.arange(5, dtype=np.int64)
+    rel = pos[None, :] - pos[:, None]  # 5 x 5, compile-time
+    nodes = [helper.make_node("Abs", ["t"], ["y_abs"]),
+             helper.make_node("Neg", ["t"], ["y_neg"]),
+             helper.make_node("Sign", ["t"], ["y_sign"]),
+             helper.make_node("Abs", ["s32"], ["y_abs32"]),
+             helper.make_node("Max", ["t", "u"], ["y_max"]),
+             helper.make_node("Min", ["t", "lim"], ["y_min"]),
+             helper.make_node("Abs", ["rel"], ["rel_abs"]),
+             helper.make_node("Min", ["rel_abs", "three"], ["rel_min"]),
+             helper.make_node("Neg", ["rel_min"], ["rel_neg"]),
+             helper.make_node("Add", ["rel_neg", "b5"], ["y_rel"])]
+    inits = [init("lim", np.int64(7)), init("rel", rel), init("three", np.int64(3))]
+    wrap = lambda v: v.astype(np.int64)  # numpy's int64 arithmetic wraps too
+    with np.errstate(over="ignore"):
+        want = {"y_abs": np.abs(t), "y_neg": -t, "y_sign": np.sign(t),
+                "y_abs32": np.abs(s32), "y_max": np.maximum(t, u),
+                "y_min": np.minimum(t, 7)}
+    b5 = r.integers(-3, 3, (5, 5)).astype(np.int64)
+    want["y_rel"] = -np.minimum(np.abs(rel), 3) + b5
+    types = {k: TensorProto.INT32 if k == "y_abs32" else TensorProto.INT64 for k in want}
+    m = model(nodes, [tin("t", [3, 5], TensorProto.INT64),
+                      tin("s32", [3, 5], TensorProto.INT32),
+                      tin("u", [3, 5], TensorProto.INT64),
+                      tin("b5", [5, 5], TensorProto.INT64)],
+              [tin(k, list(v.shape), types[k]) for k, v in want.items()], inits)
+    return m, {"t": t, "s32": s32, "u": u, "b5": b5}, {
+        k: ("ints", wrap(v)) for k, v in want.items()}
+
+
 def case_selection_ops():
     """Ops whose result depends on which elements are set, over
     compile-time masks and indices: ScatterElements along axis 0 (run-time
