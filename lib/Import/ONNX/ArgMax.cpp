@@ -32,8 +32,9 @@ LogicalResult Importer::importArgMax(bool isMax) {
   StringRef op = node->op_type();
   if (rank == 0)
     return fail(op + " of a scalar");
-  if (v.holdsIntegers())
-    return fail(op + " of an integer tensor is not supported");
+  bool integers = v.holdsIntegers();
+  if (integers && v.dtype == onnx::TensorProto::BOOL)
+    return fail(op + " of a boolean tensor is not supported");
   int64_t axis = attrInt("axis").value_or(0);
   if (axis < -rank || axis >= rank)
     return fail("axis " + Twine(axis) + " out of range");
@@ -43,16 +44,78 @@ LogicalResult Importer::importArgMax(bool isMax) {
   bool last = attrInt("select_last_index").value_or(0) != 0;
   if (v.shape[axis] == 0)
     return fail(op + " over an empty axis");
-  auto x = floatValue(v, /*nhwc=*/false);
-  if (failed(x))
-    return failure();
-
   SmallVector<int64_t> reduced(v.shape);
   reduced[axis] = 1;
   auto [outMap, iters] = reductionOver(ctx, rank, axis);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
                                  outMap, outMap};
   Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  auto setIndices = [&](Value indices) {
+    ImportedValue out;
+    out.kind = Kind::Int;
+    out.dtype = onnx::TensorProto::INT64;
+    out.shape = reduced;
+    out.value = indices;
+    if (!keepdims) {
+      out.shape.erase(out.shape.begin() + axis);
+      out.value = reshape(out.value, out.shape);
+    }
+    setOutput(0, std::move(out));
+    return success();
+  };
+  if (integers) {
+    // Integers (CLIP's pooling at input_ids.argmax(-1)) compared as
+    // integers: an f32 copy would tie large values.
+    Value xi = logicalIntegers(*this, v, integerElementType(*this, v));
+    if (!xi)
+      return failure();
+    auto elem = cast<IntegerType>(
+        cast<RankedTensorType>(xi.getType()).getElementType());
+    unsigned width = elem.getWidth();
+    bool isUnsigned = v.dtype == onnx::TensorProto::UINT8 ||
+                      v.dtype == onnx::TensorProto::UINT16 ||
+                      v.dtype == onnx::TensorProto::UINT32;
+    APInt worst = isMax ? (isUnsigned ? APInt::getMinValue(width)
+                                      : APInt::getSignedMinValue(width))
+                        : (isUnsigned ? APInt::getMaxValue(width)
+                                      : APInt::getSignedMaxValue(width));
+    Value bestInit =
+        linalg::FillOp::create(
+            b, loc,
+            ValueRange{arith::ConstantOp::create(
+                b, loc, b.getIntegerAttr(elem, worst))},
+            ValueRange{tensor::EmptyOp::create(b, loc, reduced, elem)})
+            .getResult(0);
+    Value indexInit =
+        linalg::FillOp::create(
+            b, loc,
+            ValueRange{
+                arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0))},
+            ValueRange{tensor::EmptyOp::create(b, loc, reduced, i64)})
+            .getResult(0);
+    using P = arith::CmpIPredicate;
+    P better = isMax ? (last ? (isUnsigned ? P::uge : P::sge)
+                             : (isUnsigned ? P::ugt : P::sgt))
+                     : (last ? (isUnsigned ? P::ule : P::sle)
+                             : (isUnsigned ? P::ult : P::slt));
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{bestInit.getType(), indexInit.getType()},
+        ValueRange{xi}, ValueRange{bestInit, indexInit}, maps, iters,
+        [&](OpBuilder &nb, Location l, ValueRange a) {
+          Value e = a[0], best = a[1], index = a[2];
+          Value take = arith::CmpIOp::create(nb, l, better, e, best);
+          Value here = arith::IndexCastOp::create(
+              nb, l, i64, linalg::IndexOp::create(nb, l, axis));
+          linalg::YieldOp::create(
+              nb, l,
+              ValueRange{arith::SelectOp::create(nb, l, take, e, best),
+                         arith::SelectOp::create(nb, l, take, here, index)});
+        });
+    return setIndices(generic.getResult(1));
+  }
+  auto x = floatValue(v, /*nhwc=*/false);
+  if (failed(x))
+    return failure();
   float worst = isMax ? -std::numeric_limits<float>::infinity()
                       : std::numeric_limits<float>::infinity();
   Value bestInit =
@@ -99,15 +162,5 @@ LogicalResult Importer::importArgMax(bool isMax) {
             ValueRange{arith::SelectOp::create(nb, l, take, e, best),
                        arith::SelectOp::create(nb, l, take, here, index)});
       });
-  ImportedValue out;
-  out.kind = Kind::Int;
-  out.dtype = onnx::TensorProto::INT64;
-  out.shape = reduced;
-  out.value = generic.getResult(1);
-  if (!keepdims) {
-    out.shape.erase(out.shape.begin() + axis);
-    out.value = reshape(out.value, out.shape);
-  }
-  setOutput(0, std::move(out));
-  return success();
+  return setIndices(generic.getResult(1));
 }

@@ -3315,8 +3315,9 @@ def case_bad_scatter_max_opset16():
 
 
 def case_integer_unary():
-    """Integer Abs, Neg, Sign, Min and Max (T5's relative-position buckets:
-    |memory - context| clamped with Min; DeBERTa's clamps): on run-time
+    """Integer Abs, Neg, Sign, Min, Max, ArgMax and ArgMin (T5's
+    relative-position buckets: |memory - context| clamped with Min;
+    DeBERTa's clamps; CLIP's pooling at input_ids.argmax(-1)): on run-time
     int64 and int32 tensors (Abs and Neg wrap around at the type's minimum,
     as ONNX Runtime's C++ does), and folded at import on compile-time
     int64 data (a Range's positions) feeding a run-time Add."""
@@ -3336,7 +3337,12 @@ def case_integer_unary():
              helper.make_node("Abs", ["rel"], ["rel_abs"]),
              helper.make_node("Min", ["rel_abs", "three"], ["rel_min"]),
              helper.make_node("Neg", ["rel_min"], ["rel_neg"]),
-             helper.make_node("Add", ["rel_neg", "b5"], ["y_rel"])]
+             helper.make_node("Add", ["rel_neg", "b5"], ["y_rel"]),
+             # CLIP's pooling: input_ids.argmax(-1), compared as integers.
+             helper.make_node("ArgMax", ["t"], ["y_argmax"], axis=1, keepdims=0),
+             helper.make_node("ArgMax", ["s32"], ["y_argmax32"], axis=1),
+             helper.make_node("ArgMin", ["s32"], ["y_argmin_last"], axis=0,
+                              select_last_index=1)]
     inits = [init("lim", np.int64(7)), init("rel", rel), init("three", np.int64(3))]
     wrap = lambda v: v.astype(np.int64)  # numpy's int64 arithmetic wraps too
     with np.errstate(over="ignore"):
@@ -3345,6 +3351,10 @@ def case_integer_unary():
                 "y_min": np.minimum(t, 7)}
     b5 = r.integers(-3, 3, (5, 5)).astype(np.int64)
     want["y_rel"] = -np.minimum(np.abs(rel), 3) + b5
+    want["y_argmax"] = np.argmax(t, axis=1)
+    want["y_argmax32"] = np.argmax(s32, axis=1)[:, None]
+    # The last minimum: numpy's first on the reversed axis.
+    want["y_argmin_last"] = (2 - np.argmin(s32[::-1], axis=0))[None, :]
     types = {k: TensorProto.INT32 if k == "y_abs32" else TensorProto.INT64 for k in want}
     m = model(nodes, [tin("t", [3, 5], TensorProto.INT64),
                       tin("s32", [3, 5], TensorProto.INT32),
