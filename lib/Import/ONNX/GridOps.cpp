@@ -105,13 +105,96 @@ static LogicalResult importClamp(Importer &im, double lo, double hi) {
   return success();
 }
 
+/// Relu / Clip of integers (DeBERTa's relative positions, torch.clamp on
+/// long): bounds of the input's type, absent ones unbounded; folded for
+/// constants, elementwise for run-time tensors.
+static LogicalResult importIntegerClamp(Importer &im, ImportedValue &v,
+                                        std::optional<int64_t> lo,
+                                        std::optional<int64_t> hi) {
+  if (lo && hi && *lo > *hi)
+    return im.fail("min " + Twine(*lo) + " is above max " + Twine(*hi));
+  if (v.kind == Kind::Const) {
+    ImportedValue out = v;
+    for (int64_t &x : out.i) {
+      if (lo)
+        x = std::max(x, *lo);
+      if (hi)
+        x = std::min(x, *hi);
+    }
+    im.setOutput(0, std::move(out));
+    return success();
+  }
+  bool isUnsigned = v.dtype == onnx::TensorProto::UINT8 ||
+                    v.dtype == onnx::TensorProto::UINT16 ||
+                    v.dtype == onnx::TensorProto::UINT32;
+  Value x = logicalIntegers(im, v, integerElementType(im, v));
+  if (!x)
+    return failure();
+  Type elem = cast<RankedTensorType>(x.getType()).getElementType();
+  ImportedValue out;
+  out.kind = Kind::Int;
+  out.dtype = v.dtype;
+  out.shape = v.shape;
+  out.value = elementwise(
+      im, {x}, v.shape,
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value r = a[0];
+        auto constant = [&](int64_t c) -> Value {
+          return arith::ConstantOp::create(nb, l, nb.getIntegerAttr(elem, c));
+        };
+        if (lo)
+          r = isUnsigned
+                  ? arith::MaxUIOp::create(nb, l, r, constant(*lo)).getResult()
+                  : arith::MaxSIOp::create(nb, l, r, constant(*lo)).getResult();
+        if (hi)
+          r = isUnsigned
+                  ? arith::MinUIOp::create(nb, l, r, constant(*hi)).getResult()
+                  : arith::MinSIOp::create(nb, l, r, constant(*hi)).getResult();
+        return r;
+      },
+      elem);
+  im.setOutput(0, std::move(out));
+  return success();
+}
+
+/// Whether `v` is integer data Relu / Clip clamp as integers.
+static bool clampsAsIntegers(const ImportedValue &v) {
+  return (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty())) &&
+         v.dtype != onnx::TensorProto::BOOL;
+}
+
 LogicalResult Importer::importRelu() {
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  if (clampsAsIntegers(**in))
+    return importIntegerClamp(*this, **in, int64_t(0), std::nullopt);
   return importClamp(*this, 0.0, std::numeric_limits<double>::infinity());
 }
 
 LogicalResult Importer::importClip() {
   if (failed(checkAttrs({"min", "max"})))
     return failure();
+  auto in = input(0);
+  if (failed(in))
+    return failure();
+  if (clampsAsIntegers(**in)) {
+    // Integer bounds (inputs since opset 12, when Clip took integers).
+    std::optional<int64_t> bounds[2];
+    for (unsigned idx : {1u, 2u}) {
+      if (!hasInput(idx))
+        continue;
+      auto bound = input(idx);
+      if (failed(bound))
+        return failure();
+      if ((*bound)->kind != Kind::Const || (*bound)->i.size() != 1 ||
+          !(*bound)->f.empty())
+        return fail("Clip bounds of an integer tensor must be compile-time "
+                    "integer scalars");
+      bounds[idx - 1] = (*bound)->i[0];
+    }
+    return importIntegerClamp(*this, **in, bounds[0], bounds[1]);
+  }
   double lo = -std::numeric_limits<double>::infinity();
   double hi = std::numeric_limits<double>::infinity();
   if (auto a = attrFloat("min"))

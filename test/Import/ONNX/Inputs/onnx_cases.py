@@ -3342,8 +3342,16 @@ def case_integer_unary():
              helper.make_node("ArgMax", ["t"], ["y_argmax"], axis=1, keepdims=0),
              helper.make_node("ArgMax", ["s32"], ["y_argmax32"], axis=1),
              helper.make_node("ArgMin", ["s32"], ["y_argmin_last"], axis=0,
-                              select_last_index=1)]
-    inits = [init("lim", np.int64(7)), init("rel", rel), init("three", np.int64(3))]
+                              select_last_index=1),
+             # DeBERTa's torch.clamp on long; Relu of integers.
+             helper.make_node("Clip", ["t", "lo", "hi"], ["y_clip"]),
+             helper.make_node("Clip", ["s32", "", "hi32"], ["y_clip32"]),
+             helper.make_node("Relu", ["u"], ["y_relu"]),
+             helper.make_node("Clip", ["rel", "lo", "hi"], ["rel_clip"]),
+             helper.make_node("Add", ["rel_clip", "b5"], ["y_relclip"])]
+    inits = [init("lim", np.int64(7)), init("rel", rel), init("three", np.int64(3)),
+             init("lo", np.int64(-2)), init("hi", np.int64(20)),
+             init("hi32", np.int32(4))]
     wrap = lambda v: v.astype(np.int64)  # numpy's int64 arithmetic wraps too
     with np.errstate(over="ignore"):
         want = {"y_abs": np.abs(t), "y_neg": -t, "y_sign": np.sign(t),
@@ -3355,7 +3363,12 @@ def case_integer_unary():
     want["y_argmax32"] = np.argmax(s32, axis=1)[:, None]
     # The last minimum: numpy's first on the reversed axis.
     want["y_argmin_last"] = (2 - np.argmin(s32[::-1], axis=0))[None, :]
-    types = {k: TensorProto.INT32 if k == "y_abs32" else TensorProto.INT64 for k in want}
+    want["y_clip"] = np.clip(t, -2, 20)
+    want["y_clip32"] = np.minimum(s32, 4)
+    want["y_relu"] = np.maximum(u, 0)
+    want["y_relclip"] = np.clip(rel, -2, 20) + b5
+    types = {k: TensorProto.INT32 if k in ("y_abs32", "y_clip32") else TensorProto.INT64
+             for k in want}
     m = model(nodes, [tin("t", [3, 5], TensorProto.INT64),
                       tin("s32", [3, 5], TensorProto.INT32),
                       tin("u", [3, 5], TensorProto.INT64),
