@@ -72,9 +72,7 @@ LogicalResult Importer::importArgMax(bool isMax) {
     auto elem = cast<IntegerType>(
         cast<RankedTensorType>(xi.getType()).getElementType());
     unsigned width = elem.getWidth();
-    bool isUnsigned = v.dtype == onnx::TensorProto::UINT8 ||
-                      v.dtype == onnx::TensorProto::UINT16 ||
-                      v.dtype == onnx::TensorProto::UINT32;
+    bool isUnsigned = isUnsignedIntType(v.dtype);
     APInt worst = isMax ? (isUnsigned ? APInt::getMinValue(width)
                                       : APInt::getSignedMinValue(width))
                         : (isUnsigned ? APInt::getMaxValue(width)

@@ -465,9 +465,7 @@ LogicalResult Importer::importIntegerBinary(ImportedValue &a, ImportedValue &c,
         if (op == "Mul")
           return arith::MulIOp::create(nb, l, v[0], v[1]);
         if (extremum) {
-          bool isUnsigned = out.dtype == onnx::TensorProto::UINT8 ||
-                            out.dtype == onnx::TensorProto::UINT16 ||
-                            out.dtype == onnx::TensorProto::UINT32;
+          bool isUnsigned = isUnsignedIntType(out.dtype);
           if (op == "Max")
             return isUnsigned
                        ? arith::MaxUIOp::create(nb, l, v[0], v[1]).getResult()
@@ -559,9 +557,7 @@ LogicalResult Importer::importFloatArithmetic() {
 /// around as ONNX Runtime's C++ does (|INT_MIN| is INT_MIN).
 static LogicalResult setIntegerUnary(Importer &im, ImportedValue &v,
                                      StringRef op) {
-  bool isUnsigned = v.dtype == onnx::TensorProto::UINT8 ||
-                    v.dtype == onnx::TensorProto::UINT16 ||
-                    v.dtype == onnx::TensorProto::UINT32;
+  bool isUnsigned = isUnsignedIntType(v.dtype);
   if (v.kind == Kind::Const) {
     ImportedValue out = v;
     for (int64_t &x : out.i) {

@@ -124,9 +124,7 @@ static LogicalResult importIntegerClamp(Importer &im, ImportedValue &v,
     im.setOutput(0, std::move(out));
     return success();
   }
-  bool isUnsigned = v.dtype == onnx::TensorProto::UINT8 ||
-                    v.dtype == onnx::TensorProto::UINT16 ||
-                    v.dtype == onnx::TensorProto::UINT32;
+  bool isUnsigned = isUnsignedIntType(v.dtype);
   Value x = logicalIntegers(im, v, integerElementType(im, v));
   if (!x)
     return failure();

@@ -612,10 +612,7 @@ LogicalResult Importer::importScatterND() {
                           ArrayRef<int64_t>(indices.i)))
                       .getResult();
     int32_t dtype = graphElementType(data);
-    bool isUnsigned = dtype == onnx::TensorProto::UINT8 ||
-                      dtype == onnx::TensorProto::UINT16 ||
-                      dtype == onnx::TensorProto::UINT32 ||
-                      dtype == onnx::TensorProto::UINT64;
+    bool isUnsigned = isUnsignedIntType(dtype);
     Value scattered =
         scatterInOrder(*this, *dataTable, data.shape, tuples, flatUpdateTable,
                        slices, k, reduction, isUnsigned);
