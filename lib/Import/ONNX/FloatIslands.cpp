@@ -550,8 +550,27 @@ LogicalResult Importer::importFloatArithmetic() {
   return importFloatBinary(**a, **c, op);
 }
 
-/// Output 0 of the current node: `body` applied elementwise in f32 to the
-/// (dequantized) value `v`, in the layout `v` has.
+LogicalResult quantopt::onnx_import::detail::setIntegerMap(
+    Importer &im, const ImportedValue &v,
+    function_ref<Value(OpBuilder &, Location, Value, Type)> body) {
+  Value x = logicalIntegers(im, v, integerElementType(im, v));
+  if (!x)
+    return failure();
+  Type elem = cast<RankedTensorType>(x.getType()).getElementType();
+  ImportedValue out;
+  out.kind = Kind::Int;
+  out.dtype = v.dtype;
+  out.shape = v.shape;
+  out.value = elementwise(
+      im, {x}, v.shape,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        return body(nb, l, a[0], elem);
+      },
+      elem);
+  im.setOutput(0, std::move(out));
+  return success();
+}
+
 /// Abs, Neg and Sign of integers (T5's relative-position buckets): folded
 /// for constants, elementwise for run-time tensors; Abs and Neg wrap
 /// around as ONNX Runtime's C++ does (|INT_MIN| is INT_MIN).
@@ -585,21 +604,12 @@ static LogicalResult setIntegerUnary(Importer &im, ImportedValue &v,
     im.setOutput(0, std::move(out));
     return success();
   }
-  Value x = logicalIntegers(im, v, integerElementType(im, v));
-  if (!x)
-    return failure();
-  Type elem = cast<RankedTensorType>(x.getType()).getElementType();
-  ImportedValue out;
-  out.kind = Kind::Int;
-  out.dtype = v.dtype;
-  out.shape = v.shape;
-  out.value = elementwise(
-      im, {x}, v.shape,
-      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+  return setIntegerMap(
+      im, v, [&](OpBuilder &nb, Location l, Value value, Type elem) -> Value {
         auto constant = [&](int64_t c) -> Value {
           return arith::ConstantOp::create(nb, l, nb.getIntegerAttr(elem, c));
         };
-        Value zero = constant(0), value = a[0];
+        Value zero = constant(0);
         Value negated = arith::SubIOp::create(nb, l, zero, value);
         if (op == "Neg")
           return negated;
@@ -618,12 +628,11 @@ static LogicalResult setIntegerUnary(Importer &im, ImportedValue &v,
         return arith::SelectOp::create(
             nb, l, positive, constant(1),
             arith::SelectOp::create(nb, l, negative, constant(-1), zero));
-      },
-      elem);
-  im.setOutput(0, std::move(out));
-  return success();
+      });
 }
 
+/// Output 0 of the current node: `body` applied elementwise in f32 to the
+/// (dequantized) value `v`, in the layout `v` has.
 static LogicalResult
 setFloatUnary(Importer &im, ImportedValue &v, StringRef op,
               function_ref<Value(OpBuilder &, Location, Value)> body) {

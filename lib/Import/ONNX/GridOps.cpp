@@ -125,18 +125,8 @@ static LogicalResult importIntegerClamp(Importer &im, ImportedValue &v,
     return success();
   }
   bool isUnsigned = isUnsignedIntType(v.dtype);
-  Value x = logicalIntegers(im, v, integerElementType(im, v));
-  if (!x)
-    return failure();
-  Type elem = cast<RankedTensorType>(x.getType()).getElementType();
-  ImportedValue out;
-  out.kind = Kind::Int;
-  out.dtype = v.dtype;
-  out.shape = v.shape;
-  out.value = elementwise(
-      im, {x}, v.shape,
-      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
-        Value r = a[0];
+  return setIntegerMap(
+      im, v, [&](OpBuilder &nb, Location l, Value r, Type elem) -> Value {
         auto constant = [&](int64_t c) -> Value {
           return arith::ConstantOp::create(nb, l, nb.getIntegerAttr(elem, c));
         };
@@ -149,10 +139,7 @@ static LogicalResult importIntegerClamp(Importer &im, ImportedValue &v,
                   ? arith::MinUIOp::create(nb, l, r, constant(*hi)).getResult()
                   : arith::MinSIOp::create(nb, l, r, constant(*hi)).getResult();
         return r;
-      },
-      elem);
-  im.setOutput(0, std::move(out));
-  return success();
+      });
 }
 
 /// Whether `v` is integer data Relu / Clip clamp as integers.

@@ -907,6 +907,15 @@ mlir::Type integerElementType(Importer &im, const ImportedValue &v);
 mlir::Value logicalIntegers(Importer &im, const ImportedValue &v,
                             mlir::Type elem);
 
+/// Output 0 of the current node: `body` applied elementwise to the
+/// integers of `v`, in their own element type `elem` (the integer ops:
+/// Abs, Neg, Sign, Relu, Clip).
+mlir::LogicalResult
+setIntegerMap(Importer &im, const ImportedValue &v,
+              llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                             mlir::Value x, mlir::Type elem)>
+                  body);
+
 /// An elementwise linalg.generic over tensors of equal rank; size-1
 /// dimensions of the inputs broadcast (numpy style). The result holds f32
 /// unless `resultElement` says otherwise (an i1 mask).
