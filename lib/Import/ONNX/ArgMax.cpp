@@ -49,110 +49,77 @@ LogicalResult Importer::importArgMax(bool isMax) {
   auto [outMap, iters] = reductionOver(ctx, rank, axis);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
                                  outMap, outMap};
-  Type f32 = b.getF32Type(), i64 = b.getI64Type();
-  auto setIndices = [&](Value indices) {
-    ImportedValue out;
-    out.kind = Kind::Int;
-    out.dtype = onnx::TensorProto::INT64;
-    out.shape = reduced;
-    out.value = indices;
-    if (!keepdims) {
-      out.shape.erase(out.shape.begin() + axis);
-      out.value = reshape(out.value, out.shape);
-    }
-    setOutput(0, std::move(out));
-    return success();
-  };
+  Type i64 = b.getI64Type();
+  // The data and the worst value to start from. Integers (CLIP's pooling
+  // at input_ids.argmax(-1)) are compared as integers: an f32 copy would
+  // tie large values.
+  bool isUnsigned = integers && isUnsignedIntType(v.dtype);
+  Value source;
+  mlir::TypedAttr worst;
   if (integers) {
-    // Integers (CLIP's pooling at input_ids.argmax(-1)) compared as
-    // integers: an f32 copy would tie large values.
-    Value xi = logicalIntegers(*this, v, integerElementType(*this, v));
-    if (!xi)
+    source = logicalIntegers(*this, v, integerElementType(*this, v));
+    if (!source)
       return failure();
     auto elem = cast<IntegerType>(
-        cast<RankedTensorType>(xi.getType()).getElementType());
+        cast<RankedTensorType>(source.getType()).getElementType());
     unsigned width = elem.getWidth();
-    bool isUnsigned = isUnsignedIntType(v.dtype);
-    APInt worst = isMax ? (isUnsigned ? APInt::getMinValue(width)
-                                      : APInt::getSignedMinValue(width))
-                        : (isUnsigned ? APInt::getMaxValue(width)
-                                      : APInt::getSignedMaxValue(width));
-    Value bestInit =
-        linalg::FillOp::create(
-            b, loc,
-            ValueRange{arith::ConstantOp::create(
-                b, loc, b.getIntegerAttr(elem, worst))},
-            ValueRange{tensor::EmptyOp::create(b, loc, reduced, elem)})
-            .getResult(0);
-    Value indexInit =
-        linalg::FillOp::create(
-            b, loc,
-            ValueRange{
-                arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0))},
-            ValueRange{tensor::EmptyOp::create(b, loc, reduced, i64)})
-            .getResult(0);
-    using P = arith::CmpIPredicate;
-    P better = isMax ? (last ? (isUnsigned ? P::uge : P::sge)
-                             : (isUnsigned ? P::ugt : P::sgt))
-                     : (last ? (isUnsigned ? P::ule : P::sle)
-                             : (isUnsigned ? P::ult : P::slt));
-    auto generic = linalg::GenericOp::create(
-        b, loc, TypeRange{bestInit.getType(), indexInit.getType()},
-        ValueRange{xi}, ValueRange{bestInit, indexInit}, maps, iters,
-        [&](OpBuilder &nb, Location l, ValueRange a) {
-          Value e = a[0], best = a[1], index = a[2];
-          Value take = arith::CmpIOp::create(nb, l, better, e, best);
-          Value here = arith::IndexCastOp::create(
-              nb, l, i64, linalg::IndexOp::create(nb, l, axis));
-          linalg::YieldOp::create(
-              nb, l,
-              ValueRange{arith::SelectOp::create(nb, l, take, e, best),
-                         arith::SelectOp::create(nb, l, take, here, index)});
-        });
-    return setIndices(generic.getResult(1));
+    worst = b.getIntegerAttr(
+        elem, isMax ? (isUnsigned ? APInt::getMinValue(width)
+                                  : APInt::getSignedMinValue(width))
+                    : (isUnsigned ? APInt::getMaxValue(width)
+                                  : APInt::getSignedMaxValue(width)));
+  } else {
+    auto x = floatValue(v, /*nhwc=*/false);
+    if (failed(x))
+      return failure();
+    source = *x;
+    worst = b.getF32FloatAttr(isMax ? -std::numeric_limits<float>::infinity()
+                                    : std::numeric_limits<float>::infinity());
   }
-  auto x = floatValue(v, /*nhwc=*/false);
-  if (failed(x))
-    return failure();
-  float worst = isMax ? -std::numeric_limits<float>::infinity()
-                      : std::numeric_limits<float>::infinity();
-  Value bestInit =
-      linalg::FillOp::create(
-          b, loc,
-          ValueRange{
-              arith::ConstantOp::create(b, loc, b.getF32FloatAttr(worst))},
-          ValueRange{tensor::EmptyOp::create(b, loc, reduced, f32)})
-          .getResult(0);
-  Value indexInit =
-      linalg::FillOp::create(
-          b, loc,
-          ValueRange{arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0))},
-          ValueRange{tensor::EmptyOp::create(b, loc, reduced, i64)})
-          .getResult(0);
+  // Whether element e takes over from best: strictly better, or as good
+  // and later with select_last_index.
+  auto better = [&](OpBuilder &nb, Location l, Value e, Value best) -> Value {
+    if (integers) {
+      using P = arith::CmpIPredicate;
+      P predicate = isMax ? (last ? (isUnsigned ? P::uge : P::sge)
+                                  : (isUnsigned ? P::ugt : P::sgt))
+                          : (last ? (isUnsigned ? P::ule : P::sle)
+                                  : (isUnsigned ? P::ult : P::slt));
+      return arith::CmpIOp::create(nb, l, predicate, e, best);
+    }
+    auto cmp = [&](arith::CmpFPredicate p, Value lhs, Value rhs) -> Value {
+      return arith::CmpFOp::create(nb, l, p, lhs, rhs);
+    };
+    using P = arith::CmpFPredicate;
+    P predicate = isMax ? (last ? P::OGE : P::OGT) : (last ? P::OLE : P::OLT);
+    Value eNaN = cmp(P::UNO, e, e), bestIsNumber = cmp(P::ORD, best, best);
+    auto orOp = [&](Value p, Value q) -> Value {
+      return arith::OrIOp::create(nb, l, p, q);
+    };
+    auto andOp = [&](Value p, Value q) -> Value {
+      return arith::AndIOp::create(nb, l, p, q);
+    };
+    return last
+               // A NaN always (the last one wins); a number over a number.
+               ? orOp(eNaN, andOp(bestIsNumber, cmp(predicate, e, best)))
+               // Nothing replaces a NaN (the first one wins).
+               : andOp(bestIsNumber, orOp(eNaN, cmp(predicate, e, best)));
+  };
+  auto filled = [&](mlir::TypedAttr value) {
+    return linalg::FillOp::create(b, loc,
+                                  ValueRange{arith::ConstantOp::create(
+                                      b, loc, value.getType(), value)},
+                                  ValueRange{tensor::EmptyOp::create(
+                                      b, loc, reduced, value.getType())})
+        .getResult(0);
+  };
+  Value bestInit = filled(worst), indexInit = filled(b.getI64IntegerAttr(0));
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{bestInit.getType(), indexInit.getType()},
-      ValueRange{*x}, ValueRange{bestInit, indexInit}, maps, iters,
+      ValueRange{source}, ValueRange{bestInit, indexInit}, maps, iters,
       [&](OpBuilder &nb, Location l, ValueRange a) {
         Value e = a[0], best = a[1], index = a[2];
-        auto cmp = [&](arith::CmpFPredicate p, Value lhs, Value rhs) -> Value {
-          return arith::CmpFOp::create(nb, l, p, lhs, rhs);
-        };
-        // Strictly better, or as good and later with select_last_index.
-        using P = arith::CmpFPredicate;
-        P better = isMax ? (last ? P::OGE : P::OGT) : (last ? P::OLE : P::OLT);
-        Value eNaN = cmp(P::UNO, e, e), bestIsNumber = cmp(P::ORD, best, best);
-        auto orOp = [&](Value p, Value q) -> Value {
-          return arith::OrIOp::create(nb, l, p, q);
-        };
-        auto andOp = [&](Value p, Value q) -> Value {
-          return arith::AndIOp::create(nb, l, p, q);
-        };
-        Value take =
-            last
-                // A NaN always (the last one wins); a number over a number.
-                ? orOp(eNaN, andOp(bestIsNumber, cmp(better, e, best)))
-                // Nothing replaces a NaN (the first one wins).
-                : andOp(bestIsNumber, orOp(eNaN, cmp(better, e, best)));
+        Value take = better(nb, l, e, best);
         Value here = arith::IndexCastOp::create(
             nb, l, i64, linalg::IndexOp::create(nb, l, axis));
         linalg::YieldOp::create(
@@ -160,5 +127,15 @@ LogicalResult Importer::importArgMax(bool isMax) {
             ValueRange{arith::SelectOp::create(nb, l, take, e, best),
                        arith::SelectOp::create(nb, l, take, here, index)});
       });
-  return setIndices(generic.getResult(1));
+  ImportedValue out;
+  out.kind = Kind::Int;
+  out.dtype = onnx::TensorProto::INT64;
+  out.shape = reduced;
+  out.value = generic.getResult(1);
+  if (!keepdims) {
+    out.shape.erase(out.shape.begin() + axis);
+    out.value = reshape(out.value, out.shape);
+  }
+  setOutput(0, std::move(out));
+  return success();
 }
