@@ -163,22 +163,29 @@ LogicalResult Importer::importClip() {
   auto in = input(0);
   if (failed(in))
     return failure();
+  // min and max: inputs since opset 11 (integers since 12), attributes
+  // before.
+  const ImportedValue *bounds[2] = {nullptr, nullptr};
+  for (unsigned idx : {1u, 2u}) {
+    if (!hasInput(idx))
+      continue;
+    auto bound = input(idx);
+    if (failed(bound))
+      return failure();
+    bounds[idx - 1] = *bound;
+  }
   if (clampsAsIntegers(**in)) {
-    // Integer bounds (inputs since opset 12, when Clip took integers).
-    std::optional<int64_t> bounds[2];
-    for (unsigned idx : {1u, 2u}) {
-      if (!hasInput(idx))
+    std::optional<int64_t> lo, hi;
+    for (int k = 0; k < 2; ++k) {
+      if (!bounds[k])
         continue;
-      auto bound = input(idx);
-      if (failed(bound))
-        return failure();
-      if ((*bound)->kind != Kind::Const || (*bound)->i.size() != 1 ||
-          !(*bound)->f.empty())
+      if (bounds[k]->kind != Kind::Const || bounds[k]->i.size() != 1 ||
+          !bounds[k]->f.empty())
         return fail("Clip bounds of an integer tensor must be compile-time "
                     "integer scalars");
-      bounds[idx - 1] = (*bound)->i[0];
+      (k == 0 ? lo : hi) = bounds[k]->i[0];
     }
-    return importIntegerClamp(*this, **in, bounds[0], bounds[1]);
+    return importIntegerClamp(*this, **in, lo, hi);
   }
   double lo = -std::numeric_limits<double>::infinity();
   double hi = std::numeric_limits<double>::infinity();
@@ -186,15 +193,12 @@ LogicalResult Importer::importClip() {
     lo = *a;
   if (auto a = attrFloat("max"))
     hi = *a;
-  for (unsigned idx : {1u, 2u}) {
-    if (!hasInput(idx))
+  for (int k = 0; k < 2; ++k) {
+    if (!bounds[k])
       continue;
-    auto bound = input(idx);
-    if (failed(bound))
-      return failure();
-    if ((*bound)->kind != Kind::Const || (*bound)->f.size() != 1)
+    if (bounds[k]->kind != Kind::Const || bounds[k]->f.size() != 1)
       return fail("Clip bounds must be compile-time float scalars");
-    (idx == 1 ? lo : hi) = (*bound)->f[0];
+    (k == 0 ? lo : hi) = bounds[k]->f[0];
   }
   return importClamp(*this, lo, hi);
 }
