@@ -6209,52 +6209,6 @@ def case_pad_modes():
     return m, {"x": x, "f": f, "g": g, "a": a}, expected
 
 
-def case_bad_pad_wrap_opset18():
-    nodes, inits = [], []
-    qdq_input(nodes, inits)
-    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad",
-                                  mode="wrap"))
-    inits.append(init("pads", np.array([0, 1, 0, 1], np.int64)))
-    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 6])], inits,
-                 opset=18), {}, {}
-
-
-def case_bad_pad_crop():
-    nodes, inits = [], []
-    qdq_input(nodes, inits)
-    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad"))
-    inits.append(init("pads", np.array([0, -3, 0, -2], np.int64)))
-    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 1])], inits), {}, {}
-
-
-def case_bad_pad_reflect_long():
-    nodes, inits = [], []
-    qdq_input(nodes, inits)
-    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad",
-                                  mode="reflect"))
-    inits.append(init("pads", np.array([0, 1, 0, 4], np.int64)))
-    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 9])], inits), {}, {}
-
-
-def case_bad_pad_wrap_long():
-    nodes, inits = [], []
-    qdq_input(nodes, inits)
-    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad",
-                                  mode="wrap"))
-    inits.append(init("pads", np.array([0, 5, 0, 0], np.int64)))
-    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 9])], inits,
-                 opset=19), {}, {}
-
-
-def case_bad_pad_reflect_empty():
-    nodes, inits = [], []
-    qdq_input(nodes, inits)
-    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad",
-                                  mode="reflect"))
-    inits.append(init("pads", np.array([0, -2, 0, 1], np.int64)))
-    return model(nodes, [tin("x", [1, 2])], [tin("y", [1, 1])], inits), {}, {}
-
-
 def case_bad_pad_value():
     nodes, inits = [], []
     qdq_input(nodes, inits)
@@ -6263,13 +6217,39 @@ def case_bad_pad_value():
     return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 6])], inits), {}, {}
 
 
-def case_bad_pad_mode():
+def bad_pad(pads, x_len, y_len, mode=None, opset=13):
+    """A Pad named "pad" of a dequantized [1, x_len] input by `pads`."""
     nodes, inits = [], []
     qdq_input(nodes, inits)
-    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad",
-                                  mode="circular"))
-    inits.append(init("pads", np.array([0, 1, 0, 1], np.int64)))
-    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 6])], inits), {}, {}
+    attrs = {"mode": mode} if mode else {}
+    nodes.append(helper.make_node("Pad", ["xd", "pads"], ["y"], name="pad", **attrs))
+    inits.append(init("pads", np.array(pads, np.int64)))
+    return model(nodes, [tin("x", [1, x_len])], [tin("y", [1, y_len])], inits,
+                 opset=opset), {}, {}
+
+
+def case_bad_pad_mode():
+    return bad_pad([0, 1, 0, 1], 4, 6, "circular")
+
+
+def case_bad_pad_wrap_opset18():
+    return bad_pad([0, 1, 0, 1], 4, 6, "wrap", opset=18)
+
+
+def case_bad_pad_crop():
+    return bad_pad([0, -3, 0, -2], 4, 1)
+
+
+def case_bad_pad_reflect_long():
+    return bad_pad([0, 1, 0, 4], 4, 9, "reflect")
+
+
+def case_bad_pad_wrap_long():
+    return bad_pad([0, 5, 0, 0], 4, 9, "wrap", opset=19)
+
+
+def case_bad_pad_reflect_empty():
+    return bad_pad([0, -2, 0, 1], 2, 1, "reflect")
 
 
 def case_matmul_3d():
