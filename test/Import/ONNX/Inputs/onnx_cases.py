@@ -7050,6 +7050,20 @@ def case_global_max_pool():
                                  "y2": ("codes", y2, 1.0 / 64, 0)}
 
 
+def resize_source(o, in_len, out_len, scale, transform):
+    """The input coordinate of output index `o` along an axis, by ONNX
+    Resize's coordinate transformation, in float64."""
+    if transform == "half_pixel":
+        return (o + 0.5) / scale - 0.5
+    if transform == "pytorch_half_pixel":
+        return (o + 0.5) / scale - 0.5 if out_len > 1 else 0.0
+    if transform == "align_corners":
+        return o * (in_len - 1) / (out_len - 1) if out_len > 1 else 0.0
+    if transform == "asymmetric":
+        return o / scale
+    raise ValueError(transform)
+
+
 def resize_linear_f32(x, out_h, out_w, transform, scales=None):
     """Bilinear Resize over H, W in f32: the source coordinate (ONNX's
     transformation with the given scale, else out / in, in float64) clamped
@@ -7059,12 +7073,7 @@ def resize_linear_f32(x, out_h, out_w, transform, scales=None):
         scale = scale or out_len / in_len
         lo, hi, w_lo, w_hi = [], [], [], []
         for o in range(out_len):
-            if transform == "half_pixel":
-                c = (o + 0.5) / scale - 0.5
-            elif transform == "align_corners":
-                c = o * (in_len - 1) / (out_len - 1) if out_len > 1 else 0.0
-            else:  # asymmetric
-                c = o / scale
+            c = resize_source(o, in_len, out_len, scale, transform)
             c = min(max(c, 0.0), in_len - 1)
             f = np.floor(c)
             lo.append(int(f))
@@ -7133,12 +7142,7 @@ def linear_resize_f64(x, axis, out_len, transform, scale=None):
     x = np.moveaxis(x.astype(np.float64), axis, -1)
     out = np.empty(x.shape[:-1] + (out_len,))
     for o in range(out_len):
-        if transform == "half_pixel":
-            c = (o + 0.5) / scale - 0.5
-        elif transform == "align_corners":
-            c = o * (in_len - 1) / (out_len - 1) if out_len > 1 else 0.0
-        else:  # asymmetric
-            c = o / scale
+        c = resize_source(o, in_len, out_len, scale, transform)
         c = min(max(c, 0.0), in_len - 1)
         lo = int(np.floor(c))
         hi = min(lo + 1, in_len - 1)
@@ -7206,14 +7210,7 @@ def cubic_resize_f64(x, axis, out_len, transform, scale=None, a=-0.75,
     out = np.empty(x.shape[:-1] + (out_len,))
     A = a
     for o in range(out_len):
-        if transform == "half_pixel":
-            c = (o + 0.5) / scale - 0.5
-        elif transform == "pytorch_half_pixel":
-            c = (o + 0.5) / scale - 0.5 if out_len > 1 else 0.0
-        elif transform == "align_corners":
-            c = o * (in_len - 1) / (out_len - 1) if out_len > 1 else 0.0
-        else:  # asymmetric
-            c = o / scale
+        c = resize_source(o, in_len, out_len, scale, transform)
         r = 1.0 if c == int(np.floor(c)) else c - np.floor(c)
         coeffs = np.array([
             ((A * (r + 1) - 5 * A) * (r + 1) + 8 * A) * (r + 1) - 4 * A,
