@@ -916,7 +916,7 @@ LogicalResult Importer::importResize() {
 
   if (mode != "nearest" && (rank == 3 || rank == 5) &&
       outShape[0] == v->shape[0] && outShape[1] == v->shape[1])
-    return importResizeLinearByPlanes(*v, outShape, scales);
+    return importResizeByPlanes(*v, outShape, scales);
   if (mode != "nearest")
     return importResizeInterpolated(*v, outShape, scales, transform, mode);
 
@@ -1264,14 +1264,15 @@ static std::optional<double> sourceCoordinate(int64_t x, double scale,
   return std::nullopt;
 }
 
-/// Linear Resize of N x C x L (torch's `interpolate(mode="linear")`) and
-/// of N x C x D x H x W (trilinear) as the rank-4 one over planes, which
-/// is separable: L as the W of N x C x 1 x L; H and W of N x (C D) x H x W,
-/// then D as the H of N x C x D x (H' W'). Each inner Resize keeps the
-/// node's attributes and gets the scales (or sizes) of its axes.
-LogicalResult Importer::importResizeLinearByPlanes(ImportedValue &v,
-                                                   ArrayRef<int64_t> outShape,
-                                                   ArrayRef<double> scales) {
+/// Linear or cubic Resize of N x C x L (torch's `interpolate(mode=
+/// "linear")`) and of N x C x D x H x W (trilinear, tricubic) as the rank-4
+/// one over planes, which is separable: L as the W of N x C x 1 x L; H and
+/// W of N x (C D) x H x W, then D as the H of N x C x D x (H' W'). Each
+/// inner Resize keeps the node's attributes and gets the scales (or sizes)
+/// of its axes.
+LogicalResult Importer::importResizeByPlanes(ImportedValue &v,
+                                             ArrayRef<int64_t> outShape,
+                                             ArrayRef<double> scales) {
   const onnx::NodeProto &n = *node;
   Expansion e(*this, n);
   bool bySizes = opset >= 11 && hasInput(3);

@@ -487,9 +487,9 @@ public:
   mlir::LogicalResult importUpsample();
   /// Resize, mode "linear" or "cubic" of N x C x L and N x C x D x H x W:
   /// the rank-4 one over planes.
-  mlir::LogicalResult
-  importResizeLinearByPlanes(ImportedValue &v, llvm::ArrayRef<int64_t> outShape,
-                             llvm::ArrayRef<double> scales);
+  mlir::LogicalResult importResizeByPlanes(ImportedValue &v,
+                                           llvm::ArrayRef<int64_t> outShape,
+                                           llvm::ArrayRef<double> scales);
   /// Resize, mode "linear" or "cubic" (over H and W) in f32.
   mlir::LogicalResult importResizeInterpolated(ImportedValue &v,
                                                llvm::ArrayRef<int64_t> outShape,
