@@ -747,8 +747,7 @@ LogicalResult Importer::importMatMul() {
     return importFloatBatchMatmul(**ain, **win);
   // A float constant B beside a quantized A (a layer left out of
   // quantization, ONNX Runtime's nodes_to_exclude) runs in f32 too.
-  bool floatB =
-      (*win)->kind == Kind::Const && !(*win)->f.empty() && !(*win)->codes;
+  bool floatB = !(*win)->codes;
   if (floatB || !isQuantizable(**ain) || !eightBitCodes(**ain) ||
       !eightBitCodes(**win)) {
     // A float A: the 2-D contraction of a float island (its bias fuses), or
