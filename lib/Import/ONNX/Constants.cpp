@@ -820,20 +820,70 @@ LogicalResult Importer::importConstantOfShapeOp() {
 }
 
 LogicalResult Importer::foldConstConcat() {
-  auto axis = attrInt("axis");
-  ImportedValue v;
-  v.kind = Kind::Const;
+  SmallVector<const ImportedValue *> parts;
   for (int k = 0; k < node->input_size(); ++k) {
     auto in = input(k);
     if (failed(in))
       return failure();
-    if ((*in)->shape.size() != 1 || (axis && *axis != 0 && *axis != -1))
-      return fail("only 1-D compile-time Concat (shape arithmetic) folds");
-    v.dtype = (*in)->dtype;
-    v.i.insert(v.i.end(), (*in)->i.begin(), (*in)->i.end());
-    v.f.insert(v.f.end(), (*in)->f.begin(), (*in)->f.end());
+    parts.push_back(*in);
   }
-  v.shape = {int64_t(v.i.size() + v.f.size())};
-  setOutput(0, v);
+  const ImportedValue &first = *parts.front();
+  int64_t rank = first.shape.size();
+  if (rank == 0)
+    return fail("Concat of scalars");
+  // Shape arithmetic of opset-1 models may leave out the axis of 1-D data.
+  auto axisAttr = attrInt("axis");
+  if (!axisAttr && rank != 1)
+    return fail("missing attribute 'axis'");
+  auto normalized = normalizedAxis(axisAttr.value_or(0), rank);
+  if (failed(normalized))
+    return failure();
+  int64_t axis = *normalized;
+  SmallVector<int64_t> shape(first.shape);
+  shape[axis] = 0;
+  for (const ImportedValue *v : parts) {
+    if (int64_t(v->shape.size()) != rank)
+      return fail("inputs have different ranks");
+    if (v->dtype != first.dtype)
+      return fail("inputs have different element types");
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis && v->shape[d] != first.shape[d])
+        return fail("inputs differ outside the concatenation axis");
+    shape[axis] += v->shape[axis];
+  }
+  // A copy, so more than the compute folds' bound; still bounded, since
+  // one large initializer may be listed many times.
+  constexpr int64_t kMaxConcatenated = int64_t(1) << 22;
+  int64_t total = 1;
+  for (int64_t d : shape) {
+    if (d != 0 && total > kMaxConcatenated / d)
+      return fail("Concat of compile-time data into more than " +
+                  Twine(kMaxConcatenated) + " elements is not supported");
+    total *= d;
+  }
+  // Row-major: for each index before the axis, each input's block of
+  // (its axis length) x (the elements after the axis) in turn.
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= first.shape[d];
+  for (int64_t d = axis + 1; d < rank; ++d)
+    inner *= first.shape[d];
+  ImportedValue v;
+  v.kind = Kind::Const;
+  v.dtype = first.dtype;
+  v.shape = shape;
+  bool floats = !first.holdsIntegers();
+  for (int64_t o = 0; o < outer; ++o) {
+    for (const ImportedValue *part : parts) {
+      int64_t block = part->shape[axis] * inner;
+      if (floats)
+        v.f.insert(v.f.end(), part->f.begin() + o * block,
+                   part->f.begin() + (o + 1) * block);
+      else
+        v.i.insert(v.i.end(), part->i.begin() + o * block,
+                   part->i.begin() + (o + 1) * block);
+    }
+  }
+  setOutput(0, std::move(v));
   return success();
 }

@@ -1,4 +1,4 @@
-//===- CumSum.cpp - CumSum of run-time values -----------------------------===//
+//===- CumSum.cpp - CumSum ------------------------------------------------===//
 //
 // ONNX's CumSum (RoBERTa's position ids: cumsum of the non-padding mask)
 // on f32 (dequantized where quantized) or integer tensors. Each output
@@ -11,7 +11,7 @@
 // output is x itself) or, exclusive, at +0.0 (its first output is 0), so every
 // f32 result equals the sequential sum; integers wrap around in their type. The
 // cost is quadratic in the axis length, which is small in the models that use
-// it (a sequence of tokens).
+// it (a sequence of tokens). Compile-time data folds in the same order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +26,53 @@ using namespace quantopt::onnx_import::detail;
 
 /// The quadratic reduction reads axis^2 elements per row: bounded.
 static constexpr int64_t kMaxAxis = 1 << 14;
+
+LogicalResult Importer::foldCumSum(const ImportedValue &v, int64_t axis,
+                                   bool exclusive, bool reverse) {
+  int64_t rank = v.shape.size(), n = v.shape[axis];
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= v.shape[d];
+  for (int64_t d = axis + 1; d < rank; ++d)
+    inner *= v.shape[d];
+  ImportedValue out = v;
+  bool floats = !v.holdsIntegers();
+  // ONNX Runtime adds in the element type: f32 for float, double for
+  // double, integers wrapping around.
+  bool f32 = v.dtype == onnx::TensorProto::FLOAT;
+  unsigned width =
+      floats ? 0 : integerElementType(*this, v).getIntOrFloatBitWidth();
+  bool isUnsigned = isUnsignedIntType(v.dtype);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t in = 0; in < inner; ++in) {
+      // As the run-time form: from -0.0 (+0.0 when exclusive), so that the
+      // first inclusive output is the element itself.
+      double facc = exclusive ? 0.0 : -0.0;
+      uint64_t iacc = 0;
+      for (int64_t step = 0; step < n; ++step) {
+        int64_t j = reverse ? n - 1 - step : step;
+        int64_t at = (o * n + j) * inner + in;
+        auto add = [&]() {
+          if (floats)
+            facc = f32 ? double(float(facc) + float(v.f[at])) : facc + v.f[at];
+          else
+            iacc = uint64_t(
+                wrapToWidth(iacc + uint64_t(v.i[at]), width, isUnsigned));
+        };
+        if (!exclusive)
+          add();
+        if (floats)
+          out.f[at] = facc;
+        else
+          out.i[at] = int64_t(iacc);
+        if (exclusive)
+          add();
+      }
+    }
+  }
+  setOutput(0, std::move(out));
+  return success();
+}
 
 LogicalResult Importer::importCumSum() {
   if (failed(checkAttrs({"exclusive", "reverse"})))
@@ -52,21 +99,24 @@ LogicalResult Importer::importCumSum() {
                 " elements (the sum is quadratic in it)");
   bool exclusive = attrInt("exclusive").value_or(0) != 0;
   bool reverse = attrInt("reverse").value_or(0) != 0;
+  if (v.holdsIntegers() && v.dtype == onnx::TensorProto::BOOL)
+    return fail("CumSum of a boolean tensor");
+  if (v.kind == Kind::Const && foldableCount(v.shape))
+    return foldCumSum(v, axis, exclusive, reverse);
   Value src;
   ImportedValue out;
   out.shape = v.shape;
-  if (v.kind == Kind::Int && v.dtype != onnx::TensorProto::BOOL) {
-    src = v.nhwc && rank == 4 ? transpose(v.value, {0, 3, 1, 2}) : v.value;
+  if (v.holdsIntegers()) {
+    // Compile-time integers here are too many to fold.
+    src = logicalIntegers(*this, v, integerElementType(*this, v));
     out.kind = Kind::Int;
     out.dtype = v.dtype;
-  } else if (!v.holdsIntegers()) {
+  } else {
     auto f = floatValue(v, /*nhwc=*/false);
     if (failed(f))
       return failure();
     src = *f;
     out.kind = Kind::Float;
-  } else {
-    return fail("CumSum needs a run-time float or integer tensor");
   }
   Type elem = cast<RankedTensorType>(src.getType()).getElementType();
   bool isFloat = isa<FloatType>(elem);

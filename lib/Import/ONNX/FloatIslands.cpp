@@ -1080,6 +1080,8 @@ LogicalResult Importer::importFloatPow() {
   if (failed(in) || failed(e))
     return failure();
   ImportedValue &exponent = **e;
+  if ((*in)->holdsIntegers())
+    return importIntegerPow(**in, exponent);
   if (exponent.kind != Kind::Const || exponent.numElements() != 1)
     return fail("only a constant scalar exponent is supported");
   double p = exponent.f.empty() ? double(exponent.i[0]) : exponent.f[0];

@@ -939,17 +939,21 @@ LogicalResult Importer::importResize() {
     }
   }
 
-  // The repeat, on the codes (as storage integers) or on the f32 value.
+  // The repeat, on the codes (as storage integers), the integers or the f32
+  // value. Compile-time data (RAFT's coordinate grids) becomes a constant
+  // tensor here.
   if (failed(settleOrFloat(*this, *v)))
     return failure();
-  if (v->kind == Kind::Const || v->codes)
-    return fail("Resize of a constant is not supported");
+  bool integers = !v->isQuantized() && v->holdsIntegers();
   ImportedValue out = *v;
   out.shape = outShape;
   // A rank-4 NHWC value (a conv's result) is resized in NHWC: no transpose
   // to NCHW and back.
-  out.nhwc = rank == 4 && v->nhwc && !v->isFlattenedNhwc();
+  out.nhwc = rank == 4 && v->nhwc && !v->isFlattenedNhwc() && !integers;
   out.flattenedFromNhwc.clear();
+  out.codes.reset();
+  out.f.clear();
+  out.i.clear();
   Value src;
   if (v->isQuantized()) {
     if (v->q.perAxis())
@@ -958,11 +962,16 @@ LogicalResult Importer::importResize() {
     if (failed(ints))
       return failure();
     src = *ints;
-  } else if (v->kind == Kind::Float) {
+  } else if (integers) {
+    src = logicalIntegers(*this, *v, integerElementType(*this, *v));
+    out.kind = Kind::Int;
+  } else if (v->kind == Kind::Float || v->kind == Kind::Const) {
     auto f = floatValue(*v, out.nhwc);
     if (failed(f))
       return failure();
     src = *f;
+    out.kind = Kind::Float;
+    out.dtype = onnx::TensorProto::FLOAT;
   } else {
     return fail("unsupported input to Resize");
   }
@@ -1149,10 +1158,40 @@ LogicalResult Importer::importSplit() {
 
   if (failed(settleOrFloat(*this, *v)))
     return failure();
-  if (v->kind == Kind::Const || v->codes)
-    return fail("Split of a constant is not supported");
   if (v->isQuantized() && v->q.perAxis())
     return fail("Split of a per-axis quantized tensor is not supported");
+  // Compile-time data (RAFT's coordinate grids, constant codes): each part
+  // copied here, for each index before the axis its run of sizes[k] x (the
+  // elements after the axis).
+  if (v->kind == Kind::Const || v->codes) {
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d)
+      outer *= v->shape[d];
+    for (int64_t d = axis + 1; d < rank; ++d)
+      inner *= v->shape[d];
+    int64_t row = v->shape[axis] * inner, offset = 0;
+    for (int64_t k = 0; k < outputs; ++k) {
+      ImportedValue out = *v;
+      out.shape[axis] = sizes[k];
+      auto part = [&](auto &data) {
+        std::decay_t<decltype(data)> result;
+        result.reserve(outer * sizes[k] * inner);
+        for (int64_t o = 0; o < outer; ++o)
+          result.insert(result.end(), data.begin() + o * row + offset * inner,
+                        data.begin() + o * row + (offset + sizes[k]) * inner);
+        data = std::move(result);
+      };
+      if (out.codes)
+        part(*out.codes);
+      else if (!out.f.empty())
+        part(out.f);
+      else
+        part(out.i);
+      offset += sizes[k];
+      setOutput(k, std::move(out));
+    }
+    return success();
+  }
   // Sliced in the value's own layout: an NHWC conv result stays NHWC.
   bool nhwc = rank == 4 && v->nhwc && !v->isFlattenedNhwc();
   FailureOr<Value> src = failure();
@@ -1160,6 +1199,8 @@ LogicalResult Importer::importSplit() {
     src = quantValue(*v, nhwc);
   else if (v->kind == Kind::Float)
     src = floatValue(*v, nhwc);
+  else if (v->kind == Kind::Int && v->nhwc == nhwc)
+    src = v->value;
   else
     return fail("unsupported input to Split");
   if (failed(src))

@@ -348,6 +348,8 @@ public:
   /// Range of compile-time scalars, folded (values accumulate in the
   /// element type, as ONNX's function body adds delta step by step).
   mlir::LogicalResult importRangeOp();
+  /// Concat of compile-time tensors of any rank, folded (RAFT's coordinate
+  /// grids, shape arithmetic).
   mlir::LogicalResult foldConstConcat();
   mlir::FailureOr<std::vector<int64_t>> constInts(unsigned idx);
 
@@ -524,9 +526,18 @@ public:
   /// Recurrent.cpp: LSTM and GRU in f32 with the default activations, an
   /// scf.for over time.
   mlir::LogicalResult importRecurrent();
-  /// CumSum.cpp: CumSum of run-time f32 or integer tensors.
+  /// IntegerPow.cpp: Pow of an int32 / int64 base.
+  mlir::LogicalResult importIntegerPow(ImportedValue &base,
+                                       ImportedValue &exponent);
+  /// CumSum.cpp: CumSum of run-time f32 or integer tensors, folded on
+  /// compile-time data.
   mlir::LogicalResult importCumSum();
+  mlir::LogicalResult foldCumSum(const ImportedValue &v, int64_t axis,
+                                 bool exclusive, bool reverse);
+  /// TopK.cpp: TopK of run-time data, folded on compile-time data.
   mlir::LogicalResult importTopK();
+  mlir::LogicalResult foldTopK(const ImportedValue &v, int64_t axis, int64_t k,
+                               bool largest, bool unsignedInts);
   mlir::LogicalResult importGatherElements();
   mlir::LogicalResult importOneHot();
   mlir::LogicalResult importGatherND();

@@ -1,4 +1,4 @@
-//===- TopK.cpp - TopK of run-time values ---------------------------------===//
+//===- TopK.cpp - TopK ----------------------------------------------------===//
 //
 // ONNX's TopK (a classifier's top-5, a detector's best boxes): the K
 // largest (or smallest) elements along one axis and their int64 indices,
@@ -15,7 +15,7 @@
 // so per-axis scales and uint8 codes order as the reals do) or on the
 // integers themselves; the values are the elements themselves (codes stay
 // on their grid). The cost is quadratic in the axis length, which is
-// bounded.
+// bounded. Compile-time data folds in the same order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +24,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 using namespace quantopt::onnx_import::detail;
@@ -61,6 +64,69 @@ static Value comesBefore(OpBuilder &b, Location loc, Value other, Value self,
   }
   return arith::OrIOp::create(b, loc, beats,
                               arith::AndIOp::create(b, loc, ties, lowerIndex));
+}
+
+LogicalResult Importer::foldTopK(const ImportedValue &v, int64_t axis,
+                                 int64_t k, bool largest, bool unsignedInts) {
+  int64_t rank = v.shape.size(), n = v.shape[axis];
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= v.shape[d];
+  for (int64_t d = axis + 1; d < rank; ++d)
+    inner *= v.shape[d];
+  bool floats = !v.holdsIntegers();
+  // Whether element a of a slice comes strictly before element b by its
+  // key: the order of the run-time ranking (comesBefore).
+  auto before = [&](int64_t a, int64_t b) {
+    if (floats) {
+      double x = v.f[a], y = v.f[b];
+      if (std::isnan(x) || std::isnan(y))
+        return !std::isnan(x) && std::isnan(y);
+      return largest ? x > y : x < y;
+    }
+    if (unsignedInts) {
+      uint64_t x = v.i[a], y = v.i[b];
+      return largest ? x > y : x < y;
+    }
+    return largest ? v.i[a] > v.i[b] : v.i[a] < v.i[b];
+  };
+  SmallVector<int64_t> outShape(v.shape);
+  outShape[axis] = k;
+  ImportedValue values;
+  values.kind = Kind::Const;
+  values.dtype = v.dtype;
+  values.shape = outShape;
+  int64_t count = outer * k * inner;
+  if (floats)
+    values.f.resize(count);
+  else
+    values.i.resize(count);
+  std::vector<int64_t> indices(count);
+  SmallVector<int64_t> order(n);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t in = 0; in < inner; ++in) {
+      int64_t base = o * n * inner + in;
+      for (int64_t j = 0; j < n; ++j)
+        order[j] = j;
+      // Equal keys by the lower index: a total order, so std::sort is
+      // deterministic.
+      std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        int64_t x = base + a * inner, y = base + b * inner;
+        return before(x, y) || (!before(y, x) && a < b);
+      });
+      for (int64_t r = 0; r < k; ++r) {
+        int64_t at = (o * k + r) * inner + in, from = base + order[r] * inner;
+        if (floats)
+          values.f[at] = v.f[from];
+        else
+          values.i[at] = v.i[from];
+        indices[at] = order[r];
+      }
+    }
+  }
+  setOutput(0, std::move(values));
+  setOutput(1, int64Constant(outShape, std::move(indices)));
+  return success();
 }
 
 LogicalResult Importer::importTopK() {
@@ -104,18 +170,21 @@ LogicalResult Importer::importTopK() {
   if (failed(settleOrFloat(*this, v)))
     return failure();
 
-  if (v.kind == Kind::Int && v.dtype == onnx::TensorProto::BOOL)
+  bool integers = v.holdsIntegers();
+  if (integers && v.dtype == onnx::TensorProto::BOOL)
     return fail("TopK of a boolean tensor");
   if (v.kind == Kind::Quant && v.q.perAxis())
     return fail("TopK of per-axis quantized codes is not supported");
   if (v.kind != Kind::Int && !v.isQuantized() && v.kind != Kind::Float &&
-      !(v.kind == Kind::Const && !v.f.empty()))
-    return fail("TopK needs run-time float, quantized or integer data");
+      v.kind != Kind::Const)
+    return fail("TopK needs float, quantized or integer data");
+  bool unsignedInts = integers && isUnsignedIntType(v.dtype);
+  if (v.kind == Kind::Const && foldableCount(v.shape))
+    return foldTopK(v, axis, k, largest, unsignedInts);
   // The comparison keys (integers, or f32 reals), and the elements the values
   // are taken from: the codes themselves where they share one grid, so the
   // values stay on the input's grid.
   bool codes = v.isQuantized() && !v.q.perAxis();
-  bool unsignedInts = v.kind == Kind::Int && isUnsignedIntType(v.dtype);
   auto keys = elementTable(*this, v, /*codes=*/false);
   auto elements =
       failed(keys) || !codes ? keys : elementTable(*this, v, /*codes=*/true);

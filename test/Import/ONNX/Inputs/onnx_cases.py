@@ -3378,6 +3378,203 @@ def case_integer_unary():
         k: ("ints", wrap(v)) for k, v in want.items()}
 
 
+def case_const_nd_folds():
+    """Ops on compile-time N-D data, folded at import (the second
+    real-architecture campaign's refusals): RAFT's coordinate grid, a
+    Concat of two compile-time 1 x 1 x 3 x 4 planes along the channels,
+    added to a run-time flow; Split of compile-time int64 data into three
+    parts; Split of run-time int64 ids; TopK of compile-time int64 (ties
+    to the lower index) and f32 data (smallest first, a NaN after every
+    number, -0.0 and +0.0 tied); CumSum of compile-time int32 data (wrapping
+    around, exclusive and reversed) and f32 data. Expected values from
+    Python's own sort and sums, not numpy's kernels."""
+    r = rng(181)
+    gy = np.repeat(np.arange(3, dtype=F32)[:, None], 4, axis=1)[None, None]
+    gx = np.repeat(np.arange(4, dtype=F32)[None, :], 3, axis=0)[None, None]
+    flow = (r.integers(-8, 8, (1, 2, 3, 4)) / 4).astype(F32)
+    table = r.integers(-9, 9, (2, 6)).astype(np.int64)
+    ids = r.integers(0, 50, (2, 6)).astype(np.int64)
+    b2 = r.integers(-3, 3, (2, 6)).astype(np.int64)
+    scores = np.array([[3, 7, 7, -2, 7], [0, -5, 4, 4, 1]], np.int64)
+    fl = np.array([[0.5, np.nan, -0.0, 0.0, -1.5, 0.5]], F32)
+    counts = np.array([[2147483647, 1, 5], [-3, 4, -2147483648]], np.int32)
+    steps = np.array([1e8, 1, 1, -1e8], F32)  # in f32: 1e8 + 1 is 1e8
+    nodes = [helper.make_node("Concat", ["gy", "gx"], ["grid"], axis=1),
+             helper.make_node("Add", ["grid", "flow"], ["y_coords"]),
+             helper.make_node("Split", ["table", "sizes"],
+                              ["t0", "t1", "t2"], axis=1),
+             helper.make_node("Concat", ["t2", "t0", "t1"], ["t_perm"], axis=1),
+             helper.make_node("Add", ["t_perm", "b2"], ["y_split"]),
+             helper.make_node("Split", ["ids"], ["y_ids0", "y_ids1"], axis=0),
+             helper.make_node("TopK", ["scores", "k3"], ["tv", "ti"], axis=1),
+             helper.make_node("Add", ["tv", "b3"], ["y_topk"]),
+             helper.make_node("Add", ["ti", "b3"], ["y_topk_idx"]),
+             helper.make_node("TopK", ["fl", "k4"], ["fv", "fi"], axis=-1,
+                              largest=0),
+             helper.make_node("Add", ["fv", "zero4"], ["y_topk_f"]),
+             helper.make_node("Add", ["fi", "zero4i"], ["y_topk_fi"]),
+             helper.make_node("CumSum", ["counts", "ax1"], ["cs"]),
+             helper.make_node("Add", ["cs", "c0"], ["y_cumsum"]),
+             helper.make_node("CumSum", ["counts", "ax1"], ["cse"],
+                              exclusive=1, reverse=1),
+             helper.make_node("Add", ["cse", "c0"], ["y_cumsum_er"]),
+             helper.make_node("CumSum", ["steps", "ax0"], ["fs"]),
+             helper.make_node("Add", ["fs", "zero4f"], ["y_cumsum_f"]),
+             # Resizes of compile-time and run-time integer data.
+             helper.make_node("Resize", ["gy", "", "up2"], ["gy2"],
+                              mode="nearest"),
+             helper.make_node("Add", ["gy2", "zero68"], ["y_resize_nearest"]),
+             helper.make_node("Resize", ["gx", "", "up2"], ["gx2"],
+                              mode="linear"),
+             helper.make_node("Add", ["gx2", "zero68"], ["y_resize_linear"]),
+             helper.make_node("Resize", ["ids4", "", "up2"], ["y_resize_ids"],
+                              mode="nearest"),
+             helper.make_node("Resize", ["table4", "", "up2"], ["t4"],
+                              mode="nearest"),
+             helper.make_node("Add", ["t4", "zero_t4"], ["y_resize_table"])]
+    inits = [init("gy", gy), init("gx", gx), init("table", table),
+             init("sizes", np.array([1, 2, 3], np.int64)),
+             init("scores", scores), init("k3", np.array([3], np.int64)),
+             init("fl", fl), init("k4", np.array([4], np.int64)),
+             init("counts", counts), init("ax1", np.int64(1)),
+             init("ax0", np.int64(0)), init("steps", steps),
+             init("up2", np.array([1, 1, 2, 2], F32)),
+             init("table4", table.reshape(1, 1, 2, 6))]
+    ids4 = ids.reshape(1, 1, 2, 6)
+    zero68 = np.zeros((1, 1, 6, 8), F32)
+    zero_t4 = np.zeros((1, 1, 4, 12), np.int64)
+    b3 = r.integers(-3, 3, (2, 3)).astype(np.int64)
+    zero4 = np.zeros((1, 4), F32)
+    zero4i = np.zeros((1, 4), np.int64)
+    c0 = np.zeros((2, 3), np.int32)
+    zero4f = np.zeros(4, F32)
+    want = {}
+    want["y_coords"] = ("approx", np.concatenate([gy, gx], 1) + flow, 0.0)
+    parts = [table[:, :1], table[:, 1:3], table[:, 3:]]
+    want["y_split"] = ("ints", np.concatenate([parts[2], parts[0], parts[1]], 1)
+                       + b2)
+    want["y_ids0"] = ("ints", ids[:1])
+    want["y_ids1"] = ("ints", ids[1:])
+
+    def topk(row, k, largest):
+        # A total order: numbers by value (the sign of a zero ignored), a
+        # NaN after them; equal keys by the lower index.
+        def key(j):
+            x = float(row[j])
+            if math.isnan(x):
+                return (1, 0.0, j)
+            return (0, -x if largest else x, j)
+        order = sorted(range(len(row)), key=key)[:k]
+        return [row[j] for j in order], order
+    tv = np.array([topk(list(sr), 3, True)[0] for sr in scores], np.int64)
+    ti = np.array([topk(list(sr), 3, True)[1] for sr in scores], np.int64)
+    want["y_topk"] = ("ints", tv + b3)
+    want["y_topk_idx"] = ("ints", ti + b3)
+    fv, fi = topk(list(fl[0]), 4, False)
+    want["y_topk_f"] = ("approx", np.array([fv], F32), 0.0)
+    want["y_topk_fi"] = ("ints", np.array([fi], np.int64))
+
+    def wrap32(v):
+        return (v + 2**31) % 2**32 - 2**31
+    cs = [[wrap32(sum(int(v) for v in row[:j + 1])) for j in range(3)]
+          for row in counts]
+    cse = [[wrap32(sum(int(v) for v in row[j + 1:])) for j in range(3)]
+           for row in counts]
+    want["y_cumsum"] = ("ints", np.array(cs, np.int64))
+    want["y_cumsum_er"] = ("ints", np.array(cse, np.int64))
+    acc, fs = F32(0), []
+    for v in steps:
+        acc = F32(acc + v)  # f32 sums in order, as ONNX Runtime's loop
+        fs.append(acc)
+    want["y_cumsum_f"] = ("approx", np.array(fs, F32), 0.0)
+    # Nearest by 2 (half_pixel, round_prefer_floor: each element twice).
+    up = lambda a: a.repeat(2, axis=2).repeat(2, axis=3)
+    want["y_resize_nearest"] = ("approx", up(gy), 0.0)
+    want["y_resize_linear"] = ("approx", resize_linear_f32(gx, 6, 8,
+                                                           "half_pixel"), 0.0)
+    want["y_resize_ids"] = ("ints", up(ids4))
+    want["y_resize_table"] = ("ints", up(table.reshape(1, 1, 2, 6)))
+    types = {"y_coords": TensorProto.FLOAT, "y_topk_f": TensorProto.FLOAT,
+             "y_cumsum_f": TensorProto.FLOAT, "y_resize_nearest": TensorProto.FLOAT,
+             "y_resize_linear": TensorProto.FLOAT, "y_cumsum": TensorProto.INT32,
+             "y_cumsum_er": TensorProto.INT32}
+    m = model(nodes, [tin("flow", [1, 2, 3, 4]),
+                      tin("b2", [2, 6], TensorProto.INT64),
+                      tin("ids", [2, 6], TensorProto.INT64),
+                      tin("b3", [2, 3], TensorProto.INT64),
+                      tin("zero4", [1, 4]),
+                      tin("zero4i", [1, 4], TensorProto.INT64),
+                      tin("c0", [2, 3], TensorProto.INT32),
+                      tin("zero4f", [4]),
+                      tin("ids4", [1, 1, 2, 6], TensorProto.INT64),
+                      tin("zero68", [1, 1, 6, 8]),
+                      tin("zero_t4", [1, 1, 4, 12], TensorProto.INT64)],
+              [tin(k, list(v[1].shape), types.get(k, TensorProto.INT64))
+               for k, v in want.items()], inits)
+    expected = {}
+    for k, v in want.items():
+        if v[0] == "approx":
+            expected[k] = ("approx", v[1], np.zeros(v[1].shape))
+        else:
+            expected[k] = v
+    return m, {"flow": flow, "b2": b2, "ids": ids, "b3": b3, "zero4": zero4,
+               "zero4i": zero4i, "c0": c0, "zero4f": zero4f, "ids4": ids4,
+               "zero68": zero68, "zero_t4": zero_t4}, expected
+
+
+def case_integer_pow():
+    """Pow of an int32 / int64 base: run-time int64 by a compile-time
+    scalar 3 (only its bits multiplied in); run-time int32 by a run-time
+    int64 exponent row (0 .. 7, negative ones truncating toward zero, 0 to
+    a negative power the type's minimum, powers past int32 wrapping
+    around); compile-time 2 ** arange(10) (a positional table) and int64
+    [4, 9, 10] ** 0.5 (std::pow, truncated), folded at import into a
+    run-time Add. Expected values from Python's integers."""
+    r = rng(182)
+    t = r.integers(-20, 20, (3, 4)).astype(np.int64)
+    base = np.array([[0, 1, -1, 2, -3, 7, 0, 5]] * 2, np.int32)
+    base[1] = [3, -2, 2, 1, -1, 0, 46341, -7]
+    expo = np.array([[3, -1, -3, 7, 5, 20, -2, 0],
+                     [2, 9, -1, -4, 6, 0, 2, 13]], np.int64)
+    b10 = r.integers(-3, 3, (10,)).astype(np.int64)
+    b3 = r.integers(-3, 3, (3,)).astype(np.int64)
+    nodes = [helper.make_node("Pow", ["t", "three"], ["y_cube"]),
+             helper.make_node("Pow", ["base", "expo"], ["y_pow"]),
+             helper.make_node("Pow", ["two", "r10"], ["p10"]),
+             helper.make_node("Add", ["p10", "b10"], ["y_table"]),
+             helper.make_node("Pow", ["sq", "half"], ["roots"]),
+             helper.make_node("Add", ["roots", "b3"], ["y_roots"])]
+    inits = [init("three", np.int64(3)), init("two", np.int64(2)),
+             init("r10", np.arange(10, dtype=np.int64)),
+             init("sq", np.array([4, 9, 10], np.int64)),
+             init("half", np.float32(0.5))]
+
+    def ipow(x, e, bits):
+        x, e = int(x), int(e)
+        if e < 0:
+            if x == 0:
+                return -2**(bits - 1)
+            # Truncated toward zero: only 1 and -1 keep a nonzero power.
+            return x**e if abs(x) == 1 else 0
+        v = x**e % 2**bits
+        return v - 2**bits if v >= 2**(bits - 1) else v
+    want = {"y_cube": np.vectorize(lambda x: ipow(x, 3, 64))(t).astype(np.int64),
+            "y_pow": np.array([[ipow(x, e, 32) for x, e in zip(bx, be)]
+                               for bx, be in zip(base, expo)], np.int64),
+            "y_table": np.array([2**k for k in range(10)], np.int64) + b10,
+            "y_roots": np.array([2, 3, 3], np.int64) + b3}
+    types = {"y_pow": TensorProto.INT32}
+    m = model(nodes, [tin("t", [3, 4], TensorProto.INT64),
+                      tin("base", [2, 8], TensorProto.INT32),
+                      tin("expo", [2, 8], TensorProto.INT64),
+                      tin("b10", [10], TensorProto.INT64),
+                      tin("b3", [3], TensorProto.INT64)],
+              [tin(k, list(v.shape), types.get(k, TensorProto.INT64))
+               for k, v in want.items()], inits)
+    return m, {"t": t, "base": base, "expo": expo, "b10": b10, "b3": b3}, {
+        k: ("ints", v) for k, v in want.items()}
+
+
 def case_selection_ops():
     """Ops whose result depends on which elements are set, over
     compile-time masks and indices: ScatterElements along axis 0 (run-time
@@ -6370,6 +6567,50 @@ def case_bad_split_sizes():
     inits.append(init("sizes", np.array([1, 2], np.int64)))
     return model(nodes, [tin("x", [1, 4])], [tin("a", [1, 1]), tin("b", [1, 2])],
                  inits), {}, {}
+
+
+def const_node_model(op, inputs, out_shape, out_type, attrs=None):
+    """A node `op` named "n" of compile-time initializers `inputs` (name ->
+    array), its output "y" a graph output."""
+    nodes = [helper.make_node(op, [k for k, _ in inputs], ["y"], name="n",
+                              **(attrs or {}))]
+    return model(nodes, [], [tin("y", out_shape, out_type)],
+                 [init(k, v) for k, v in inputs]), {}, {}
+
+
+def case_bad_concat_const_types():
+    return const_node_model(
+        "Concat", [("a", np.zeros((2, 2), np.int64)),
+                   ("b", np.zeros((2, 2), np.int32))], [4, 2],
+        TensorProto.INT64, {"axis": 0})
+
+
+def case_bad_concat_const_huge():
+    # One 2^20-element initializer listed five times: 2^22 + 2^20 elements.
+    big = np.zeros(1 << 20, np.int8)
+    nodes = [helper.make_node("Concat", ["big"] * 5, ["y"], name="n", axis=0)]
+    return model(nodes, [], [tin("y", [5 << 20], TensorProto.INT8)],
+                 [init("big", big)]), {}, {}
+
+
+def case_bad_pow_const_overflow():
+    return const_node_model(
+        "Pow", [("a", np.array([2, 3], np.int32)), ("e", np.int64(31))], [2],
+        TensorProto.INT32)
+
+
+def case_bad_pow_fraction():
+    nodes = [helper.make_node("Pow", ["x", "e"], ["y"], name="n")]
+    return model(nodes, [tin("x", [3], TensorProto.INT64)],
+                 [tin("y", [3], TensorProto.INT64)],
+                 [init("e", np.float32(0.5))]), {}, {}
+
+
+def case_bad_pow_base_type():
+    nodes = [helper.make_node("Pow", ["x", "e"], ["y"], name="n")]
+    return model(nodes, [tin("x", [3], TensorProto.INT16)],
+                 [tin("y", [3], TensorProto.INT16)],
+                 [init("e", np.int64(2))]), {}, {}
 
 
 def case_float_math():
