@@ -70,6 +70,149 @@ LogicalResult Importer::importPool1D() {
   return importExpansion(*node, e.nodes);
 }
 
+/// A 3-D MaxPool's Indices (NCDHW int64) over the pooled shape `pooled`:
+/// for each window the flat index ((n C + c) D + d) H W + h W + w of its
+/// largest element, as ONNX Runtime's MaxPool3DTask scans the window (D,
+/// then H, then W, from the lowest float; a strictly larger element wins,
+/// so the first of equal maxima does and padding never). A window of only
+/// -inf or NaN keeps the kernel's initial -1 for d, h and w: (n C + c) D H
+/// W - H W - W - 1. Compared in f32 (codes as their reals).
+static FailureOr<ImportedValue> maxPool3DIndices(Importer &im, ImportedValue &x,
+                                                 ArrayRef<int64_t> pooled) {
+  auto in = im.floatValue(x, /*nhwc=*/false);
+  if (failed(in))
+    return failure();
+  OpBuilder &b = im.b;
+  Location loc = im.loc;
+  MLIRContext *ctx = im.ctx;
+  Type f32 = Float32Type::get(ctx), i64 = b.getI64Type();
+  std::vector<int64_t> kernel = *im.attrInts("kernel_shape");
+  std::vector<int64_t> strides =
+      im.attrInts("strides").value_or(std::vector<int64_t>{1, 1, 1});
+  std::vector<int64_t> dilations =
+      im.attrInts("dilations").value_or(std::vector<int64_t>{1, 1, 1});
+  std::vector<int64_t> pads =
+      im.attrInts("pads").value_or(std::vector<int64_t>(6, 0));
+  if (im.attrString("auto_pad").value_or("NOTSET") == "VALID")
+    pads.assign(6, 0);
+  // Padded with -inf (never larger than the lowest float) before each axis
+  // by its begin padding and after it as far as the last window reaches
+  // (ceil_mode's overrun included).
+  SmallVector<OpFoldResult> low(2, b.getIndexAttr(0)),
+      high(2, b.getIndexAttr(0));
+  SmallVector<int64_t> padded = {x.shape[0], x.shape[1]};
+  for (int d = 0; d < 3; ++d) {
+    int64_t reach = (pooled[2 + d] - 1) * strides[d] +
+                    (kernel[d] - 1) * dilations[d] + 1 - pads[d];
+    int64_t after = std::max<int64_t>(0, reach - x.shape[2 + d]);
+    low.push_back(b.getIndexAttr(pads[d]));
+    high.push_back(b.getIndexAttr(after));
+    padded.push_back(x.shape[2 + d] + pads[d] + after);
+  }
+  Value minusInf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  Value src = tensor::PadOp::create(b, loc, RankedTensorType::get(padded, f32),
+                                    *in, low, high, minusInf)
+                  .getResult();
+  // Loops (n, c, od, oh, ow, kd, kh, kw).
+  auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> read = {dim(0), dim(1)};
+  for (int d = 0; d < 3; ++d)
+    read.push_back(dim(2 + d) * strides[d] + dim(5 + d) * dilations[d]);
+  AffineMap out =
+      AffineMap::get(8, 0, {dim(0), dim(1), dim(2), dim(3), dim(4)}, ctx);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(8, 0, read, ctx),
+      AffineMap::get(8, 0, {dim(5), dim(6), dim(7)}, ctx), out, out};
+  SmallVector<utils::IteratorType> iters(5, utils::IteratorType::parallel);
+  iters.append(3, utils::IteratorType::reduction);
+  Value window = tensor::EmptyOp::create(b, loc, kernel, f32);
+  auto filled = [&](TypedAttr value, Type elem) {
+    Value start = arith::ConstantOp::create(b, loc, value);
+    return linalg::FillOp::create(
+               b, loc, ValueRange{start},
+               ValueRange{tensor::EmptyOp::create(b, loc, pooled, elem)})
+        .getResult(0);
+  };
+  Value best =
+      filled(b.getF32FloatAttr(std::numeric_limits<float>::lowest()), f32);
+  Value where = filled(b.getI64IntegerAttr(-1), i64);
+  int64_t channels = x.shape[1];
+  int64_t extent[3] = {x.shape[2], x.shape[3], x.shape[4]};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{best.getType(), where.getType()},
+      ValueRange{src, window}, ValueRange{best, where}, maps, iters,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        auto index = [&](unsigned i) -> Value {
+          return arith::IndexCastOp::create(nb, l, i64,
+                                            linalg::IndexOp::create(nb, l, i));
+        };
+        auto constant = [&](int64_t v) -> Value {
+          return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
+        };
+        auto mulAdd = [&](Value v, int64_t m, Value y) -> Value {
+          return arith::AddIOp::create(
+              nb, l, arith::MulIOp::create(nb, l, v, constant(m)), y);
+        };
+        // The plane, then each coordinate in the unpadded input.
+        Value flat = mulAdd(index(0), channels, index(1));
+        for (int d = 0; d < 3; ++d) {
+          Value at = arith::SubIOp::create(
+              nb, l,
+              mulAdd(index(2 + d), strides[d],
+                     arith::MulIOp::create(nb, l, index(5 + d),
+                                           constant(dilations[d]))),
+              constant(pads[d]));
+          flat = mulAdd(flat, extent[d], at);
+        }
+        Value larger =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, a[0], a[2]);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, larger, a[0], a[2]),
+                       arith::SelectOp::create(nb, l, larger, flat, a[3])});
+      });
+  // The -1 left where nothing won: the index of d = h = w = -1.
+  int64_t volume = extent[0] * extent[1] * extent[2];
+  int64_t noneOffset = -extent[1] * extent[2] - extent[2] - 1;
+  Value empty = tensor::EmptyOp::create(b, loc, pooled, i64);
+  SmallVector<AffineMap> idMaps(2, AffineMap::getMultiDimIdentityMap(5, ctx));
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{empty.getType()}, ValueRange{generic.getResult(1)},
+          ValueRange{empty}, idMaps,
+          SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            auto constant = [&](int64_t v) -> Value {
+              return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
+            };
+            auto index = [&](unsigned i) -> Value {
+              return arith::IndexCastOp::create(
+                  nb, l, i64, linalg::IndexOp::create(nb, l, i));
+            };
+            Value plane = arith::AddIOp::create(
+                nb, l,
+                arith::MulIOp::create(nb, l, index(0), constant(channels)),
+                index(1));
+            Value none = arith::AddIOp::create(
+                nb, l, arith::MulIOp::create(nb, l, plane, constant(volume)),
+                constant(noneOffset));
+            Value missing = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt, a[0], constant(0));
+            linalg::YieldOp::create(
+                nb, l,
+                arith::SelectOp::create(nb, l, missing, none, a[0])
+                    .getResult());
+          })
+          .getResult(0);
+  ImportedValue indices;
+  indices.kind = Kind::Int;
+  indices.dtype = onnx::TensorProto::INT64;
+  indices.shape.assign(pooled.begin(), pooled.end());
+  indices.value = result;
+  return indices;
+}
+
 LogicalResult Importer::importPool3D() {
   StringRef op = node->op_type();
   auto x = input(0);
@@ -90,8 +233,11 @@ LogicalResult Importer::importPool3D() {
   // a box clipped to the input is the product of the counts along each
   // axis) are separable: the 2-D pool of (kD, 1) over N x C x D x (H W),
   // then the 2-D pool of (kH, kW) over N x (C Do) x H x W.
-  if (node->output_size() > 1 && !node->output(1).empty())
-    return fail("the Indices output of a 3-D MaxPool is not supported");
+  bool indices =
+      op == "MaxPool" && node->output_size() > 1 && !node->output(1).empty();
+  if (indices && attrInt("storage_order").value_or(0) != 0)
+    return fail("storage_order = " + Twine(*attrInt("storage_order")) +
+                " (column-major Indices) is not supported");
   std::string byDepth = e.fresh("pooled_d"), byPlane = e.fresh("pooled_hw");
   std::string rows = e.reshape(node->input(0), {n, c, shape[2], h * w});
   size_t alongD = e.nodes.size();
@@ -127,7 +273,20 @@ LogicalResult Importer::importPool3D() {
   e.addInts(e.add("Unsqueeze", {byPlane}, tall), "axes", {1}, 13);
   e.op("Reshape", {tall, e.constInts("shape", {0, c, -1, 0, 0})},
        node->output(0));
-  return importExpansion(*node, e.nodes);
+  if (failed(importExpansion(*node, e.nodes)))
+    return failure();
+  if (!indices)
+    return success();
+  // The pools above checked the window; the Indices come from one scan of
+  // each 3-D window, over the pooled shape they produced.
+  x = input(0);
+  if (failed(x))
+    return failure();
+  auto found = maxPool3DIndices(*this, **x, values[node->output(0)].shape);
+  if (failed(found))
+    return failure();
+  setOutput(1, std::move(*found));
+  return success();
 }
 
 /// Reads the window attributes of MaxPool / AveragePool on an NCHW input.

@@ -4778,6 +4778,99 @@ def case_max_pool_indices():
         "idx_1d": ("int", idx_1d)}
 
 
+def ort_max_pool3d_indices(x, kernel, strides, pads, dilations, ceil=False):
+    """ONNX Runtime's MaxPool3DTask Indices, loop by loop: each window
+    scanned along D, then H, then W from the lowest float, a strictly
+    larger element taking over; positions outside the input skipped; where
+    nothing wins d, h and w stay -1, so the index is c D H W - H W - W - 1
+    for the window's plane c = n C + c. pads = (d, h, w begins, then
+    ends)."""
+    n_, c_ = x.shape[:2]
+    size = x.shape[2:]
+    outs = []
+    for a in range(3):
+        span = size[a] + pads[a] + pads[a + 3] - ((kernel[a] - 1) * dilations[a] + 1)
+        outs.append((-(-span // strides[a]) if ceil else span // strides[a]) + 1)
+    out = np.full((n_, c_) + tuple(outs), -1, np.int64)
+    lowest = np.finfo(np.float32).min
+    for n in range(n_):
+        for c in range(c_):
+            for o in np.ndindex(*outs):
+                best, at = lowest, None
+                for k in np.ndindex(*kernel):
+                    pos = [o[a] * strides[a] - pads[a] + k[a] * dilations[a]
+                           for a in range(3)]
+                    if all(0 <= pos[a] < size[a] for a in range(3)):
+                        v = x[n, c, pos[0], pos[1], pos[2]]
+                        if v > best:
+                            best = v
+                            at = (((n * c_ + c) * size[0] + pos[0]) * size[1]
+                                  + pos[1]) * size[2] + pos[2]
+                if at is None:
+                    plane = n * c_ + c
+                    at = (plane * size[0] * size[1] * size[2] - size[1] * size[2]
+                          - size[2] - 1)
+                out[(n, c) + o] = at
+    return out
+
+
+def case_max_pool3d_indices():
+    """A 3-D MaxPool's Indices output (V-Net / 3-D SegNet encoders), then
+    MaxUnpool back: float input with padding, strides, ties (the first
+    maximum in D, H, W order wins: small integers), -inf and NaN entries
+    and a window of only -inf (d = h = w = -1: plane D H W - H W - W - 1);
+    dilations with ceil_mode; on dequantized codes (QDQ). Against a loop
+    by loop model of ONNX Runtime's MaxPool3DTask."""
+    r = rng(183)
+    x = r.integers(-3, 4, (2, 2, 4, 5, 5)).astype(F32)
+    x[0, 0, :2, :3, :3] = -np.inf  # the first windows: only -inf
+    x[1, 1, 2, 3, 3] = np.nan
+    xq = r.uniform(-1, 1, (1, 2, 3, 4, 4)).astype(F32)
+    # Unpooled: finite values (a window of only -inf has an index outside
+    # the input, which MaxUnpool refuses in ONNX Runtime).
+    xu = r.integers(-3, 4, (2, 2, 4, 5, 5)).astype(F32)
+    N = helper.make_node
+    nodes = [
+        N("MaxPool", ["x"], ["y", "idx"], kernel_shape=[2, 2, 3],
+          strides=[2, 2, 2], pads=[1, 1, 0, 0, 0, 1]),
+        N("MaxPool", ["x"], ["y_c", "idx_c"], kernel_shape=[2, 2, 2],
+          dilations=[1, 2, 1], strides=[2, 1, 2], ceil_mode=1),
+        N("QuantizeLinear", ["xq", "s", "z"], ["xq_q"]),
+        N("DequantizeLinear", ["xq_q", "s", "z"], ["xq_dq"]),
+        N("MaxPool", ["xq_dq"], ["yq", "idx_q"], kernel_shape=[3, 3, 3],
+          strides=[1, 2, 2], pads=[1, 1, 1, 1, 1, 1]),
+        N("MaxPool", ["xu"], ["y_u", "idx_u"], kernel_shape=[2, 2, 2],
+          strides=[2, 2, 2]),
+        N("MaxUnpool", ["y_u", "idx_u", "x_shape"], ["unpooled"],
+          kernel_shape=[2, 2, 2], strides=[2, 2, 2]),
+    ]
+    inits = [init("s", np.array(0.05, F32)), init("z", np.array(3, np.uint8)),
+             init("x_shape", np.array(x.shape, np.int64))]
+    idx = ort_max_pool3d_indices(x, [2, 2, 3], [2, 2, 2], [1, 1, 0, 0, 0, 1],
+                                 [1, 1, 1])
+    idx_c = ort_max_pool3d_indices(x, [2, 2, 2], [2, 1, 2], [0] * 6, [1, 2, 1],
+                                   ceil=True)
+    codes = np.clip(np.round(xq / F32(0.05)) + 3, 0, 255)
+    idx_q = ort_max_pool3d_indices((codes - 3).astype(F32), [3, 3, 3],
+                                   [1, 2, 2], [1] * 6, [1, 1, 1])
+    idx_u = ort_max_pool3d_indices(xu, [2, 2, 2], [2, 2, 2], [0] * 6, [1, 1, 1])
+    # MaxUnpool to the input's shape: zeros, each window's max written at
+    # its index (the input's element there).
+    flat = xu.reshape(-1)
+    unpooled = ort_max_unpool(flat[idx_u.reshape(-1)], idx_u, xu.shape)
+    I64 = TensorProto.INT64
+    m = model(nodes, [tin("x", list(x.shape)), tin("xq", list(xq.shape)),
+                      tin("xu", list(xu.shape))],
+              [tin("idx", list(idx.shape), I64),
+               tin("idx_c", list(idx_c.shape), I64),
+               tin("idx_q", list(idx_q.shape), I64),
+               tin("unpooled", list(unpooled.shape))], inits)
+    return m, {"x": x, "xq": xq, "xu": xu}, {
+        "idx": ("int", idx), "idx_c": ("int", idx_c), "idx_q": ("int", idx_q),
+        "unpooled": ("approx", unpooled.astype(F32),
+                     np.zeros(unpooled.shape))}
+
+
 def ort_max_unpool(x, idx, shape):
     """ONNX Runtime's MaxUnpool: zeros, then Y[I[i]] = X[i] in order."""
     y = np.zeros(int(np.prod(shape)))
