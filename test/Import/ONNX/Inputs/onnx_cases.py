@@ -1989,10 +1989,11 @@ def case_bad_conv_transpose3d_pads():
 
 
 def case_bad_pool3d_indices():
+    """Column-major Indices (storage_order = 1) of a 3-D MaxPool."""
     nodes, inits = [], []
     qdq_input(nodes, inits)
     nodes.append(helper.make_node("MaxPool", ["xd"], ["y", "i"], name="pool3d",
-                                  kernel_shape=[2, 2, 2]))
+                                  kernel_shape=[2, 2, 2], storage_order=1))
     return model(nodes, [tin("x", [1, 3, 4, 4, 4])],
                  [tin("y", list("abcde")), tin("i", list("abcde"), TensorProto.INT64)], inits), {}, {}
 
