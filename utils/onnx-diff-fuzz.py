@@ -105,11 +105,6 @@ DOCUMENTED_LIMITS = [
     # or QGemm's implicit bias scale a_scale * b_scale).
     r"outside the positive range of f32",
     r"scale \S+ is outside the range of f32",
-    # Valid ONNX that docs/ONNXImport.md does not claim to support, which the
-    # importer names: Relu on the int8 codes of a QuantizeLinear (ONNX:
-    # max(q, 0), opset 14+); the generator writes it to catch the importer
-    # reading codes as reals where it does not diagnose it.
-    r"Relu / Clip of an integer tensor",
     # docs/ONNXImport.md: Concat of int8 / uint8 codes on two grids (ONNX
     # copies codes that then share no scale).
     r"code tensors quantized with different parameters",
@@ -1427,8 +1422,7 @@ class Case:
     def op_relu_codes(self, v, last):
         """Relu on the int8 / int16 codes themselves (ONNX's Relu takes
         int8 and int16 from opset 14): max(q, 0), whatever the zero
-        point. The importer diagnoses it on a QuantizeLinear output (a
-        diagnosed gap, not a finding)."""
+        point; the importer clamps the codes on their grid."""
         if self.opset < 14 or v.dt == "u8":
             raise Skip
         x = self.q_same(self.dq(v) if v.raw else v)

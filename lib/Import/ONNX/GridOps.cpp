@@ -142,9 +142,70 @@ static LogicalResult importIntegerClamp(Importer &im, ImportedValue &v,
       });
 }
 
+/// Relu / Clip of the int8 / uint8 codes a QuantizeLinear wrote (ONNX
+/// defines them on the integers: Relu is max(q, 0), not a Relu of the reals
+/// unless the zero point is 0): the codes clamped, on the same grid, so a
+/// DequantizeLinear after them reads them as it reads any codes.
+static LogicalResult importCodeClamp(Importer &im, ImportedValue &v,
+                                     std::optional<int64_t> lo,
+                                     std::optional<int64_t> hi) {
+  if (lo && hi && *lo > *hi)
+    return im.fail("min " + Twine(*lo) + " is above max " + Twine(*hi));
+  auto clamp = [&](int64_t x) {
+    if (lo)
+      x = std::max(x, *lo);
+    if (hi)
+      x = std::min(x, *hi);
+    return x;
+  };
+  ImportedValue out = v;
+  if (v.codes) {
+    for (int64_t &x : *out.codes)
+      x = clamp(x);
+    out.value = {};
+    im.setOutput(0, std::move(out));
+    return success();
+  }
+  // Clamped in the value's own layout (a conv's NHWC result stays NHWC);
+  // bounds outside the storage type clamp nothing or everything.
+  out.nhwc = v.shape.size() == 4 && v.nhwc && !v.isFlattenedNhwc();
+  auto ints = storageInts(im, v, out.nhwc);
+  if (failed(ints))
+    return failure();
+  Type elem = cast<RankedTensorType>(ints->getType()).getElementType();
+  int64_t qmin = v.q.qmin(), qmax = v.q.qmax();
+  bool isUnsigned = !v.q.isSigned;
+  Value clamped = elementwise(
+      im, {*ints}, cast<RankedTensorType>(ints->getType()).getShape(),
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        auto constant = [&](int64_t c) -> Value {
+          return arith::ConstantOp::create(nb, l, nb.getIntegerAttr(elem, c));
+        };
+        Value r = a[0];
+        if (lo && *lo > qmin)
+          r = isUnsigned ? Value(arith::MaxUIOp::create(
+                               nb, l, r, constant(std::min(*lo, qmax))))
+                         : Value(arith::MaxSIOp::create(
+                               nb, l, r, constant(std::min(*lo, qmax))));
+        if (hi && *hi < qmax)
+          r = isUnsigned ? Value(arith::MinUIOp::create(
+                               nb, l, r, constant(std::max(*hi, qmin))))
+                         : Value(arith::MinSIOp::create(
+                               nb, l, r, constant(std::max(*hi, qmin))));
+        return r;
+      },
+      elem);
+  out.flattenedFromNhwc.clear();
+  out.value = quant::StorageCastOp::create(im.b, im.loc,
+                                           im.quantTensorType(out), clamped);
+  im.setOutput(0, std::move(out));
+  return success();
+}
+
 /// Whether `v` is integer data Relu / Clip clamp as integers.
 static bool clampsAsIntegers(const ImportedValue &v) {
-  return (v.kind == Kind::Int || (v.kind == Kind::Const && v.f.empty())) &&
+  return (v.kind == Kind::Int || v.kind == Kind::Quant ||
+          (v.kind == Kind::Const && v.f.empty())) &&
          v.dtype != onnx::TensorProto::BOOL;
 }
 
@@ -152,6 +213,8 @@ LogicalResult Importer::importRelu() {
   auto in = input(0);
   if (failed(in))
     return failure();
+  if ((*in)->kind == Kind::Quant)
+    return importCodeClamp(*this, **in, int64_t(0), std::nullopt);
   if (clampsAsIntegers(**in))
     return importIntegerClamp(*this, **in, int64_t(0), std::nullopt);
   return importClamp(*this, 0.0, std::numeric_limits<double>::infinity());
@@ -175,6 +238,9 @@ LogicalResult Importer::importClip() {
     bounds[idx - 1] = *bound;
   }
   if (clampsAsIntegers(**in)) {
+    // Clip-6's float attributes are defined on float tensors only.
+    if (attrFloat("min") || attrFloat("max"))
+      return fail("Clip of integers takes its bounds as inputs (opset 12)");
     std::optional<int64_t> lo, hi;
     for (int k = 0; k < 2; ++k) {
       if (!bounds[k])
@@ -185,6 +251,8 @@ LogicalResult Importer::importClip() {
                     "integer scalars");
       (k == 0 ? lo : hi) = bounds[k]->i[0];
     }
+    if ((*in)->kind == Kind::Quant)
+      return importCodeClamp(*this, **in, lo, hi);
     return importIntegerClamp(*this, **in, lo, hi);
   }
   double lo = -std::numeric_limits<double>::infinity();

@@ -3576,6 +3576,62 @@ def case_integer_pow():
         k: ("ints", v) for k, v in want.items()}
 
 
+def case_code_clamps():
+    """Relu and Clip of the integer codes a QuantizeLinear wrote (ONNX
+    defines them on the integers: max(q, 0), not a Relu of the reals when
+    the zero point is not 0): int8 codes with zero point 10 (Relu), the
+    NHWC int8 result of a conv re-quantized onto its input's grid (Clip to
+    [-5, 40]), uint8 codes (Clip to [100, 200], bounds of the codes' type)
+    and compile-time codes (Relu, folded) feeding a float Add. Each ends in
+    a DequantizeLinear. Expected codes from numpy's integer clip."""
+    r = rng(184)
+    x = r.uniform(-3, 3, (1, 3, 4, 5)).astype(F32)
+    u = r.uniform(-3, 3, (1, 3, 4, 5)).astype(F32)
+    c = (r.integers(-16, 16, (3, 4)) / 8).astype(F32)
+    add = (r.integers(-16, 16, (3, 4)) / 8).astype(F32)
+    eye = np.eye(3, dtype=np.int8).reshape(3, 3, 1, 1)
+    N = helper.make_node
+    nodes = [N("QuantizeLinear", ["x", "s", "z"], ["xq"]),
+             N("Relu", ["xq"], ["xq_relu"]),
+             N("DequantizeLinear", ["xq_relu", "s", "z"], ["y_relu"]),
+             # A 1 x 1 conv by the identity: its result is x's codes again.
+             N("DequantizeLinear", ["xq", "s", "z"], ["xd"]),
+             N("DequantizeLinear", ["eye", "one", "zero8"], ["eye_d"]),
+             N("Conv", ["xd", "eye_d"], ["conv"]),
+             N("QuantizeLinear", ["conv", "s", "z"], ["conv_q"]),
+             N("Clip", ["conv_q", "lo8", "hi8"], ["conv_clip"]),
+             N("DequantizeLinear", ["conv_clip", "s", "z"], ["y_conv_clip"]),
+             N("QuantizeLinear", ["u", "su", "zu"], ["uq"]),
+             N("Clip", ["uq", "lo_u8", "hi_u8"], ["uq_clip"]),
+             N("DequantizeLinear", ["uq_clip", "su", "zu"], ["y_u8_clip"]),
+             N("QuantizeLinear", ["c", "sc", "zc"], ["cq"]),
+             N("Relu", ["cq"], ["cq_relu"]),
+             N("DequantizeLinear", ["cq_relu", "sc", "zc"], ["cd"]),
+             N("Add", ["cd", "add"], ["y_const"])]
+    inits = [init("s", F32(0.05)), init("z", np.int8(10)),
+             init("eye", eye), init("one", F32(1.0)), init("zero8", np.int8(0)),
+             init("lo8", np.int8(-5)), init("hi8", np.int8(40)),
+             init("su", F32(0.03)), init("zu", np.uint8(128)),
+             init("lo_u8", np.uint8(100)), init("hi_u8", np.uint8(200)),
+             init("c", c), init("sc", F32(0.125)), init("zc", np.int8(-3))]
+
+    def q(v, scale, zp, lo, hi):
+        return np.clip(np.round(v / F32(scale)) + zp, lo, hi).astype(np.int64)
+    xq = q(x, 0.05, 10, -128, 127)
+    uq = q(u, 0.03, 128, 0, 255)
+    cq = q(c, 0.125, -3, -128, 127)
+    want = {"y_relu": ("codes", np.maximum(xq, 0), 0.05, 10),
+            "y_conv_clip": ("codes", np.clip(xq, -5, 40), 0.05, 10),
+            "y_u8_clip": ("codes", np.clip(uq, 100, 200), 0.03, 128)}
+    y_const = ((np.maximum(cq, 0) + 3) * F32(0.125)).astype(F32) + add
+    m = model(nodes, [tin("x", [1, 3, 4, 5]), tin("u", [1, 3, 4, 5]),
+                      tin("add", [3, 4])],
+              [tin(k, [1, 3, 4, 5]) for k in want] + [tin("y_const", [3, 4])],
+              inits)
+    want["y_const"] = ("approx", y_const, np.zeros(y_const.shape))
+    return m, {"x": x, "u": u, "add": add}, want
+
+
 def case_selection_ops():
     """Ops whose result depends on which elements are set, over
     compile-time masks and indices: ScatterElements along axis 0 (run-time
@@ -6685,6 +6741,14 @@ def case_bad_concat_const_huge():
     nodes = [helper.make_node("Concat", ["big"] * 5, ["y"], name="n", axis=0)]
     return model(nodes, [], [tin("y", [5 << 20], TensorProto.INT8)],
                  [init("big", big)]), {}, {}
+
+
+def case_bad_clip_int_attrs():
+    """Clip-6's float attributes on an int64 tensor (Clip-6 takes floats
+    only): not silently ignored."""
+    nodes = [helper.make_node("Clip", ["x"], ["y"], name="n", min=0.0, max=5.0)]
+    return model(nodes, [tin("x", [3], TensorProto.INT64)],
+                 [tin("y", [3], TensorProto.INT64)], [], opset=6), {}, {}
 
 
 def case_bad_pow_const_overflow():
