@@ -863,11 +863,8 @@ LogicalResult Importer::foldConstConcat() {
   }
   // Row-major: for each index before the axis, each input's block of
   // (its axis length) x (the elements after the axis) in turn.
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d)
-    outer *= first.shape[d];
-  for (int64_t d = axis + 1; d < rank; ++d)
-    inner *= first.shape[d];
+  int64_t outer, inner;
+  std::tie(outer, inner) = countsAroundAxis(first.shape, axis);
   ImportedValue v;
   v.kind = Kind::Const;
   v.dtype = first.dtype;

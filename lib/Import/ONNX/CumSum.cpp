@@ -29,12 +29,9 @@ static constexpr int64_t kMaxAxis = 1 << 14;
 
 LogicalResult Importer::foldCumSum(const ImportedValue &v, int64_t axis,
                                    bool exclusive, bool reverse) {
-  int64_t rank = v.shape.size(), n = v.shape[axis];
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d)
-    outer *= v.shape[d];
-  for (int64_t d = axis + 1; d < rank; ++d)
-    inner *= v.shape[d];
+  int64_t n = v.shape[axis];
+  int64_t outer, inner;
+  std::tie(outer, inner) = countsAroundAxis(v.shape, axis);
   ImportedValue out = v;
   bool floats = !v.holdsIntegers();
   // ONNX Runtime adds in the element type: f32 for float, double for

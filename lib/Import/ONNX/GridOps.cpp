@@ -1232,11 +1232,8 @@ LogicalResult Importer::importSplit() {
   // copied here, for each index before the axis its run of sizes[k] x (the
   // elements after the axis).
   if (v->kind == Kind::Const || v->codes) {
-    int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < axis; ++d)
-      outer *= v->shape[d];
-    for (int64_t d = axis + 1; d < rank; ++d)
-      inner *= v->shape[d];
+    int64_t outer, inner;
+    std::tie(outer, inner) = countsAroundAxis(v->shape, axis);
     int64_t row = v->shape[axis] * inner, offset = 0;
     for (int64_t k = 0; k < outputs; ++k) {
       ImportedValue out = *v;

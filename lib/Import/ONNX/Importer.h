@@ -1029,6 +1029,17 @@ constexpr int64_t kMaxFoldedElements = int64_t(1) << 16;
 /// most kMaxFoldedElements; nullopt when larger or a dimension is negative.
 std::optional<int64_t> foldableCount(llvm::ArrayRef<int64_t> shape);
 
+/// The element counts of `shape` before and after dimension `axis`: a
+/// row-major tensor is outer x shape[axis] x inner (the folds along an axis).
+inline std::pair<int64_t, int64_t>
+countsAroundAxis(llvm::ArrayRef<int64_t> shape, int64_t axis) {
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < int64_t(shape.size()); ++d)
+    if (d != axis)
+      (d < axis ? outer : inner) *= shape[d];
+  return {outer, inner};
+}
+
 } // namespace quantopt::onnx_import::detail
 
 #endif // QUANTOPT_LIB_IMPORT_ONNX_IMPORTER_H

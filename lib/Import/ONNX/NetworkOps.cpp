@@ -70,62 +70,85 @@ LogicalResult Importer::importPool1D() {
   return importExpansion(*node, e.nodes);
 }
 
-/// A 3-D MaxPool's Indices (NCDHW int64) over the pooled shape `pooled`:
-/// for each window the flat index ((n C + c) D + d) H W + h W + w of its
-/// largest element, as ONNX Runtime's MaxPool3DTask scans the window (D,
-/// then H, then W, from the lowest float; a strictly larger element wins,
-/// so the first of equal maxima does and padding never). A window of only
-/// -inf or NaN keeps the kernel's initial -1 for d, h and w: (n C + c) D H
-/// W - H W - W - 1. Compared in f32 (codes as their reals).
-static FailureOr<ImportedValue> maxPool3DIndices(Importer &im, ImportedValue &x,
-                                                 ArrayRef<int64_t> pooled) {
-  auto in = im.floatValue(x, /*nhwc=*/false);
-  if (failed(in))
-    return failure();
+/// MaxPool's Indices from `found` (int64, N x C x pooled spatial sizes): the
+/// flat index of each window's winner, or -1 where nothing won, which
+/// becomes the kernel's index of coordinates -1, plane * planeSize +
+/// noneOffset for the window's plane n C + c.
+static ImportedValue maxPoolIndexResult(Importer &im, Value found,
+                                        ArrayRef<int64_t> shape,
+                                        int64_t channels, int64_t planeSize,
+                                        int64_t noneOffset) {
+  OpBuilder &b = im.b;
+  Type i64 = b.getI64Type();
+  unsigned rank = shape.size();
+  Value empty = tensor::EmptyOp::create(b, im.loc, shape, i64);
+  SmallVector<AffineMap> maps(2,
+                              AffineMap::getMultiDimIdentityMap(rank, im.ctx));
+  ImportedValue out;
+  out.kind = Kind::Int;
+  out.dtype = onnx::TensorProto::INT64;
+  out.shape.assign(shape.begin(), shape.end());
+  out.value =
+      linalg::GenericOp::create(
+          b, im.loc, TypeRange{empty.getType()}, ValueRange{found},
+          ValueRange{empty}, maps,
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            auto constant = [&](int64_t v) -> Value {
+              return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
+            };
+            auto index = [&](unsigned i) -> Value {
+              return arith::IndexCastOp::create(
+                  nb, l, i64, linalg::IndexOp::create(nb, l, i));
+            };
+            Value plane = arith::AddIOp::create(
+                nb, l,
+                arith::MulIOp::create(nb, l, index(0), constant(channels)),
+                index(1));
+            Value none = arith::AddIOp::create(
+                nb, l, arith::MulIOp::create(nb, l, plane, constant(planeSize)),
+                constant(noneOffset));
+            Value missing = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt, a[0], constant(0));
+            linalg::YieldOp::create(
+                nb, l,
+                arith::SelectOp::create(nb, l, missing, none, a[0])
+                    .getResult());
+          })
+          .getResult(0);
+  return out;
+}
+
+/// The flat input index of each window's largest element of a max pool over
+/// k = kernel.size() spatial dimensions, -1 where nothing won: one
+/// linalg.generic over loops (n, c, o_1..o_k, t_1..t_k) reading `src` (the
+/// f32 input padded with -inf, `padBegin` before each spatial axis) through
+/// `srcMap`. The taps are scanned in row-major order from the lowest float,
+/// as ONNX Runtime's MaxPool kernels scan them: a strictly larger element
+/// takes over, so the first of equal maxima wins and padding (-inf) or a NaN
+/// never does. The index is ((n C + c) in_1 + i_1) in_2 + i_2 ... of the
+/// unpadded input.
+static Value scanForMaxIndex(Importer &im, Value src, AffineMap srcMap,
+                             ArrayRef<int64_t> pooled, ArrayRef<int64_t> kernel,
+                             ArrayRef<int64_t> strides,
+                             ArrayRef<int64_t> dilations,
+                             ArrayRef<int64_t> padBegin,
+                             ArrayRef<int64_t> inputSizes, int64_t channels) {
   OpBuilder &b = im.b;
   Location loc = im.loc;
   MLIRContext *ctx = im.ctx;
   Type f32 = Float32Type::get(ctx), i64 = b.getI64Type();
-  std::vector<int64_t> kernel = *im.attrInts("kernel_shape");
-  std::vector<int64_t> strides =
-      im.attrInts("strides").value_or(std::vector<int64_t>{1, 1, 1});
-  std::vector<int64_t> dilations =
-      im.attrInts("dilations").value_or(std::vector<int64_t>{1, 1, 1});
-  std::vector<int64_t> pads =
-      im.attrInts("pads").value_or(std::vector<int64_t>(6, 0));
-  if (im.attrString("auto_pad").value_or("NOTSET") == "VALID")
-    pads.assign(6, 0);
-  // Padded with -inf (never larger than the lowest float) before each axis
-  // by its begin padding and after it as far as the last window reaches
-  // (ceil_mode's overrun included).
-  SmallVector<OpFoldResult> low(2, b.getIndexAttr(0)),
-      high(2, b.getIndexAttr(0));
-  SmallVector<int64_t> padded = {x.shape[0], x.shape[1]};
-  for (int d = 0; d < 3; ++d) {
-    int64_t reach = (pooled[2 + d] - 1) * strides[d] +
-                    (kernel[d] - 1) * dilations[d] + 1 - pads[d];
-    int64_t after = std::max<int64_t>(0, reach - x.shape[2 + d]);
-    low.push_back(b.getIndexAttr(pads[d]));
-    high.push_back(b.getIndexAttr(after));
-    padded.push_back(x.shape[2 + d] + pads[d] + after);
-  }
-  Value minusInf = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-  Value src = tensor::PadOp::create(b, loc, RankedTensorType::get(padded, f32),
-                                    *in, low, high, minusInf)
-                  .getResult();
-  // Loops (n, c, od, oh, ow, kd, kh, kw).
-  auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  SmallVector<AffineExpr> read = {dim(0), dim(1)};
-  for (int d = 0; d < 3; ++d)
-    read.push_back(dim(2 + d) * strides[d] + dim(5 + d) * dilations[d]);
-  AffineMap out =
-      AffineMap::get(8, 0, {dim(0), dim(1), dim(2), dim(3), dim(4)}, ctx);
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(8, 0, read, ctx),
-      AffineMap::get(8, 0, {dim(5), dim(6), dim(7)}, ctx), out, out};
-  SmallVector<utils::IteratorType> iters(5, utils::IteratorType::parallel);
-  iters.append(3, utils::IteratorType::reduction);
+  unsigned k = kernel.size(), loops = 2 + 2 * k;
+  SmallVector<AffineExpr> taps, outs;
+  for (unsigned d = 0; d < 2 + k; ++d)
+    outs.push_back(getAffineDimExpr(d, ctx));
+  for (unsigned d = 0; d < k; ++d)
+    taps.push_back(getAffineDimExpr(2 + k + d, ctx));
+  AffineMap out = AffineMap::get(loops, 0, outs, ctx);
+  SmallVector<AffineMap> maps = {srcMap, AffineMap::get(loops, 0, taps, ctx),
+                                 out, out};
+  SmallVector<utils::IteratorType> iters(2 + k, utils::IteratorType::parallel);
+  iters.append(k, utils::IteratorType::reduction);
   Value window = tensor::EmptyOp::create(b, loc, kernel, f32);
   auto filled = [&](TypedAttr value, Type elem) {
     Value start = arith::ConstantOp::create(b, loc, value);
@@ -137,8 +160,6 @@ static FailureOr<ImportedValue> maxPool3DIndices(Importer &im, ImportedValue &x,
   Value best =
       filled(b.getF32FloatAttr(std::numeric_limits<float>::lowest()), f32);
   Value where = filled(b.getI64IntegerAttr(-1), i64);
-  int64_t channels = x.shape[1];
-  int64_t extent[3] = {x.shape[2], x.shape[3], x.shape[4]};
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{best.getType(), where.getType()},
       ValueRange{src, window}, ValueRange{best, where}, maps, iters,
@@ -156,14 +177,14 @@ static FailureOr<ImportedValue> maxPool3DIndices(Importer &im, ImportedValue &x,
         };
         // The plane, then each coordinate in the unpadded input.
         Value flat = mulAdd(index(0), channels, index(1));
-        for (int d = 0; d < 3; ++d) {
+        for (unsigned d = 0; d < k; ++d) {
           Value at = arith::SubIOp::create(
               nb, l,
               mulAdd(index(2 + d), strides[d],
-                     arith::MulIOp::create(nb, l, index(5 + d),
+                     arith::MulIOp::create(nb, l, index(2 + k + d),
                                            constant(dilations[d]))),
-              constant(pads[d]));
-          flat = mulAdd(flat, extent[d], at);
+              constant(padBegin[d]));
+          flat = mulAdd(flat, inputSizes[d], at);
         }
         Value larger =
             arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, a[0], a[2]);
@@ -172,45 +193,62 @@ static FailureOr<ImportedValue> maxPool3DIndices(Importer &im, ImportedValue &x,
             ValueRange{arith::SelectOp::create(nb, l, larger, a[0], a[2]),
                        arith::SelectOp::create(nb, l, larger, flat, a[3])});
       });
+  return generic.getResult(1);
+}
+
+/// A 3-D MaxPool's Indices (NCDHW int64) over the pooled shape `pooled`,
+/// as ONNX Runtime's MaxPool3DTask finds them (scanning D, then H, then W):
+/// ((n C + c) D + d) H W + h W + w; a window of only -inf or NaN keeps the
+/// kernel's initial -1 for d, h and w: (n C + c) D H W - H W - W - 1.
+/// Compared in f32 (codes as their reals).
+static FailureOr<ImportedValue> maxPool3DIndices(Importer &im, ImportedValue &x,
+                                                 ArrayRef<int64_t> pooled) {
+  auto in = im.floatValue(x, /*nhwc=*/false);
+  if (failed(in))
+    return failure();
+  OpBuilder &b = im.b;
+  Location loc = im.loc;
+  std::vector<int64_t> kernel = *im.attrInts("kernel_shape");
+  std::vector<int64_t> strides =
+      im.attrInts("strides").value_or(std::vector<int64_t>{1, 1, 1});
+  std::vector<int64_t> dilations =
+      im.attrInts("dilations").value_or(std::vector<int64_t>{1, 1, 1});
+  std::vector<int64_t> pads =
+      im.attrInts("pads").value_or(std::vector<int64_t>(6, 0));
+  if (im.attrString("auto_pad").value_or("NOTSET") == "VALID")
+    pads.assign(6, 0);
+  // Padded with -inf before each axis by its begin padding and after it as
+  // far as the last window reaches (ceil_mode's overrun included).
+  SmallVector<OpFoldResult> low(2, b.getIndexAttr(0)),
+      high(2, b.getIndexAttr(0));
+  SmallVector<int64_t> padded = {x.shape[0], x.shape[1]};
+  for (int d = 0; d < 3; ++d) {
+    int64_t reach = (pooled[2 + d] - 1) * strides[d] +
+                    (kernel[d] - 1) * dilations[d] + 1 - pads[d];
+    int64_t after = std::max<int64_t>(0, reach - x.shape[2 + d]);
+    low.push_back(b.getIndexAttr(pads[d]));
+    high.push_back(b.getIndexAttr(after));
+    padded.push_back(x.shape[2 + d] + pads[d] + after);
+  }
+  Value minusInf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  Value src = tensor::PadOp::create(
+                  b, loc, RankedTensorType::get(padded, b.getF32Type()), *in,
+                  low, high, minusInf)
+                  .getResult();
+  // Loops (n, c, od, oh, ow, kd, kh, kw) over the NCDHW input.
+  auto dim = [&](unsigned i) { return getAffineDimExpr(i, im.ctx); };
+  SmallVector<AffineExpr> read = {dim(0), dim(1)};
+  for (int d = 0; d < 3; ++d)
+    read.push_back(dim(2 + d) * strides[d] + dim(5 + d) * dilations[d]);
+  ArrayRef<int64_t> sizes = ArrayRef<int64_t>(x.shape).drop_front(2);
+  Value found = scanForMaxIndex(
+      im, src, AffineMap::get(8, 0, read, im.ctx), pooled, kernel, strides,
+      dilations, ArrayRef<int64_t>(pads).take_front(3), sizes, x.shape[1]);
   // The -1 left where nothing won: the index of d = h = w = -1.
-  int64_t volume = extent[0] * extent[1] * extent[2];
-  int64_t noneOffset = -extent[1] * extent[2] - extent[2] - 1;
-  Value empty = tensor::EmptyOp::create(b, loc, pooled, i64);
-  SmallVector<AffineMap> idMaps(2, AffineMap::getMultiDimIdentityMap(5, ctx));
-  Value result =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{empty.getType()}, ValueRange{generic.getResult(1)},
-          ValueRange{empty}, idMaps,
-          SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
-          [&](OpBuilder &nb, Location l, ValueRange a) {
-            auto constant = [&](int64_t v) -> Value {
-              return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
-            };
-            auto index = [&](unsigned i) -> Value {
-              return arith::IndexCastOp::create(
-                  nb, l, i64, linalg::IndexOp::create(nb, l, i));
-            };
-            Value plane = arith::AddIOp::create(
-                nb, l,
-                arith::MulIOp::create(nb, l, index(0), constant(channels)),
-                index(1));
-            Value none = arith::AddIOp::create(
-                nb, l, arith::MulIOp::create(nb, l, plane, constant(volume)),
-                constant(noneOffset));
-            Value missing = arith::CmpIOp::create(
-                nb, l, arith::CmpIPredicate::slt, a[0], constant(0));
-            linalg::YieldOp::create(
-                nb, l,
-                arith::SelectOp::create(nb, l, missing, none, a[0])
-                    .getResult());
-          })
-          .getResult(0);
-  ImportedValue indices;
-  indices.kind = Kind::Int;
-  indices.dtype = onnx::TensorProto::INT64;
-  indices.shape.assign(pooled.begin(), pooled.end());
-  indices.value = result;
-  return indices;
+  return maxPoolIndexResult(im, found, pooled, x.shape[1],
+                            sizes[0] * sizes[1] * sizes[2],
+                            -sizes[1] * sizes[2] - sizes[2] - 1);
 }
 
 LogicalResult Importer::importPool3D() {
@@ -511,116 +549,26 @@ static FailureOr<ImportedValue> maxPoolIndices(Importer &im, ImportedValue &x,
   auto in = im.floatValue(x, /*nhwc=*/true);
   if (failed(in))
     return failure();
-  OpBuilder &b = im.b;
-  Location loc = im.loc;
   MLIRContext *ctx = im.ctx;
-  Type f32 = Float32Type::get(ctx), i64 = b.getI64Type();
-  int64_t channels = x.shape[1], h = x.shape[2], wd = x.shape[3];
+  int64_t h = x.shape[2], wd = x.shape[3];
   Value src = im.padSpatialNhwc(*in, w.padding,
                                 -std::numeric_limits<float>::infinity());
   SmallVector<int64_t> shape =
       pooledShape(x, w.kernel, w.strides, w.dilations, w.padding);
   // Loops (n, c, oh, ow, kh, kw) over the NHWC input, into NCHW results.
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  SmallVector<AffineMap> maps = {
+  AffineMap read =
       AffineMap::get(6, 0,
                      {d(0), d(2) * w.strides[0] + d(4) * w.dilations[0],
                       d(3) * w.strides[1] + d(5) * w.dilations[1], d(1)},
-                     ctx),
-      AffineMap::get(6, 0, {d(4), d(5)}, ctx),
-      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx),
-      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
-  SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
-  iters.append(2, utils::IteratorType::reduction);
-  Value window = tensor::EmptyOp::create(b, loc, w.kernel, f32);
-  auto filled = [&](TypedAttr value, Type elem) {
-    Value start = arith::ConstantOp::create(b, loc, value);
-    return linalg::FillOp::create(
-               b, loc, ValueRange{start},
-               ValueRange{tensor::EmptyOp::create(b, loc, shape, elem)})
-        .getResult(0);
-  };
-  Value best =
-      filled(b.getF32FloatAttr(std::numeric_limits<float>::lowest()), f32);
-  Value where = filled(b.getI64IntegerAttr(-1), i64);
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{best.getType(), where.getType()},
-      ValueRange{src, window}, ValueRange{best, where}, maps, iters,
-      [&](OpBuilder &nb, Location l, ValueRange a) {
-        auto index = [&](unsigned dim) -> Value {
-          return arith::IndexCastOp::create(
-              nb, l, i64, linalg::IndexOp::create(nb, l, dim));
-        };
-        auto constant = [&](int64_t v) -> Value {
-          return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
-        };
-        auto mulAdd = [&](Value x, int64_t m, Value y) -> Value {
-          return arith::AddIOp::create(
-              nb, l, arith::MulIOp::create(nb, l, x, constant(m)), y);
-        };
-        // The tap's row and column in the unpadded input.
-        Value row = arith::SubIOp::create(
-            nb, l,
-            mulAdd(index(2), w.strides[0],
-                   arith::MulIOp::create(nb, l, index(4),
-                                         constant(w.dilations[0]))),
-            constant(w.padding[0]));
-        Value col = arith::SubIOp::create(
-            nb, l,
-            mulAdd(index(3), w.strides[1],
-                   arith::MulIOp::create(nb, l, index(5),
-                                         constant(w.dilations[1]))),
-            constant(w.padding[2]));
-        Value flat = mulAdd(
-            mulAdd(mulAdd(index(0), channels, index(1)), h, row), wd, col);
-        Value larger =
-            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, a[0], a[2]);
-        linalg::YieldOp::create(
-            nb, l,
-            ValueRange{arith::SelectOp::create(nb, l, larger, a[0], a[2]),
-                       arith::SelectOp::create(nb, l, larger, flat, a[3])});
-      });
+                     ctx);
+  Value found =
+      scanForMaxIndex(im, src, read, shape, w.kernel, w.strides, w.dilations,
+                      {w.padding[0], w.padding[2]}, {h, wd}, x.shape[1]);
   // The -1 left where nothing won becomes the kernel's index of row and
   // column -1 (of column -1 in 1-D).
-  int64_t noneOffset = oneDim ? -1 : -wd - 1;
-  Value found = generic.getResult(1);
-  Value empty = tensor::EmptyOp::create(b, loc, shape, i64);
-  SmallVector<AffineMap> idMaps(2, AffineMap::getMultiDimIdentityMap(4, ctx));
-  Value indices =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{empty.getType()}, ValueRange{found},
-          ValueRange{empty}, idMaps,
-          SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-          [&](OpBuilder &nb, Location l, ValueRange a) {
-            auto constant = [&](int64_t v) -> Value {
-              return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
-            };
-            Value plane = arith::AddIOp::create(
-                nb, l,
-                arith::MulIOp::create(
-                    nb, l,
-                    arith::IndexCastOp::create(
-                        nb, l, i64, linalg::IndexOp::create(nb, l, 0)),
-                    constant(channels)),
-                arith::IndexCastOp::create(nb, l, i64,
-                                           linalg::IndexOp::create(nb, l, 1)));
-            Value none = arith::AddIOp::create(
-                nb, l, arith::MulIOp::create(nb, l, plane, constant(h * wd)),
-                constant(noneOffset));
-            Value missing = arith::CmpIOp::create(
-                nb, l, arith::CmpIPredicate::slt, a[0], constant(0));
-            linalg::YieldOp::create(
-                nb, l,
-                arith::SelectOp::create(nb, l, missing, none, a[0])
-                    .getResult());
-          })
-          .getResult(0);
-  ImportedValue out;
-  out.kind = Kind::Int;
-  out.dtype = onnx::TensorProto::INT64;
-  out.shape = shape;
-  out.value = indices;
-  return out;
+  return maxPoolIndexResult(im, found, shape, x.shape[1], h * wd,
+                            oneDim ? -1 : -wd - 1);
 }
 
 LogicalResult Importer::importMaxPool(bool global) {

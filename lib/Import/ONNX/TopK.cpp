@@ -68,12 +68,9 @@ static Value comesBefore(OpBuilder &b, Location loc, Value other, Value self,
 
 LogicalResult Importer::foldTopK(const ImportedValue &v, int64_t axis,
                                  int64_t k, bool largest, bool unsignedInts) {
-  int64_t rank = v.shape.size(), n = v.shape[axis];
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d)
-    outer *= v.shape[d];
-  for (int64_t d = axis + 1; d < rank; ++d)
-    inner *= v.shape[d];
+  int64_t n = v.shape[axis];
+  int64_t outer, inner;
+  std::tie(outer, inner) = countsAroundAxis(v.shape, axis);
   bool floats = !v.holdsIntegers();
   // Whether element a of a slice comes strictly before element b by its
   // key: the order of the run-time ranking (comesBefore).
