@@ -294,6 +294,8 @@ static Value binaryFloat(OpBuilder &nb, Location l, StringRef op, Value x,
     return arith::MulFOp::create(nb, l, x, y);
   if (op == "Mod") // fmod = 1: C's fmod (LLVM's frem)
     return arith::RemFOp::create(nb, l, x, y);
+  if (op == "Pow") // powf, as the fold below calls it
+    return math::PowFOp::create(nb, l, x, y);
   return arith::DivFOp::create(nb, l, x, y);
 }
 
@@ -315,6 +317,8 @@ static float binaryFloat(StringRef op, float x, float y) {
     return x * y;
   if (op == "Mod")
     return std::fmod(x, y);
+  if (op == "Pow")
+    return std::pow(x, y);
   return x / y;
 }
 
@@ -1082,8 +1086,14 @@ LogicalResult Importer::importFloatPow() {
   ImportedValue &exponent = **e;
   if ((*in)->holdsIntegers())
     return importIntegerPow(**in, exponent);
-  if (exponent.kind != Kind::Const || exponent.numElements() != 1)
-    return fail("only a constant scalar exponent is supported");
+  // A tensor of exponents (a learned per-channel p, a run-time one):
+  // elementwise powf, broadcast as numpy.
+  if (exponent.kind != Kind::Const || exponent.numElements() != 1) {
+    if (exponent.kind == Kind::Int || exponent.kind == Kind::Quant)
+      return fail("Pow of floats by run-time integer exponents is not "
+                  "supported");
+    return importFloatBinary(**in, exponent, "Pow");
+  }
   double p = exponent.f.empty() ? double(exponent.i[0]) : exponent.f[0];
   return setFloatUnary(
       *this, **in, "Pow", [&](OpBuilder &nb, Location l, Value x) -> Value {

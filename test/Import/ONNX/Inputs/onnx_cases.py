@@ -3632,6 +3632,34 @@ def case_code_clamps():
     return m, {"x": x, "u": u, "add": add}, want
 
 
+def case_float_pow_tensors():
+    """Pow of floats by tensors of exponents: GeM pooling's per-channel p
+    (a compile-time 1 x C x 1 x 1 tensor) on positive values,
+    a run-time exponent tensor broadcast along a row, and two compile-time
+    tensors folded at import (powf) into a run-time Add. Against numpy's
+    float32 power, within the printed precision (six digits)."""
+    r = rng(185)
+    x = r.uniform(0.1, 3, (1, 3, 2, 4)).astype(F32)
+    p = np.array([1.5, 3.0, 0.5], F32).reshape(1, 3, 1, 1)
+    b = r.uniform(0.5, 2, (2, 4)).astype(F32)
+    e = r.uniform(-2, 2, (4,)).astype(F32)
+    cb = np.array([2.0, 10.0, 0.25], F32)
+    ce = np.array([0.5, -1.5, 3.0], F32)
+    add = r.uniform(-1, 1, (3,)).astype(F32)
+    nodes = [helper.make_node("Pow", ["x", "p"], ["y_gem"]),
+             helper.make_node("Pow", ["b", "e"], ["y_runtime"]),
+             helper.make_node("Pow", ["cb", "ce"], ["folded"]),
+             helper.make_node("Add", ["folded", "add"], ["y_folded"])]
+    inits = [init("p", p), init("cb", cb), init("ce", ce)]
+    want = {"y_gem": np.power(x, p), "y_runtime": np.power(b, e),
+            "y_folded": (np.power(cb, ce) + add).astype(F32)}
+    m = model(nodes, [tin("x", [1, 3, 2, 4]), tin("b", [2, 4]), tin("e", [4]),
+                      tin("add", [3])],
+              [tin(k, list(v.shape)) for k, v in want.items()], inits)
+    return m, {"x": x, "b": b, "e": e, "add": add}, {
+        k: ("approx", v, 6e-6 * np.abs(v)) for k, v in want.items()}
+
+
 def case_selection_ops():
     """Ops whose result depends on which elements are set, over
     compile-time masks and indices: ScatterElements along axis 0 (run-time
