@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "F32Builder.h"
 #include "Importer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -35,32 +36,6 @@ using namespace quantopt::onnx_import::detail;
 namespace {
 enum class Interpolation { Nearest, Linear, Cubic };
 enum class Padding { Zeros, Border, Reflection };
-
-/// f32 arithmetic in a linalg body.
-struct F32Builder {
-  OpBuilder &b;
-  Location l;
-
-  Value c(double v) {
-    return arith::ConstantOp::create(b, l, b.getF32FloatAttr(float(v)));
-  }
-  Value add(Value x, Value y) { return arith::AddFOp::create(b, l, x, y); }
-  Value sub(Value x, Value y) { return arith::SubFOp::create(b, l, x, y); }
-  Value mul(Value x, Value y) { return arith::MulFOp::create(b, l, x, y); }
-  Value div(Value x, Value y) { return arith::DivFOp::create(b, l, x, y); }
-  Value floor(Value x) { return math::FloorOp::create(b, l, x); }
-  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
-    return arith::CmpFOp::create(b, l, p, x, y);
-  }
-  Value select(Value cond, Value x, Value y) {
-    return arith::SelectOp::create(b, l, cond, x, y);
-  }
-  /// lo <= x <= hi ? x : the nearer bound; NaN stays NaN.
-  Value clamp(Value x, double lo, double hi) {
-    x = select(cmp(arith::CmpFPredicate::OLT, x, c(lo)), c(lo), x);
-    return select(cmp(arith::CmpFPredicate::OGT, x, c(hi)), c(hi), x);
-  }
-};
 
 /// ONNX's _gs_reflect: x mirrored at lo and hi until inside [lo, hi].
 Value reflect(F32Builder &f, Value x, double lo, double hi) {

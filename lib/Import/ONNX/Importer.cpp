@@ -722,6 +722,8 @@ LogicalResult Importer::dispatchNode(const onnx::NodeProto &n) {
     return importSplit();
   if (op == "GridSample")
     return importGridSample();
+  if (op == "RoiAlign")
+    return importRoiAlign();
   if (op == "Resize")
     return importResize();
   if (op == "Upsample")

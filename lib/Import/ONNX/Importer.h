@@ -526,6 +526,8 @@ public:
   /// Recurrent.cpp: LSTM and GRU in f32 with the default activations, an
   /// scf.for over time.
   mlir::LogicalResult importRecurrent();
+  /// RoiAlign.cpp: RoiAlign as ONNX Runtime's CPU kernel computes it.
+  mlir::LogicalResult importRoiAlign();
   /// IntegerPow.cpp: Pow of an int32 / int64 base.
   mlir::LogicalResult importIntegerPow(ImportedValue &base,
                                        ImportedValue &exponent);

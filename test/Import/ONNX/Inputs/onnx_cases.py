@@ -3660,6 +3660,124 @@ def case_float_pow_tensors():
         k: ("approx", v, 6e-6 * np.abs(v)) for k, v in want.items()}
 
 
+def ort_roi_align(x, rois, batch, oh, ow, ratio, scale, mode, half_pixel):
+    """ONNX Runtime's RoiAlign CPU kernel, loop by loop in float32: per
+    region the bins' sampling points, each the bilinear interpolation of
+    four neighbours (pre_calc_for_bilinear_interpolate), then the points'
+    average (their weighted sum added up, divided by the count) or, for
+    `max`, the largest weighted neighbour of the largest point."""
+    f = np.float32
+    n_, c_, h, w = x.shape
+    out = np.zeros((len(rois), c_, oh, ow), F32)
+    for r, box in enumerate(rois):
+        off = f(0.5) if half_pixel else f(0)
+        sw, sh, ew, eh = [f(v) * f(scale) - off for v in box]
+        rw, rh = f(ew - sw), f(eh - sh)
+        if not half_pixel:
+            rw, rh = max(rw, f(1)), max(rh, f(1))
+        bh, bw = f(rh / f(oh)), f(rw / f(ow))
+        pts = {}
+        for ph in range(oh):
+            for pw in range(ow):
+                for iy in range(ratio):
+                    yy = f(f(sh + f(ph) * bh) + f(f(f(iy) + f(0.5)) * bh) / f(ratio))
+                    for ix in range(ratio):
+                        xx = f(f(sw + f(pw) * bw) + f(f(f(ix) + f(0.5)) * bw) / f(ratio))
+                        yv, xv = yy, xx
+                        if yv < -1.0 or yv > h or xv < -1.0 or xv > w:
+                            pts[ph, pw, iy, ix] = (0, 0, 0, 0, f(0), f(0), f(0), f(0))
+                            continue
+                        yv = f(0) if yv <= 0 else yv
+                        xv = f(0) if xv <= 0 else xv
+                        yl, xl = int(yv), int(xv)
+                        if yl >= h - 1:
+                            yl = yh = h - 1
+                            yv = f(yl)
+                        else:
+                            yh = yl + 1
+                        if xl >= w - 1:
+                            xl = xh = w - 1
+                            xv = f(xl)
+                        else:
+                            xh = xl + 1
+                        ly, lx = f(yv - f(yl)), f(xv - f(xl))
+                        hy, hx = f(f(1) - ly), f(f(1) - lx)
+                        pts[ph, pw, iy, ix] = (yl, yh, xl, xh, f(hy * hx), f(hy * lx),
+                                               f(ly * hx), f(ly * lx))
+        img = x[batch[r]]
+        for c in range(c_):
+            for ph in range(oh):
+                for pw in range(ow):
+                    acc = f(0)
+                    for iy in range(ratio):
+                        for ix in range(ratio):
+                            yl, yh, xl, xh, w1, w2, w3, w4 = pts[ph, pw, iy, ix]
+                            t = [f(w1 * img[c, yl, xl]), f(w2 * img[c, yl, xh]),
+                                 f(w3 * img[c, yh, xl]), f(w4 * img[c, yh, xh])]
+                            if mode == "avg":
+                                acc = f(acc + f(f(f(t[0] + t[1]) + t[2]) + t[3]))
+                            else:
+                                v = t[0]
+                                for q in t[1:]:
+                                    v = q if v < q else v
+                                acc = v if iy == 0 and ix == 0 else (v if acc < v else acc)
+                    out[r, c, ph, pw] = f(acc / f(ratio * ratio)) if mode == "avg" else acc
+    return out
+
+
+def case_roi_align():
+    """RoiAlign (torchvision's MultiScaleRoIAlign in Faster / Mask R-CNN:
+    sampling_ratio 2): avg with half_pixel over boxes inside, across and
+    outside the feature map (a point below -1 or past the image weighs 0;
+    the last row / column read alone) on two images, with spatial_scale
+    1/4; max mode; an opset-10 model (output_half_pixel: boxes at least
+    1 x 1) on dequantized features. Against a float32 loop model of ONNX
+    Runtime's kernel."""
+    r = rng(186)
+    x = r.uniform(-2, 2, (2, 3, 6, 7)).astype(F32)
+    rois = np.array([[0, 0, 12, 8], [4.5, 2.25, 26, 22], [-10, -6, 3, 30],
+                     [20, 18, 40, 40], [5, 5, 5.5, 5.25]], F32)
+    batch = np.array([0, 1, 1, 0, 1], np.int64)
+    N = helper.make_node
+    nodes = [N("RoiAlign", ["x", "rois", "batch"], ["y_avg"], output_height=2,
+               output_width=3, sampling_ratio=2, spatial_scale=0.25),
+             N("RoiAlign", ["x", "rois", "batch"], ["y_max"], mode="max",
+               output_height=3, output_width=2, sampling_ratio=3,
+               spatial_scale=0.25)]
+    y_avg = ort_roi_align(x, rois / 1, batch, 2, 3, 2, 0.25, "avg", True)
+    y_max = ort_roi_align(x, rois, batch, 3, 2, 3, 0.25, "max", True)
+    m = model(nodes, [tin("x", list(x.shape)), tin("rois", [5, 4]),
+                      tin("batch", [5], TensorProto.INT64)],
+              [tin("y_avg", list(y_avg.shape)), tin("y_max", list(y_max.shape))],
+              [], opset=16)
+    tol = lambda v: 6e-6 * (1 + np.abs(v))  # the printed six digits
+    return m, {"x": x, "rois": rois, "batch": batch}, {
+        "y_avg": ("approx", y_avg, tol(y_avg)),
+        "y_max": ("approx", y_max, tol(y_max))}
+
+
+def case_roi_align_opset10():
+    """RoiAlign-10 (output_half_pixel, boxes at least 1 x 1) on dequantized
+    features, sampling_ratio 1, a box smaller than a pixel."""
+    r = rng(187)
+    x = r.uniform(-1, 1, (1, 2, 5, 5)).astype(F32)
+    rois = np.array([[0.5, 0.5, 3.5, 4.0], [2.0, 1.0, 2.2, 1.1],
+                     [1.0, 0.0, 4.75, 4.75]], F32)
+    batch = np.array([0, 0, 0], np.int64)
+    nodes, inits = [], []
+    qdq_out(nodes, inits, "x", "xd", 0.0625, 0, np.int8)
+    nodes.append(helper.make_node("RoiAlign", ["xd", "rois", "batch"], ["y"],
+                                  output_height=2, output_width=2,
+                                  sampling_ratio=1))
+    xd = (np.clip(np.round(x / F32(0.0625)), -128, 127) * F32(0.0625)).astype(F32)
+    y = ort_roi_align(xd, rois, batch, 2, 2, 1, 1.0, "avg", False)
+    m = model(nodes, [tin("x", list(x.shape)), tin("rois", [3, 4]),
+                      tin("batch", [3], TensorProto.INT64)],
+              [tin("y", list(y.shape))], inits, opset=10)
+    return m, {"x": x, "rois": rois, "batch": batch}, {
+        "y": ("approx", y, 6e-6 * (1 + np.abs(y)))}
+
+
 def case_selection_ops():
     """Ops whose result depends on which elements are set, over
     compile-time masks and indices: ScatterElements along axis 0 (run-time
@@ -6777,6 +6895,16 @@ def case_bad_clip_int_attrs():
     nodes = [helper.make_node("Clip", ["x"], ["y"], name="n", min=0.0, max=5.0)]
     return model(nodes, [tin("x", [3], TensorProto.INT64)],
                  [tin("y", [3], TensorProto.INT64)], [], opset=6), {}, {}
+
+
+def case_bad_roi_align_adaptive():
+    """RoiAlign's default sampling_ratio 0: the point count depends on the
+    run-time boxes."""
+    nodes = [helper.make_node("RoiAlign", ["x", "rois", "batch"], ["y"],
+                              name="n")]
+    return model(nodes, [tin("x", [1, 2, 4, 4]), tin("rois", [3, 4]),
+                         tin("batch", [3], TensorProto.INT64)],
+                 [tin("y", [3, 2, 1, 1])], [], opset=16), {}, {}
 
 
 def case_bad_pow_const_overflow():
