@@ -611,6 +611,8 @@ LogicalResult Importer::dispatchNode(const onnx::NodeProto &n) {
   if (!n.domain().empty() && n.domain() != "ai.onnx")
     return fail("unsupported operator domain '" + n.domain() + "'");
   StringRef op = n.op_type();
+  if (hasLegacyBroadcast(n))
+    return importLegacyBroadcast();
   if (op == "Constant")
     return importConstantOp();
   if (op == "Identity")

@@ -526,6 +526,10 @@ public:
   /// Recurrent.cpp: LSTM and GRU in f32 with the default activations, an
   /// scf.for over time.
   mlir::LogicalResult importRecurrent();
+  /// LegacyBroadcast.cpp: a binary op of opset < 7 with `broadcast`,
+  /// `axis` or `consumed_inputs`, as B reshaped to A's rank and the op.
+  bool hasLegacyBroadcast(const onnx::NodeProto &n) const;
+  mlir::LogicalResult importLegacyBroadcast();
   /// RoiAlign.cpp: RoiAlign as ONNX Runtime's CPU kernel computes it.
   mlir::LogicalResult importRoiAlign();
   /// IntegerPow.cpp: Pow of an int32 / int64 base.

@@ -889,6 +889,8 @@ quantopt::onnx_import::detail::foldableCount(ArrayRef<int64_t> shape) {
 }
 
 LogicalResult Importer::importAdd() {
+  if (failed(checkAttrs({})))
+    return failure();
   auto a = input(0);
   auto c = failed(a) ? FailureOr<ImportedValue *>(failure()) : input(1);
   if (failed(a) || failed(c))

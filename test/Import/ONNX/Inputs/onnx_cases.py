@@ -3778,6 +3778,36 @@ def case_roi_align_opset10():
         "y": ("approx", y, 6e-6 * (1 + np.abs(y)))}
 
 
+def case_legacy_broadcast():
+    """Binary ops before opset 7 (old Caffe2 conversions): B broadcasts only
+    with broadcast = 1, its dimensions aligned with A's from `axis` on (a
+    bias of C values added along the channels, not along W), by default
+    the trailing ones; without broadcast the shapes are equal. Opset 6
+    (before QuantizeLinear). Against numpy with B reshaped as the opset-6
+    definition says."""
+    r = rng(188)
+    x = r.uniform(-2, 2, (1, 3, 4, 4)).astype(F32)
+    bias_c = np.array([10, 20, 30], F32)
+    bias_h = np.array([1, 2, 3, 4], F32)
+    tail = r.uniform(-1, 1, (4, 4)).astype(F32)
+    same = r.uniform(1, 2, (1, 3, 4, 4)).astype(F32)
+    N = helper.make_node
+    nodes = [N("Add", ["x", "bias_c"], ["y_add_c"], broadcast=1, axis=1),
+             N("Mul", ["x", "bias_h"], ["y_mul_h"], broadcast=1, axis=2),
+             N("Sub", ["x", "tail"], ["y_sub_tail"], broadcast=1),
+             N("Div", ["x", "same"], ["y_div"])]
+    inits = [init("bias_c", bias_c), init("bias_h", bias_h), init("tail", tail)]
+    want = {"y_add_c": x + bias_c.reshape(1, 3, 1, 1),
+            "y_mul_h": x * bias_h.reshape(1, 1, 4, 1),
+            "y_sub_tail": x - tail,
+            "y_div": x / same}
+    m = model(nodes, [tin("x", [1, 3, 4, 4]), tin("same", [1, 3, 4, 4])],
+              [tin(k, [1, 3, 4, 4]) for k in want], inits, opset=6)
+    return m, {"x": x, "same": same}, {
+        k: ("approx", v.astype(F32), 1e-6 * (1 + np.abs(v)) + 6e-6 * np.abs(v))
+        for k, v in want.items()}
+
+
 def case_selection_ops():
     """Ops whose result depends on which elements are set, over
     compile-time masks and indices: ScatterElements along axis 0 (run-time
@@ -6905,6 +6935,21 @@ def case_bad_roi_align_adaptive():
     return model(nodes, [tin("x", [1, 2, 4, 4]), tin("rois", [3, 4]),
                          tin("batch", [3], TensorProto.INT64)],
                  [tin("y", [3, 2, 1, 1])], [], opset=16), {}, {}
+
+
+def case_bad_legacy_broadcast():
+    """Opset-6 Add of different shapes without broadcast = 1."""
+    nodes = [helper.make_node("Add", ["x", "b"], ["y"], name="n")]
+    return model(nodes, [tin("x", [2, 3]), tin("b", [3])], [tin("y", [2, 3])],
+                 [], opset=6), {}, {}
+
+
+def case_bad_legacy_broadcast_axis():
+    """Opset-6 Mul with an axis that puts B past A's last dimension."""
+    nodes = [helper.make_node("Mul", ["x", "b"], ["y"], name="n", broadcast=1,
+                              axis=2)]
+    return model(nodes, [tin("x", [2, 3]), tin("b", [3])], [tin("y", [2, 3])],
+                 [], opset=6), {}, {}
 
 
 def case_bad_pow_const_overflow():
