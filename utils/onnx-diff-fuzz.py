@@ -184,14 +184,6 @@ def round_div_half_even(num, den):
     return q + up
 
 
-def round_div_half_away(num, den):
-    """Exact num / den rounded half away from zero (TFLite's average)."""
-    num = np.asarray(num, np.int64)
-    den = np.asarray(den, np.int64)
-    mag = (2 * np.abs(num) + den) // (2 * den)
-    return np.sign(num) * mag
-
-
 def conv_acc(x, zx, w, zw, strides, pads, dilations, group):
     """Exact integer NCHW convolution of (x - zx) and (w - zw[f]); the
     padding holds real zero (x's zero point). pads: ONNX order
@@ -296,6 +288,26 @@ def avg_pool_sums(x, zx, kernel, strides, pads, ceil, cip):
             sums[:, :, i, j] = (x[:, :, rows][:, :, :, cols] - zx).sum(axis=(2, 3))
             counts[i, j] = len(prow) * len(pcol) if cip else len(rows) * len(cols)
     return sums, counts
+
+
+def avg_pool_f32(x, zx, sx, kernel, strides, pads, ceil, counts):
+    """The f32 mean of the dequantized window ((x - zx) * sx, each rounded
+    to f32), its real positions added in row-major order from 0.0 (padding
+    adds +0.0), divided by the ONNX count: the QDQ graph's AveragePool as
+    the importer computes it where counts differ between windows."""
+    n, c, h, w = x.shape
+    oh, ow, th, tw = pool_windows(h, w, kernel, strides, pads, (1, 1), ceil)
+    real = ((x - zx).astype(F32) * F32(sx)).astype(F32)
+    y = np.zeros((n, c, oh, ow), F32)
+    for i in range(oh):
+        for j in range(ow):
+            acc = np.zeros((n, c), F32)
+            for r in th[i]:
+                for q in tw[j]:
+                    if 0 <= r < h and 0 <= q < w:
+                        acc = (acc + real[:, :, r, q]).astype(F32)
+            y[:, :, i, j] = (acc / F32(counts[i, j])).astype(F32)
+    return y
 
 
 def pool_extra(in_len, k, s, pb, pe, ceil):
@@ -1299,9 +1311,8 @@ class Case:
         # even; on another scale, unpadded (or count_include_pad with
         # explicit pads), the exact sum requantized once by
         # M = f32(f32(S_x / count) / S_y); otherwise (padded,
-        # count_include_pad = 0, or ceil_mode's overrun) TFLite's average on
-        # the input grid (ties away from zero), then requantized by
-        # f32(S_x) / f32(S_y).
+        # count_include_pad = 0, or ceil_mode's overrun: counts that differ)
+        # the f32 mean of the dequantized window, quantized once.
         extra = any(pool_extra(size, pw["kernel"][i], pw["strides"][i], pw["pads"][i],
                                pw["pads"][i + 2], pw["ceil"]) for i, size in enumerate(v.shape[2:]))
         padded = any(pw["pads"]) or extra
@@ -1312,8 +1323,9 @@ class Case:
             s_sum = F32(float(v.s) / count)  # the double quotient, then f32
             y = requantize_f32(sums, np.array([s_sum], F32), so, zo, dto)
         else:
-            a = round_div_half_away(sums, counts)
-            y = requantize_f32(a, np.array([v.s], F32), so, zo, dto)
+            mean = avg_pool_f32(v.codes, v.z, v.s, pw["kernel"], pw["strides"],
+                                pw["pads"], pw["ceil"], counts)
+            y = quantize_linear(mean, so, zo, dto)
         y = np.clip(y, lo, hi).astype(np.int64)
         self.log.append("%s -> (%s, %g, %d) %s" % (desc, dto, so, zo, list(y.shape)))
         return Val(name, "q", y, dto, so, zo)

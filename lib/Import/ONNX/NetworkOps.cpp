@@ -751,6 +751,23 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
   if (halfEvenTies && sameScale)
     return averageOnInputGrid(p, out, *in, qnt::RoundingMode::HalfEven, lo,
                               hi);
+  // The average in f32 on the dequantized values, as the QDQ graph defines
+  // it, quantized once.
+  auto averageInF32 = [&]() -> FailureOr<ImportedValue> {
+    PoolWindow w{p.kernel, p.strides, {1, 1}, p.padding, p.countIncludePad};
+    auto pooled = floatPool(*this, x, w, /*isMax=*/false);
+    if (failed(pooled))
+      return failure();
+    ImportedValue res = *pooled;
+    res.kind = Kind::Quant;
+    res.q = out;
+    res.dtype = codeElementType(out);
+    RankedTensorType type = quantTensorType(res);
+    res.value = qnt::QuantizeOp::create(b, loc, type, pooled->value);
+    if (lo != out.qmin() || hi != out.qmax())
+      res.value = requantize(res.value, type, lo, hi, out);
+    return res;
+  };
   if ((!sameGrid || halfEvenTies) && (unpadded || p.countIncludePad)) {
     // Rounding the average on the input grid first would add a rounding
     // the float graph does not have (up to half an input step, more than
@@ -761,21 +778,8 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
     // The conv takes 8-bit codes (qnt.conv2d's contract): 16-bit ones
     // (ONNX Runtime's A16W8 models) are averaged in f32, as the QDQ graph
     // defines it, and quantized once.
-    if (x.q.width != 8) {
-      PoolWindow w{p.kernel, p.strides, {1, 1}, p.padding, p.countIncludePad};
-      auto pooled = floatPool(*this, x, w, /*isMax=*/false);
-      if (failed(pooled))
-        return failure();
-      ImportedValue res = *pooled;
-      res.kind = Kind::Quant;
-      res.q = out;
-      res.dtype = codeElementType(out);
-      RankedTensorType type = quantTensorType(res);
-      res.value = qnt::QuantizeOp::create(b, loc, type, pooled->value);
-      if (lo != out.qmin() || hi != out.qmax())
-        res.value = requantize(res.value, type, lo, hi, out);
-      return res;
-    }
+    if (x.q.width != 8)
+      return averageInF32();
     int64_t channels = x.shape[1];
     // The weights are a compile-time constant of count x channels ones;
     // activation shapes are not bounded by the model's data (checked in
@@ -829,8 +833,15 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
     y.value = requantize(accValue, quantTensorType(y), lo, hi, out);
     return y;
   }
+  // Counts that differ between windows (count_include_pad = 0 with padding,
+  // ceil_mode's overrun) have no single multiplier for the exact sum. On
+  // another scale, rounding the mean on the input grid first would add a
+  // rounding the graph does not have (two codes off and more when the
+  // output grid is finer): the mean in f32, quantized once.
+  if (!sameScale)
+    return averageInF32();
   // qnt.avg_pool2d averages codes (TFLite's rule, count_include_pad
-  // respected); a different output grid is one requantize.
+  // respected); another zero point or clamp is one requantize by exactly 1.
   return averageOnInputGrid(p, out, *in, qnt::RoundingMode::Away, lo, hi);
 }
 

@@ -702,30 +702,43 @@ def case_maxpool_gap():
 
 
 def case_avgpool_pad():
-    """AveragePool with padding and count_include_pad = 0: qnt.avg_pool2d
-    (TFLite's rule: z + round_half_away(sum / count), count = positions
-    inside) on the input grid, then one requantize to the output grid."""
+    """AveragePool with padding and count_include_pad = 0 (a count that
+    differs between windows) onto other scales, coarser and finer: ONNX's
+    QuantizeLinear of the f32 mean of the dequantized window, rounded once
+    (rounding the mean on the input grid first put codes two steps off on
+    the finer grid); and with ceil_mode = 1 (the last window's overrun
+    uncounted). Input steps of 1/8, so every window sum is exact in f32."""
     r = rng(11)
-    x = r.uniform(-1, 1, (1, 2, 4, 4)).astype(F32)
+    x = r.uniform(-4, 4, (1, 2, 5, 5)).astype(F32)
     nodes, inits = [], []
-    x_s, x_z = 0.02, 130
+    x_s, x_z = 0.125, 130
     qdq(nodes, inits, "x", x_s, x_z)
     nodes.append(helper.make_node("AveragePool", ["xd"], ["p"], kernel_shape=[3, 3],
                                   pads=[1, 1, 1, 1], strides=[1, 1]))
-    y_s, y_z = 0.03, 128
+    nodes.append(helper.make_node("AveragePool", ["xd"], ["pc"], kernel_shape=[2, 2],
+                                  strides=[2, 2], ceil_mode=1))
+    y_s, y_z, f_s, f_z = 0.3, 128, 0.03, 120
     qdq_out(nodes, inits, "p", "y", y_s, y_z)
-    m = model(nodes, [tin("x", [1, 2, 4, 4])], [tin("y", [1, 2, 4, 4])], inits)
-    xq = quantize(x, x_s, x_z, np.uint8) - x_z
-    avg = np.zeros((1, 2, 4, 4), np.int64)
-    for i in range(4):
-        for j in range(4):
-            win = xq[:, :, max(i - 1, 0):i + 2, max(j - 1, 0):j + 2]
-            total, count = win.sum(axis=(2, 3)), win.shape[2] * win.shape[3]
-            # round half away from zero by exact integer arithmetic
-            q = (2 * np.abs(total) + count) // (2 * count)
-            avg[:, :, i, j] = np.sign(total) * q
-    y = requantize(avg, x_s, y_s, y_z, np.uint8)
-    return m, {"x": x}, {"y": ("codes", y, y_s, y_z)}
+    qdq_out(nodes, inits, "p", "y_fine", f_s, f_z)
+    qdq_out(nodes, inits, "pc", "y_ceil", f_s, f_z)
+    m = model(nodes, [tin("x", [1, 2, 5, 5])],
+              [tin("y", [1, 2, 5, 5]), tin("y_fine", [1, 2, 5, 5]),
+               tin("y_ceil", [1, 2, 3, 3])], inits)
+    xd = ((quantize(x, x_s, x_z, np.uint8) - x_z) * F32(x_s)).astype(F32)
+
+    def mean(kernel, stride, pad, out):
+        avg = np.zeros((1, 2, out, out), F32)
+        for i in range(out):
+            for j in range(out):
+                r0, c0 = i * stride - pad, j * stride - pad
+                win = xd[:, :, max(r0, 0):r0 + kernel, max(c0, 0):c0 + kernel]
+                avg[:, :, i, j] = win.sum(axis=(2, 3)) / F32(win.shape[2] * win.shape[3])
+        return avg
+    p3, p2 = mean(3, 1, 1, 5), mean(2, 2, 0, 3)
+    return m, {"x": x}, {
+        "y": ("codes", quantize(p3, y_s, y_z, np.uint8), y_s, y_z),
+        "y_fine": ("codes", quantize(p3, f_s, f_z, np.uint8), f_s, f_z),
+        "y_ceil": ("codes", quantize(p2, f_s, f_z, np.uint8), f_s, f_z)}
 
 
 def mean_half_even(total, count):
