@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Expansion.h"
 #include "Importer.h"
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
@@ -1024,16 +1025,25 @@ LogicalResult Importer::importFloatSoftmax() {
   if (rank == 0)
     return fail(op + " of a scalar");
   // Before opset 13 Softmax (and LogSoftmax) flattens the input to 2-D at
-  // `axis` (default 1); that equals the per-axis form only for the last
-  // axis.
+  // `axis` (default 1); that equals the per-axis form for the last axis,
+  // and is that form over the flattened input for the others.
   int64_t axis = attrInt("axis").value_or(opset >= 13 ? -1 : 1);
   if (axis < -rank || axis >= rank)
     return fail("axis " + Twine(axis) + " out of range");
   if (axis < 0)
     axis += rank;
-  if (opset < 13 && axis != rank - 1)
-    return fail(op + " before opset 13 is supported over the last axis "
-                     "only");
+  if (opset < 13 && axis != rank - 1) {
+    int64_t outer, inner;
+    std::tie(outer, inner) = countsAroundAxis(v.shape, axis);
+    Expansion e(*this, *node);
+    std::string flat =
+        e.reshape(node->input(0), {outer, v.shape[axis] * inner});
+    std::string normalized = e.fresh(op.lower());
+    Expansion::setInt(e.add(op, {flat}, normalized), "axis", 1);
+    e.op("Reshape", {normalized, e.constInts("shape", v.shape)},
+         node->output(0));
+    return importExpansion(*node, e.nodes);
+  }
   if (v.holdsIntegers())
     return fail(op + " of an integer tensor");
   auto x = floatValue(v, false);

@@ -3821,6 +3821,30 @@ def case_legacy_broadcast():
         for k, v in want.items()}
 
 
+def case_softmax_legacy_axis():
+    """Softmax and LogSoftmax before opset 13 over an axis that is not the
+    last: ONNX then flattens the input to 2-D at the axis and normalizes
+    each row of the flattened input (Softmax-11 axis 1 of 2 x 3 x 4
+    normalizes over 12 values, not 3). Opset 11, against numpy in float64
+    (exp and log in f32 within 1e-6)."""
+    r = rng(189)
+    x = r.uniform(-3, 3, (2, 3, 4)).astype(F32)
+    nodes = [helper.make_node("Softmax", ["x"], ["y_soft"], axis=1),
+             helper.make_node("LogSoftmax", ["x"], ["y_log"], axis=0)]
+
+    def flat_softmax(v, axis, log):
+        rows = v.reshape(int(np.prod(v.shape[:axis])), -1).astype(np.float64)
+        shifted = rows - rows.max(axis=1, keepdims=True)
+        lse = np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+        out = shifted - lse if log else np.exp(shifted - lse)
+        return out.reshape(v.shape)
+    want = {"y_soft": flat_softmax(x, 1, False), "y_log": flat_softmax(x, 0, True)}
+    m = model(nodes, [tin("x", [2, 3, 4])], [tin(k, [2, 3, 4]) for k in want],
+              [], opset=11)
+    return m, {"x": x}, {k: ("approx", v.astype(F32), 1e-6 + 6e-6 * np.abs(v))
+                         for k, v in want.items()}
+
+
 def case_selection_ops():
     """Ops whose result depends on which elements are set, over
     compile-time masks and indices: ScatterElements along axis 0 (run-time
