@@ -533,6 +533,8 @@ static std::optional<Type> elementTypeFor(MLIRContext *ctx, int32_t dtype) {
     return IntegerType::get(ctx, 32);
   case onnx::TensorProto::INT64: // token ids for Gather
     return IntegerType::get(ctx, 64);
+  case onnx::TensorProto::BOOL: // a padding or attention mask
+    return IntegerType::get(ctx, 1);
   default:
     return std::nullopt;
   }

@@ -3845,6 +3845,30 @@ def case_softmax_legacy_axis():
                          for k, v in want.items()}
 
 
+def case_bool_input():
+    """A boolean graph input (a key-padding mask as torch exports it): an
+    i1 tensor argument, read by Where (masked_fill), Not / And with a
+    computed mask and Cast to float. Against numpy."""
+    r = rng(190)
+    x = r.uniform(-2, 2, (2, 5)).astype(F32)
+    mask = r.random((2, 5)) < 0.5
+    N = helper.make_node
+    nodes = [N("Where", ["mask", "x", "neg"], ["y_fill"]),
+             N("Greater", ["x", "zero"], ["pos"]),
+             N("Not", ["mask"], ["keep"]),
+             N("And", ["keep", "pos"], ["both"]),
+             N("Cast", ["both"], ["y_both"], to=TensorProto.FLOAT),
+             N("Cast", ["mask"], ["y_mask"], to=TensorProto.FLOAT)]
+    inits = [init("neg", np.float32(-1e4)), init("zero", np.float32(0))]
+    want = {"y_fill": np.where(mask, x, F32(-1e4)),
+            "y_both": ((~mask) & (x > 0)).astype(F32),
+            "y_mask": mask.astype(F32)}
+    m = model(nodes, [tin("x", [2, 5]), tin("mask", [2, 5], TensorProto.BOOL)],
+              [tin(k, [2, 5]) for k in want], inits)
+    return m, {"x": x, "mask": mask}, {  # tolerance: the printed six digits
+        k: ("approx", v.astype(F32), 6e-6 * np.abs(v)) for k, v in want.items()}
+
+
 def case_selection_ops():
     """Ops whose result depends on which elements are set, over
     compile-time masks and indices: ScatterElements along axis 0 (run-time
@@ -10276,6 +10300,10 @@ def dense(arr):
     elif arr.dtype == np.float32:
         body = np.array2string(arr, separator=",", threshold=sys.maxsize,
                                floatmode="unique", max_line_width=sys.maxsize)
+    elif arr.dtype == np.bool_:
+        body = np.array2string(arr.astype(np.int64), separator=",",
+                               threshold=sys.maxsize, max_line_width=sys.maxsize)
+        body = body.replace("1", "true").replace("0", "false")
     else:
         body = np.array2string(arr, separator=",", threshold=sys.maxsize,
                                max_line_width=sys.maxsize)
