@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Expansion.h"
 #include "Importer.h"
 
 #include "QuantOpt/Dialect/Qnt/IR/QntOps.h"
@@ -672,14 +673,56 @@ static ImportedValue transposed2D(const ImportedValue &w) {
   return t;
 }
 
+/// Gemm as the nodes it is defined by: alpha * A' B' + beta * C, with A'
+/// and B' transposed as transA / transB say. Used where the fused form (a
+/// per-column bias, alpha = beta = 1, A as it is) does not apply: a C of
+/// one value per row or element, transA, other alpha or beta.
+LogicalResult Importer::importGemmAsMatMul() {
+  Expansion e(*this, *node);
+  auto operand = [&](int idx, StringRef transposeAttr) {
+    std::string name = node->input(idx);
+    return attrInt(transposeAttr).value_or(0) == 0 ? name
+                                                   : e.transpose(name, {1, 0});
+  };
+  auto scaled = [&](std::string x, float by) {
+    return by == 1.0f ? x : e.op("Mul", {x, e.scalar(by)});
+  };
+  bool withC = e.has(2);
+  float alpha = attrFloat("alpha").value_or(1.0f);
+  float beta = attrFloat("beta").value_or(1.0f);
+  std::string product =
+      e.op("MatMul", {operand(0, "transA"), operand(1, "transB")},
+           withC || alpha != 1.0f ? std::string() : node->output(0));
+  if (!withC) {
+    if (alpha != 1.0f)
+      e.op("Mul", {product, e.scalar(alpha)}, node->output(0));
+    return importExpansion(*node, e.nodes);
+  }
+  e.op("Add", {scaled(product, alpha), scaled(node->input(2), beta)},
+       node->output(0));
+  return importExpansion(*node, e.nodes);
+}
+
 LogicalResult Importer::importGemm() {
   if (failed(checkAttrs({"alpha", "beta", "transA", "transB"})))
     return failure();
-  if (attrFloat("alpha").value_or(1.0f) != 1.0f ||
-      attrFloat("beta").value_or(1.0f) != 1.0f)
-    return fail("alpha and beta other than 1 are not supported");
-  if (attrInt("transA").value_or(0) != 0)
-    return fail("transA is not supported");
+  if (node->input_size() < 2)
+    return fail("Gemm needs inputs A and B");
+  // The fused form takes C broadcast along the rows: [N], [1, N] or one
+  // value (the per-column bias). A C of [M, 1] or [M, N], transA, and
+  // alpha or beta other than 1 are the MatMul, Mul and Add Gemm stands for.
+  bool rowBias = true;
+  if (hasInput(2)) {
+    auto c = input(2);
+    if (failed(c))
+      return failure();
+    ArrayRef<int64_t> cs = (*c)->shape;
+    rowBias = cs.size() < 2 || (cs.size() == 2 && cs[0] == 1);
+  }
+  if (!rowBias || attrFloat("alpha").value_or(1.0f) != 1.0f ||
+      attrFloat("beta").value_or(1.0f) != 1.0f ||
+      attrInt("transA").value_or(0) != 0)
+    return importGemmAsMatMul();
   auto ain = input(0);
   if (failed(ain))
     return failure();

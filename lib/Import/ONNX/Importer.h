@@ -532,6 +532,9 @@ public:
   mlir::LogicalResult importLegacyBroadcast();
   /// RoiAlign.cpp: RoiAlign as ONNX Runtime's CPU kernel computes it.
   mlir::LogicalResult importRoiAlign();
+  /// Contractions.cpp: a Gemm outside the fused form, as its MatMul, Mul and
+  /// Add.
+  mlir::LogicalResult importGemmAsMatMul();
   /// IntegerPow.cpp: Pow of an int32 / int64 base.
   mlir::LogicalResult importIntegerPow(ImportedValue &base,
                                        ImportedValue &exponent);

@@ -908,7 +908,9 @@ LogicalResult Importer::importAdd() {
     return failure();
   // MatMul + Add(constant): the bias of the pending contraction, a float
   // constant or int32 codes at S_X * S_W (as tf2onnx writes a
-  // FullyConnected's bias).
+  // FullyConnected's bias), where it is one value per column. Any other
+  // constant (one per row or element: Gemm's C of [M, N]) is added in f32
+  // below.
   for (int k = 0; k < 2; ++k) {
     ImportedValue *acc = k ? *c : *a, *bias = k ? *a : *c;
     bool constantBias =
@@ -927,8 +929,7 @@ LogicalResult Importer::importAdd() {
                        [](int64_t d) { return d == 1; });
       if (acc->pending->isConv || (n != channels && n != 1) || !leadingOnes ||
           bias->shape.size() > acc->shape.size())
-        return fail("only a per-column constant can be added to a MatMul "
-                    "as its bias");
+        break;
       ImportedValue out = *acc;
       out.pending = std::make_shared<PendingInfo>(*acc->pending);
       if (failed(setContractionBias(*bias, channels, *out.pending)))

@@ -3869,6 +3869,47 @@ def case_bool_input():
         k: ("approx", v.astype(F32), 6e-6 * np.abs(v)) for k, v in want.items()}
 
 
+def case_gemm_general():
+    """Gemm outside the fused form, as the MatMul, Mul and Add it stands
+    for: a quantized A and weights with C of [M, N] (one value per
+    element) and of [M, 1] (one per row: with M = N it must not be read as
+    one per column), then Q; a float Gemm with transA, alpha and beta.
+    Values on power-of-two grids, so every product and sum is exact in
+    f32 and the expected codes are exact."""
+    r = rng(191)
+    M, K, N = 4, 6, 4
+    a = (r.integers(-8, 8, (M, K)) * 0.125).astype(F32)
+    wq = r.integers(-6, 6, (K, N)).astype(np.int8)
+    c_mn = (r.integers(-16, 16, (M, N)) / 32).astype(F32)
+    c_m1 = (r.integers(-16, 16, (M, 1)) / 32).astype(F32)
+    at = (r.integers(-8, 8, (K, M)) * 0.5).astype(F32)
+    bf = (r.integers(-8, 8, (K, N)) * 0.25).astype(F32)
+    cf = (r.integers(-8, 8, (M, 1)) * 0.5).astype(F32)
+    N_ = helper.make_node
+    nodes, inits = [], [init("wq", wq), init("ws", F32(0.25)),
+                        init("wz", np.int8(0)), init("c_mn", c_mn),
+                        init("c_m1", c_m1), init("bf", bf), init("cf", cf)]
+    qdq(nodes, inits, "a", 0.125, 0, np.int8)
+    nodes += [N_("DequantizeLinear", ["wq", "ws", "wz"], ["wd"]),
+              N_("Gemm", ["ad", "wd", "c_mn"], ["g_mn"]),
+              N_("Gemm", ["ad", "wd", "c_m1"], ["g_m1"]),
+              N_("Gemm", ["at", "bf", "cf"], ["y_float"], transA=1, alpha=0.5,
+                 beta=2.0)]
+    qdq_out(nodes, inits, "g_mn", "y_mn", 0.0625, 0, np.int8)
+    qdq_out(nodes, inits, "g_m1", "y_m1", 0.0625, 0, np.int8)
+    prod = a @ (wq.astype(F32) * F32(0.25))
+    want_mn = quantize(prod + c_mn, 0.0625, 0, np.int8)
+    want_m1 = quantize(prod + c_m1, 0.0625, 0, np.int8)
+    y_float = (F32(0.5) * (at.T @ bf) + F32(2.0) * cf).astype(F32)
+    m = model(nodes, [tin("a", [M, K]), tin("at", [K, M])],
+              [tin("y_mn", [M, N]), tin("y_m1", [M, N]), tin("y_float", [M, N])],
+              inits)
+    return m, {"a": a, "at": at}, {
+        "y_mn": ("codes", want_mn, 0.0625, 0),
+        "y_m1": ("codes", want_m1, 0.0625, 0),
+        "y_float": ("approx", y_float, 6e-6 * np.abs(y_float))}
+
+
 def case_selection_ops():
     """Ops whose result depends on which elements are set, over
     compile-time masks and indices: ScatterElements along axis 0 (run-time
