@@ -532,6 +532,9 @@ public:
   mlir::LogicalResult importLegacyBroadcast();
   /// RoiAlign.cpp: RoiAlign as ONNX Runtime's CPU kernel computes it.
   mlir::LogicalResult importRoiAlign();
+  /// Whether the float bias of pending contraction `p`, rounded to int32 at
+  /// S_X * S_W, could move its result onto `out` by half a step or more.
+  bool floatBiasTooCoarse(const PendingInfo &p, const QParams &out) const;
   /// Contractions.cpp: a Gemm outside the fused form, as its MatMul, Mul and
   /// Add.
   mlir::LogicalResult importGemmAsMatMul();

@@ -186,6 +186,18 @@ static bool sameStorage(const QParams &a, const QParams &b) {
   return a.width == b.width && a.isSigned == b.isSigned;
 }
 
+bool Importer::floatBiasTooCoarse(const PendingInfo &p,
+                                  const QParams &out) const {
+  if (!p.floatBias || out.perAxis() || p.operands.size() != 2)
+    return false;
+  const QParams &xq = p.operands[0].q, &wq = p.operands[1].q;
+  // Rounding the bias to S_X * S_W moves it by up to half that step.
+  for (double sw : wq.scales)
+    if (xq.scales[0] * sw >= out.scales[0])
+      return true;
+  return false;
+}
+
 FailureOr<ImportedValue> Importer::emitPending(ImportedValue &v,
                                                const QParams &out) {
   PendingInfo &p = *v.pending;
@@ -194,6 +206,22 @@ FailureOr<ImportedValue> Importer::emitPending(ImportedValue &v,
                 "supported");
   switch (p.op) {
   case PendingOp::Contraction:
+    if (floatBiasTooCoarse(p, out)) {
+      // The int32 bias at S_X * S_W would move the result by half an output
+      // step or more (a layer whose input range collapsed to one value):
+      // the contraction and its float bias in f32, quantized once, as the
+      // QDQ graph defines them.
+      auto real = emitFloat(v);
+      if (failed(real))
+        return failure();
+      ImportedValue res = *real;
+      res.kind = Kind::Quant;
+      res.q = out;
+      res.dtype = codeElementType(out);
+      res.value =
+          qnt::QuantizeOp::create(b, loc, quantTensorType(res), real->value);
+      return res;
+    }
     return emitContraction(p, &out);
   case PendingOp::Add:
     return emitAdd(p, out);

@@ -3910,6 +3910,40 @@ def case_gemm_general():
         "y_float": ("approx", y_float, 6e-6 * np.abs(y_float))}
 
 
+def case_float_bias_coarse():
+    """A QDQ Conv and Gemm whose bias is a float initializer, where the
+    int32 bias at S_X * S_W (S_X = 1: an input whose range collapsed) would
+    move the result by more than half an output step (S_Y = 0.001): the
+    contraction and the float bias in f32, quantized once, as the QDQ
+    graph defines them. Far from ties; against float64."""
+    x = np.array([0, 1, -1, 2, 3, 0, -2, 1], F32).reshape(1, 2, 2, 2)
+    w = np.array([1, 2, -3, 4, 5, -6, 7, 8], np.int8).reshape(4, 2, 1, 1)
+    bias = np.array([0.0513, -0.0377, 0.0219, 0.0971], F32)
+    a = np.array([[1, -2], [0, 3]], F32)
+    wg = np.array([[2, -1, 3], [1, 4, -2]], np.int8)
+    bg = np.array([0.0123, -0.0456, 0.0789], F32)
+    N = helper.make_node
+    nodes, inits = [], [init("w", w), init("ws", F32(0.004)), init("wz", np.int8(0)),
+                        init("bias", bias), init("wg", wg), init("bg", bg)]
+    qdq(nodes, inits, "x", 1.0, 0, np.int8)
+    qdq(nodes, inits, "a", 1.0, 0, np.int8)
+    nodes += [N("DequantizeLinear", ["w", "ws", "wz"], ["wd"]),
+              N("Conv", ["xd", "wd", "bias"], ["c"], kernel_shape=[1, 1]),
+              N("DequantizeLinear", ["wg", "ws", "wz"], ["wgd"]),
+              N("Gemm", ["ad", "wgd", "bg"], ["g"])]
+    qdq_out(nodes, inits, "c", "y_conv", 0.001, 0, np.int8)
+    qdq_out(nodes, inits, "g", "y_gemm", 0.001, 0, np.int8)
+    wr = w.astype(np.float64) * float(F32(0.004))
+    conv = np.einsum("nchw,oc->nohw", x.astype(np.float64), wr[:, :, 0, 0]) + \
+        bias.astype(np.float64).reshape(1, 4, 1, 1)
+    gemm = a.astype(np.float64) @ (wg.astype(np.float64) * float(F32(0.004))) + bg
+    q = lambda v: np.clip(np.rint(v / float(F32(0.001))), -128, 127).astype(np.int64)
+    m = model(nodes, [tin("x", [1, 2, 2, 2]), tin("a", [2, 2])],
+              [tin("y_conv", [1, 4, 2, 2]), tin("y_gemm", [2, 3])], inits)
+    return m, {"x": x, "a": a}, {"y_conv": ("codes", q(conv), 0.001, 0),
+                                 "y_gemm": ("codes", q(gemm), 0.001, 0)}
+
+
 def case_selection_ops():
     """Ops whose result depends on which elements are set, over
     compile-time masks and indices: ScatterElements along axis 0 (run-time
