@@ -233,7 +233,18 @@ LogicalResult Importer::importPad() {
   physical(low);
   physical(high);
   Value src, padValue;
-  if (v->isQuantized()) {
+  // A dequantized tensor padded with a real off its grid (ONNX pads the
+  // reals, and the QuantizeLinear after the Pad quantizes the value): the
+  // pad runs on the f32 values.
+  bool offGrid = false;
+  if (v->kind == Kind::Dequant && !v->q.perAxis() &&
+      mode == PadMode::Constant) {
+    int64_t code =
+        quantizeLinear(value, v->q.scales[0], v->q.zeroPoints[0], v->q);
+    offGrid = float((code - v->q.zeroPoints[0]) * float(v->q.scales[0])) !=
+              float(value);
+  }
+  if (v->isQuantized() && !offGrid) {
     if (v->q.perAxis())
       return fail("Pad of a per-axis quantized tensor is not supported");
     auto ints = storageInts(*this, *v, out.nhwc);
@@ -252,22 +263,20 @@ LogicalResult Importer::importPad() {
                       " is not a code of the input's type");
         code = int64_t(value);
       } else {
-        // A dequantized tensor: the padded reals must lie on the grid (0 is
-        // the zero point).
+        // A dequantized tensor and a real on its grid (0 is the zero
+        // point): the padding is that code.
         code = quantizeLinear(value, v->q.scales[0], v->q.zeroPoints[0], v->q);
-        if (float((code - v->q.zeroPoints[0]) * float(v->q.scales[0])) !=
-            float(value))
-          return fail("the pad value " + str(value) +
-                      " is not on the input's quantization grid");
       }
       padValue = storageCode(v->q, code);
     }
-  } else if (v->kind == Kind::Float) {
+  } else if (v->kind == Kind::Float || offGrid) {
     auto f = floatValue(*v, out.nhwc);
     if (failed(f))
       return failure();
     src = *f;
     padValue = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+    out.kind = Kind::Float;
+    out.dtype = onnx::TensorProto::FLOAT;
   } else {
     return fail("unsupported input to Pad");
   }
@@ -291,7 +300,7 @@ LogicalResult Importer::importPad() {
   else
     padded = padByReading(b, loc, mode, src, low, outShape);
   out.value =
-      v->isQuantized()
+      out.isQuantized()
           ? quant::StorageCastOp::create(b, loc, quantTensorType(out), padded)
           : padded;
   setOutput(0, std::move(out));

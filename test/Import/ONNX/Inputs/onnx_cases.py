@@ -6868,12 +6868,28 @@ def case_pad_modes():
     return m, {"x": x, "f": f, "g": g, "a": a}, expected
 
 
-def case_bad_pad_value():
+def case_pad_offgrid_value():
+    """QDQ Pad with a constant value off the input's grid: ONNX pads the
+    reals, and the QuantizeLinear after the Pad quantizes them, the padding
+    included (0.7 on a grid of 0.1 with zero point 128 is code 135; 0.05 is
+    a tie, code 128). Onto the same grid and onto another one."""
+    r = rng(192)
+    x = r.uniform(-3, 3, (1, 2, 3)).astype(F32)
     nodes, inits = [], []
-    qdq_input(nodes, inits)
-    nodes.append(helper.make_node("Pad", ["xd", "pads", "v"], ["y"], name="pad"))
-    inits += [init("pads", np.array([0, 1, 0, 1], np.int64)), init("v", F32(0.05))]
-    return model(nodes, [tin("x", [1, 4])], [tin("y", [1, 6])], inits), {}, {}
+    qdq(nodes, inits, "x", 0.1, 128)
+    nodes += [helper.make_node("Pad", ["xd", "pads", "v07"], ["p07"]),
+              helper.make_node("Pad", ["xd", "pads", "v005"], ["p005"])]
+    inits += [init("pads", np.array([0, 0, 1, 0, 1, 2], np.int64)),
+              init("v07", F32(0.7)), init("v005", F32(0.05))]
+    qdq_out(nodes, inits, "p07", "y_same", 0.1, 128)
+    qdq_out(nodes, inits, "p005", "y_other", 0.04, 100)
+    xd = ((quantize(x, 0.1, 128, np.uint8) - 128) * F32(0.1)).astype(F32)
+    pad = lambda v: np.pad(xd, [(0, 0), (0, 1), (1, 2)], constant_values=F32(v))
+    want = {"y_same": ("codes", quantize(pad(0.7), 0.1, 128, np.uint8), 0.1, 128),
+            "y_other": ("codes", quantize(pad(0.05), 0.04, 100, np.uint8), 0.04, 100)}
+    m = model(nodes, [tin("x", [1, 2, 3])],
+              [tin("y_same", [1, 3, 6]), tin("y_other", [1, 3, 6])], inits)
+    return m, {"x": x}, want
 
 
 def bad_pad(pads, x_len, y_len, mode=None, opset=13):
