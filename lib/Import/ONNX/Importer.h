@@ -532,6 +532,8 @@ public:
   mlir::LogicalResult importLegacyBroadcast();
   /// RoiAlign.cpp: RoiAlign as ONNX Runtime's CPU kernel computes it.
   mlir::LogicalResult importRoiAlign();
+  /// The f32 value `real` quantized onto `out` (qnt.quantize), in its layout.
+  ImportedValue quantizeFloat(const ImportedValue &real, const QParams &out);
   /// Whether the float bias of pending contraction `p`, rounded to int32 at
   /// S_X * S_W, could move its result onto `out` by half a step or more.
   bool floatBiasTooCoarse(const PendingInfo &p, const QParams &out) const;

@@ -758,14 +758,9 @@ FailureOr<ImportedValue> Importer::emitAvgPool(PendingInfo &p,
     auto pooled = floatPool(*this, x, w, /*isMax=*/false);
     if (failed(pooled))
       return failure();
-    ImportedValue res = *pooled;
-    res.kind = Kind::Quant;
-    res.q = out;
-    res.dtype = codeElementType(out);
-    RankedTensorType type = quantTensorType(res);
-    res.value = qnt::QuantizeOp::create(b, loc, type, pooled->value);
+    ImportedValue res = quantizeFloat(*pooled, out);
     if (lo != out.qmin() || hi != out.qmax())
-      res.value = requantize(res.value, type, lo, hi, out);
+      res.value = requantize(res.value, quantTensorType(res), lo, hi, out);
     return res;
   };
   if ((!sameGrid || halfEvenTies) && (unpadded || p.countIncludePad)) {

@@ -186,6 +186,16 @@ static bool sameStorage(const QParams &a, const QParams &b) {
   return a.width == b.width && a.isSigned == b.isSigned;
 }
 
+ImportedValue Importer::quantizeFloat(const ImportedValue &real,
+                                      const QParams &out) {
+  ImportedValue res = real;
+  res.kind = Kind::Quant;
+  res.q = out;
+  res.dtype = codeElementType(out);
+  res.value = qnt::QuantizeOp::create(b, loc, quantTensorType(res), real.value);
+  return res;
+}
+
 bool Importer::floatBiasTooCoarse(const PendingInfo &p,
                                   const QParams &out) const {
   if (!p.floatBias || out.perAxis() || p.operands.size() != 2)
@@ -214,13 +224,7 @@ FailureOr<ImportedValue> Importer::emitPending(ImportedValue &v,
       auto real = emitFloat(v);
       if (failed(real))
         return failure();
-      ImportedValue res = *real;
-      res.kind = Kind::Quant;
-      res.q = out;
-      res.dtype = codeElementType(out);
-      res.value =
-          qnt::QuantizeOp::create(b, loc, quantTensorType(res), real->value);
-      return res;
+      return quantizeFloat(*real, out);
     }
     return emitContraction(p, &out);
   case PendingOp::Add:
