@@ -105,40 +105,50 @@ static LogicalResult importClamp(Importer &im, double lo, double hi) {
   return success();
 }
 
+/// `x` clamped to [lo, hi], an absent bound unbounded.
+static int64_t clampInteger(int64_t x, std::optional<int64_t> lo,
+                            std::optional<int64_t> hi) {
+  if (lo)
+    x = std::max(x, *lo);
+  if (hi)
+    x = std::min(x, *hi);
+  return x;
+}
+
+/// The same on a run-time integer `r` of type `elem`, compared unsigned or
+/// signed; the bounds must be values of `elem`.
+static Value clampInteger(OpBuilder &nb, Location l, Value r, Type elem,
+                          std::optional<int64_t> lo, std::optional<int64_t> hi,
+                          bool isUnsigned) {
+  auto constant = [&](int64_t c) -> Value {
+    return arith::ConstantOp::create(nb, l, nb.getIntegerAttr(elem, c));
+  };
+  if (lo)
+    r = isUnsigned ? Value(arith::MaxUIOp::create(nb, l, r, constant(*lo)))
+                   : Value(arith::MaxSIOp::create(nb, l, r, constant(*lo)));
+  if (hi)
+    r = isUnsigned ? Value(arith::MinUIOp::create(nb, l, r, constant(*hi)))
+                   : Value(arith::MinSIOp::create(nb, l, r, constant(*hi)));
+  return r;
+}
+
 /// Relu / Clip of integers (DeBERTa's relative positions, torch.clamp on
 /// long): bounds of the input's type, absent ones unbounded; folded for
 /// constants, elementwise for run-time tensors.
 static LogicalResult importIntegerClamp(Importer &im, ImportedValue &v,
                                         std::optional<int64_t> lo,
                                         std::optional<int64_t> hi) {
-  if (lo && hi && *lo > *hi)
-    return im.fail("min " + Twine(*lo) + " is above max " + Twine(*hi));
   if (v.kind == Kind::Const) {
     ImportedValue out = v;
-    for (int64_t &x : out.i) {
-      if (lo)
-        x = std::max(x, *lo);
-      if (hi)
-        x = std::min(x, *hi);
-    }
+    for (int64_t &x : out.i)
+      x = clampInteger(x, lo, hi);
     im.setOutput(0, std::move(out));
     return success();
   }
   bool isUnsigned = isUnsignedIntType(v.dtype);
   return setIntegerMap(
       im, v, [&](OpBuilder &nb, Location l, Value r, Type elem) -> Value {
-        auto constant = [&](int64_t c) -> Value {
-          return arith::ConstantOp::create(nb, l, nb.getIntegerAttr(elem, c));
-        };
-        if (lo)
-          r = isUnsigned
-                  ? arith::MaxUIOp::create(nb, l, r, constant(*lo)).getResult()
-                  : arith::MaxSIOp::create(nb, l, r, constant(*lo)).getResult();
-        if (hi)
-          r = isUnsigned
-                  ? arith::MinUIOp::create(nb, l, r, constant(*hi)).getResult()
-                  : arith::MinSIOp::create(nb, l, r, constant(*hi)).getResult();
-        return r;
+        return clampInteger(nb, l, r, elem, lo, hi, isUnsigned);
       });
 }
 
@@ -149,19 +159,10 @@ static LogicalResult importIntegerClamp(Importer &im, ImportedValue &v,
 static LogicalResult importCodeClamp(Importer &im, ImportedValue &v,
                                      std::optional<int64_t> lo,
                                      std::optional<int64_t> hi) {
-  if (lo && hi && *lo > *hi)
-    return im.fail("min " + Twine(*lo) + " is above max " + Twine(*hi));
-  auto clamp = [&](int64_t x) {
-    if (lo)
-      x = std::max(x, *lo);
-    if (hi)
-      x = std::min(x, *hi);
-    return x;
-  };
   ImportedValue out = v;
   if (v.codes) {
     for (int64_t &x : *out.codes)
-      x = clamp(x);
+      x = clampInteger(x, lo, hi);
     out.value = {};
     im.setOutput(0, std::move(out));
     return success();
@@ -172,29 +173,20 @@ static LogicalResult importCodeClamp(Importer &im, ImportedValue &v,
   auto ints = storageInts(im, v, out.nhwc);
   if (failed(ints))
     return failure();
-  Type elem = cast<RankedTensorType>(ints->getType()).getElementType();
+  auto type = cast<RankedTensorType>(ints->getType());
   int64_t qmin = v.q.qmin(), qmax = v.q.qmax();
-  bool isUnsigned = !v.q.isSigned;
+  std::optional<int64_t> storageLo, storageHi;
+  if (lo && *lo > qmin)
+    storageLo = std::min(*lo, qmax);
+  if (hi && *hi < qmax)
+    storageHi = std::max(*hi, qmin);
   Value clamped = elementwise(
-      im, {*ints}, cast<RankedTensorType>(ints->getType()).getShape(),
-      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
-        auto constant = [&](int64_t c) -> Value {
-          return arith::ConstantOp::create(nb, l, nb.getIntegerAttr(elem, c));
-        };
-        Value r = a[0];
-        if (lo && *lo > qmin)
-          r = isUnsigned ? Value(arith::MaxUIOp::create(
-                               nb, l, r, constant(std::min(*lo, qmax))))
-                         : Value(arith::MaxSIOp::create(
-                               nb, l, r, constant(std::min(*lo, qmax))));
-        if (hi && *hi < qmax)
-          r = isUnsigned ? Value(arith::MinUIOp::create(
-                               nb, l, r, constant(std::max(*hi, qmin))))
-                         : Value(arith::MinSIOp::create(
-                               nb, l, r, constant(std::max(*hi, qmin))));
-        return r;
+      im, {*ints}, type.getShape(),
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        return clampInteger(nb, l, a[0], type.getElementType(), storageLo,
+                            storageHi, !v.q.isSigned);
       },
-      elem);
+      type.getElementType());
   out.flattenedFromNhwc.clear();
   out.value = quant::StorageCastOp::create(im.b, im.loc,
                                            im.quantTensorType(out), clamped);
@@ -251,6 +243,8 @@ LogicalResult Importer::importClip() {
                     "integer scalars");
       (k == 0 ? lo : hi) = bounds[k]->i[0];
     }
+    if (lo && hi && *lo > *hi)
+      return fail("min " + Twine(*lo) + " is above max " + Twine(*hi));
     if ((*in)->kind == Kind::Quant)
       return importCodeClamp(*this, **in, lo, hi);
     return importIntegerClamp(*this, **in, lo, hi);
