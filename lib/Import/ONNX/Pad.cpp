@@ -236,12 +236,13 @@ LogicalResult Importer::importPad() {
   // A dequantized tensor padded with a real off its grid (ONNX pads the
   // reals, and the QuantizeLinear after the Pad quantizes the value): the
   // pad runs on the f32 values.
+  // On the grid (0 is the zero point), the padding is the value's code.
+  std::optional<int64_t> gridCode;
   bool offGrid = false;
   if (v->kind == Kind::Dequant && !v->q.perAxis() &&
       mode == PadMode::Constant) {
-    int64_t code =
-        quantizeLinear(value, v->q.scales[0], v->q.zeroPoints[0], v->q);
-    offGrid = float((code - v->q.zeroPoints[0]) * float(v->q.scales[0])) !=
+    gridCode = quantizeLinear(value, v->q.scales[0], v->q.zeroPoints[0], v->q);
+    offGrid = float((*gridCode - v->q.zeroPoints[0]) * float(v->q.scales[0])) !=
               float(value);
   }
   if (v->isQuantized() && !offGrid) {
@@ -263,9 +264,7 @@ LogicalResult Importer::importPad() {
                       " is not a code of the input's type");
         code = int64_t(value);
       } else {
-        // A dequantized tensor and a real on its grid (0 is the zero
-        // point): the padding is that code.
-        code = quantizeLinear(value, v->q.scales[0], v->q.zeroPoints[0], v->q);
+        code = *gridCode;
       }
       padValue = storageCode(v->q, code);
     }
